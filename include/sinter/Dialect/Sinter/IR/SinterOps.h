@@ -1,0 +1,46 @@
+//===- SinterOps.h - Sinter dialect operations ------------------*- C++ -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_DIALECT_SINTER_IR_SINTEROPS_H
+#define SINTER_DIALECT_SINTER_IR_SINTEROPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "sinter/Dialect/Sinter/IR/SinterDialect.h"
+#include "sinter/Dialect/Sinter/IR/SinterEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "sinter/Dialect/Sinter/IR/SinterOps.h.inc"
+
+namespace mlir::sinter {
+
+/// Computes the NumPy broadcast of two shapes, `?` for dimensions only known
+/// at run time. Returns std::nullopt when two static sizes other than 1
+/// differ; `mismatchDim` then receives the index (in the result) of the
+/// first dimension that does not broadcast.
+std::optional<SmallVector<int64_t>>
+broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+                int64_t *mismatchDim = nullptr);
+
+/// Returns the shape that remains after reducing `shape` over `dims`.
+SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> dims, bool keepdim);
+
+/// Returns the float value of every element if `attr` is a splat of a
+/// floating-point elements attribute.
+std::optional<APFloat> getSplatFloat(Attribute attr);
+
+} // namespace mlir::sinter
+
+#endif // SINTER_DIALECT_SINTER_IR_SINTEROPS_H

@@ -1,0 +1,625 @@
+//===- SinterOps.td - Sinter dialect operations ------------*- tablegen -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every op follows PyTorch's definition of the function it is named after.
+// Ops whose result type follows from their operands and attributes implement
+// InferTypeOpInterface, so neither the textual form nor a builder ever spells
+// that type. Dimensions carried in attributes are non-negative (the frontend
+// normalizes negative Python-style indices).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_DIALECT_SINTER_IR_SINTEROPS_TD
+#define SINTER_DIALECT_SINTER_IR_SINTEROPS_TD
+
+include "sinter/Dialect/Sinter/IR/SinterDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+/// A ranked tensor of any floating-point element type (f32 today; f16 and
+/// bf16 follow without changes to the op definitions).
+def Sinter_FloatTensor : RankedTensorOf<[AnyFloat]>;
+
+/// The result of argmax/argmin: indices as a ranked tensor of i64.
+def Sinter_IndexTensor : RankedTensorOf<[I64]>;
+
+def Sinter_KernelKindGemm : I32EnumAttrCase<"gemm", 0>;
+def Sinter_KernelKindMatvec : I32EnumAttrCase<"matvec", 1>;
+def Sinter_KernelKindPointwise : I32EnumAttrCase<"pointwise", 2>;
+def Sinter_KernelKindRowReduction : I32EnumAttrCase<"row_reduction", 3>;
+def Sinter_KernelKindColumnReduction : I32EnumAttrCase<"column_reduction", 4>;
+
+def Sinter_KernelKind : I32EnumAttr<"KernelKind",
+    "how the CUDA emitter generates one fusion group",
+    [Sinter_KernelKindGemm, Sinter_KernelKindMatvec,
+     Sinter_KernelKindPointwise, Sinter_KernelKindRowReduction,
+     Sinter_KernelKindColumnReduction]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
+def Sinter_GeluApproximation : I32EnumAttr<"GeluApproximation",
+    "how gelu evaluates the normal CDF",
+    [I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"tanh", 1>]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shape ops
+//===----------------------------------------------------------------------===//
+
+def Sinter_ConstantOp : Sinter_Op<"constant",
+    [ConstantLike, Pure, InferTypeOpAdaptor]> {
+  let summary = "a tensor constant (splat or dense)";
+  let description = [{
+    Produces a tensor whose value is given by an elements attribute. Scalar
+    factors of a model are rank-0 constants that broadcast against any tensor.
+
+    Example:
+
+    ```mlir
+    %half = sinter.constant dense<5.000000e-01> : tensor<f32>
+    %bias = sinter.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Sinter_TransposeOp : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permutes the dimensions of a tensor";
+  let description = [{
+    Result dimension `i` is input dimension `perm[i]` (PyTorch's `permute`;
+    `x.T` of a matrix is `perm [1, 0]`).
+
+    Example:
+
+    ```mlir
+    %t = sinter.transpose %w perm [1, 0] : tensor<4096x1024xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$input `perm` $perm attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure]> {
+  let summary = "reinterprets a tensor with another shape of as many elements";
+  let description = [{
+    Row-major reshape (PyTorch's `reshape` of a contiguous tensor). The result
+    type is written out because it cannot be derived; at most one result
+    dimension may be `?`, and it is computed from the element count at run
+    time, like `-1` in PyTorch.
+
+    Example:
+
+    ```mlir
+    %r = sinter.reshape %x : tensor<?x4096xf32> -> tensor<?x64x64xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def Sinter_MatmulOp : Sinter_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "matrix product, optionally of transposed or batched operands";
+  let description = [{
+    `op(lhs) @ op(rhs)` where `op` transposes the last two dimensions when
+    `transpose_a` / `transpose_b` is set. Operands have rank 2 or 3; a rank-3
+    operand carries a batch dimension, broadcast against the other operand as
+    in `torch.matmul`. `linear(x, w, b)` is `matmul(x, w) transpose_b` plus
+    `b`.
+
+    Example:
+
+    ```mlir
+    // x @ w.T : [B, 8192] x [4096, 8192]^T -> [B, 4096]
+    %y = sinter.matmul %x, %w transpose_b
+           : tensor<?x8192xf32>, tensor<4096x8192xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$lhs, Sinter_FloatTensor:$rhs,
+                   UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    attr-dict `:` type($lhs) `,` type($rhs)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+/// Elementwise binary op with NumPy broadcasting of `lhs` against `rhs`.
+class Sinter_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
+    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+  let summary = "elementwise `" # formula # "` with broadcasting";
+  let description = [{
+    Computes `}] # formula # [{` elementwise. The operands broadcast against
+    each other as in NumPy: shapes align at the trailing dimension, and a
+    dimension of size 1 (or a missing leading one) stretches to the other's.
+    A rank-0 operand is a scalar.
+
+    Example:
+
+    ```mlir
+    %r = sinter.}] # mnemonic # [{ %x, %b : tensor<?x4096xf32>, tensor<4096xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$lhs, Sinter_FloatTensor:$rhs);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *,
+        std::optional<::mlir::Location> location, Adaptor adaptor,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+      return inferBroadcastResultType(location, getOperationName(),
+                                      adaptor.getLhs().getType(),
+                                      adaptor.getRhs().getType(),
+                                      inferredReturnTypes);
+    }
+  }];
+}
+
+def Sinter_AddOp : Sinter_BinaryOp<"add", "lhs + rhs", [Commutative]>;
+def Sinter_SubOp : Sinter_BinaryOp<"sub", "lhs - rhs">;
+def Sinter_MulOp : Sinter_BinaryOp<"mul", "lhs * rhs", [Commutative]>;
+def Sinter_DivOp : Sinter_BinaryOp<"div", "lhs / rhs">;
+def Sinter_MaximumOp
+    : Sinter_BinaryOp<"maximum", "max(lhs, rhs)", [Commutative]>;
+def Sinter_MinimumOp
+    : Sinter_BinaryOp<"minimum", "min(lhs, rhs)", [Commutative]>;
+def Sinter_PowOp : Sinter_BinaryOp<"pow", "lhs ^ rhs">;
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+/// Elementwise unary op; the result has the type of the input.
+class Sinter_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
+    : Sinter_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
+                                       InferTypeOpInterface], traits)> {
+  let summary = "elementwise " # mnemonic;
+  let description = [{
+    Computes `}] # formula # [{` for every element, as PyTorch's function of
+    the same name.
+
+    Example:
+
+    ```mlir
+    %r = sinter.}] # mnemonic # [{ %x : tensor<?x4096xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Sinter_NegOp : Sinter_UnaryOp<"neg", "-x"> { let hasFolder = 1; }
+def Sinter_AbsOp : Sinter_UnaryOp<"abs", "|x|"> { let hasFolder = 1; }
+def Sinter_ExpOp : Sinter_UnaryOp<"exp", "e^x">;
+def Sinter_LogOp : Sinter_UnaryOp<"log", "ln(x)">;
+def Sinter_SqrtOp : Sinter_UnaryOp<"sqrt", "sqrt(x)">;
+def Sinter_RsqrtOp : Sinter_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Sinter_TanhOp : Sinter_UnaryOp<"tanh", "tanh(x)">;
+def Sinter_SigmoidOp : Sinter_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def Sinter_ReluOp : Sinter_UnaryOp<"relu", "max(x, 0)"> { let hasFolder = 1; }
+def Sinter_SiluOp : Sinter_UnaryOp<"silu", "x * sigmoid(x)">;
+def Sinter_MishOp : Sinter_UnaryOp<"mish", "x * tanh(softplus(x))">;
+def Sinter_SeluOp : Sinter_UnaryOp<"selu",
+    "scale * (max(0, x) + min(0, alpha * (e^x - 1))), alpha = "
+    "1.6732632423543772, scale = 1.0507009873554805">;
+def Sinter_HardsigmoidOp
+    : Sinter_UnaryOp<"hardsigmoid", "clamp(x / 6 + 1 / 2, 0, 1)">;
+def Sinter_HardswishOp
+    : Sinter_UnaryOp<"hardswish", "x * clamp(x + 3, 0, 6) / 6">;
+def Sinter_SoftsignOp : Sinter_UnaryOp<"softsign", "x / (1 + |x|)">;
+
+def Sinter_LeakyReluOp : Sinter_UnaryOp<"leaky_relu",
+    "x >= 0 ? x : alpha * x (alpha defaults to 0.01)"> {
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   DefaultValuedAttr<F64Attr, "0.01">:$alpha);
+  let assemblyFormat =
+      "$input (`alpha` `=` $alpha^)? attr-dict `:` type($input)";
+}
+
+def Sinter_GeluOp : Sinter_UnaryOp<"gelu",
+    "x * Phi(x), Phi the normal CDF through erf, or its tanh approximation "
+    "when approximate = tanh"> {
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   DefaultValuedAttr<Sinter_GeluApproximation,
+                       "::mlir::sinter::GeluApproximation::none">:$approximate);
+  let assemblyFormat =
+      "$input (`approximate` `=` $approximate^)? attr-dict `:` type($input)";
+}
+
+def Sinter_SoftplusOp : Sinter_UnaryOp<"softplus",
+    "beta * x > threshold ? x : ln(1 + e^(beta * x)) / beta (beta defaults "
+    "to 1, threshold to 20)"> {
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   DefaultValuedAttr<F64Attr, "1.0">:$beta,
+                   DefaultValuedAttr<F64Attr, "20.0">:$threshold);
+  let assemblyFormat = [{
+    $input (`beta` `=` $beta^)? (`threshold` `=` $threshold^)?
+    attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sinter_EluOp : Sinter_UnaryOp<"elu",
+    "x > 0 ? x : alpha * (e^x - 1) (alpha defaults to 1)"> {
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+  let assemblyFormat =
+      "$input (`alpha` `=` $alpha^)? attr-dict `:` type($input)";
+}
+
+def Sinter_HardtanhOp : Sinter_UnaryOp<"hardtanh",
+    "clamp(x, min, max) (min defaults to -1, max to 1)"> {
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   DefaultValuedAttr<F64Attr, "-1.0">:$min,
+                   DefaultValuedAttr<F64Attr, "1.0">:$max);
+  let assemblyFormat = [{
+    $input (`min` `=` $min^)? (`max` `=` $max^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def Sinter_ClampOp : Sinter_UnaryOp<"clamp",
+    "min(max(x, min), max), either bound optional"> {
+  let arguments = (ins Sinter_FloatTensor:$input, OptionalAttr<F64Attr>:$min,
+                   OptionalAttr<F64Attr>:$max);
+  let assemblyFormat = [{
+    $input (`min` `=` $min^)? (`max` `=` $max^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Reduction over a list of distinct dimensions, keeping them as size 1 when
+/// `keepdim` is set.
+class Sinter_ReductionOp<string mnemonic, string what,
+                         TypeConstraint resultType = Sinter_FloatTensor,
+                         string inferFn = "inferReductionResultType",
+                         list<Trait> traits = []>
+    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+  let summary = what # " over the given dimensions";
+  let description = [{
+    Reduces `input` over `dims` (distinct, in range, in any order) with }]
+    # what # [{, as `torch.}] # mnemonic # [{`. Reduced dimensions are kept
+    with size 1 when `keepdim` is present and dropped otherwise.
+
+    Example:
+
+    ```mlir
+    %r = sinter.}] # mnemonic # [{ %x dims [1] keepdim : tensor<?x4096xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input, DenseI64ArrayAttr:$dims,
+                   UnitAttr:$keepdim);
+  let results = (outs resultType:$result);
+  let assemblyFormat = [{
+    $input `dims` $dims (`keepdim` $keepdim^)? attr-dict `:` type($input)
+  }];
+  let extraClassDeclaration = [{
+    /// True when every reduced dimension has static size 1.
+    bool reducesOnlyUnitDims() {
+      auto shape = getInput().getType().getShape();
+      return ::llvm::all_of(getDims(),
+                            [&](int64_t dim) { return shape[dim] == 1; });
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *,
+        std::optional<::mlir::Location> location, Adaptor adaptor,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+      return }] # inferFn # [{(location, getOperationName(),
+          adaptor.getInput().getType(), adaptor.getDims(),
+          adaptor.getKeepdim(), inferredReturnTypes);
+    }
+  }];
+}
+
+def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum"> { let hasFolder = 1; }
+def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean"> {
+  let hasFolder = 1;
+}
+def Sinter_MaxOp : Sinter_ReductionOp<"max", "the maximum"> {
+  let hasFolder = 1;
+}
+def Sinter_MinOp : Sinter_ReductionOp<"min", "the minimum"> {
+  let hasFolder = 1;
+}
+def Sinter_ProdOp : Sinter_ReductionOp<"prod", "the product"> {
+  let hasFolder = 1;
+}
+def Sinter_LogsumexpOp
+    : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted"> {
+  let hasFolder = 1;
+}
+def Sinter_ArgmaxOp : Sinter_ReductionOp<"argmax",
+    "the index of the first maximum (one dim)", Sinter_IndexTensor,
+    "inferArgReductionResultType">;
+def Sinter_ArgminOp : Sinter_ReductionOp<"argmin",
+    "the index of the first minimum (one dim)", Sinter_IndexTensor,
+    "inferArgReductionResultType">;
+
+def Sinter_VarOp : Sinter_ReductionOp<"var",
+    "the variance, divided by N - 1 when `unbiased` (the default) else N"> {
+  let arguments = (ins Sinter_FloatTensor:$input, DenseI64ArrayAttr:$dims,
+                   UnitAttr:$keepdim, DefaultValuedAttr<BoolAttr, "true">:$unbiased);
+  let assemblyFormat = [{
+    $input `dims` $dims (`keepdim` $keepdim^)? (`unbiased` `=` $unbiased^)?
+    attr-dict `:` type($input)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and normalizations
+//===----------------------------------------------------------------------===//
+
+class Sinter_SoftmaxLikeOp<string mnemonic, string formula>
+    : Sinter_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = mnemonic # " along one dimension";
+  let description = [{
+    Computes `}] # formula # [{` along `dim`, evaluated with the row maximum
+    subtracted first so that it never overflows.
+
+    Example:
+
+    ```mlir
+    %p = sinter.}] # mnemonic # [{ %logits dim 1 : tensor<?x32000xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input, I64Attr:$dim);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$input `dim` $dim attr-dict `:` type($input)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *,
+        std::optional<::mlir::Location> location, Adaptor adaptor,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+      return inferSoftmaxResultType(location, getOperationName(),
+                                    adaptor.getInput().getType(),
+                                    adaptor.getDim(), inferredReturnTypes);
+    }
+  }];
+}
+
+def Sinter_SoftmaxOp
+    : Sinter_SoftmaxLikeOp<"softmax", "e^x_i / sum_j e^x_j">;
+def Sinter_LogSoftmaxOp
+    : Sinter_SoftmaxLikeOp<"log_softmax", "x_i - log(sum_j e^x_j)">;
+
+/// Normalization with an optional per-feature affine weight and bias.
+class Sinter_NormOp<string mnemonic, list<Trait> traits = []>
+    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+  let results = (outs Sinter_FloatTensor:$result);
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *,
+        std::optional<::mlir::Location>, Adaptor adaptor,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+      inferredReturnTypes.push_back(adaptor.getInput().getType());
+      return ::mlir::success();
+    }
+  }];
+}
+
+def Sinter_LayerNormOp : Sinter_NormOp<"layer_norm", [AttrSizedOperandSegments]> {
+  let summary = "layer normalization over the trailing dimensions";
+  let description = [{
+    `(x - mean) / sqrt(var + eps) * weight + bias`, mean and biased variance
+    taken over the trailing dimensions named by `normalized_shape`, as
+    `torch.nn.functional.layer_norm`. `weight` and `bias` are optional and
+    have shape `normalized_shape`; `eps` defaults to 1e-5.
+
+    Example:
+
+    ```mlir
+    %y = sinter.layer_norm %x weight(%g : tensor<4096xf32>)
+           bias(%b : tensor<4096xf32>) shape [4096] : tensor<?x4096xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   Optional<Sinter_FloatTensor>:$weight,
+                   Optional<Sinter_FloatTensor>:$bias,
+                   DenseI64ArrayAttr:$normalized_shape,
+                   DefaultValuedAttr<F64Attr, "1e-5">:$eps);
+  let assemblyFormat = [{
+    $input (`weight` `(` $weight^ `:` type($weight) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `shape` $normalized_shape (`eps` `=` $eps^)? attr-dict `:` type($input)
+  }];
+}
+
+def Sinter_RmsNormOp : Sinter_NormOp<"rms_norm"> {
+  let summary = "root-mean-square normalization over the trailing dimensions";
+  let description = [{
+    `x / sqrt(mean(x^2) + eps) * weight` over the trailing dimensions named by
+    `normalized_shape`, as `torch.nn.functional.rms_norm`. Without `eps` the
+    machine epsilon of the element type is used, as in PyTorch.
+
+    Example:
+
+    ```mlir
+    %y = sinter.rms_norm %x weight(%g : tensor<4096xf32>) shape [4096]
+           eps = 1.000000e-06 : tensor<?x4096xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   Optional<Sinter_FloatTensor>:$weight,
+                   DenseI64ArrayAttr:$normalized_shape,
+                   OptionalAttr<F64Attr>:$eps);
+  let assemblyFormat = [{
+    $input (`weight` `(` $weight^ `:` type($weight) `)`)?
+    `shape` $normalized_shape (`eps` `=` $eps^)? attr-dict `:` type($input)
+  }];
+}
+
+def Sinter_GroupNormOp : Sinter_NormOp<"group_norm", [AttrSizedOperandSegments]> {
+  let summary = "group normalization over channel groups";
+  let description = [{
+    Splits the channel dimension (dimension 1) into `num_groups` groups and
+    normalizes each group of each sample over its channels and all trailing
+    dimensions with the biased variance, then applies the optional
+    per-channel `weight` and `bias`, as `torch.nn.functional.group_norm`.
+
+    Example:
+
+    ```mlir
+    %y = sinter.group_norm %x groups 64 weight(%g : tensor<4096xf32>)
+           bias(%b : tensor<4096xf32>) : tensor<?x4096xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   Optional<Sinter_FloatTensor>:$weight,
+                   Optional<Sinter_FloatTensor>:$bias,
+                   ConfinedAttr<I64Attr, [IntPositive]>:$num_groups,
+                   DefaultValuedAttr<F64Attr, "1e-5">:$eps);
+  let assemblyFormat = [{
+    $input `groups` $num_groups (`weight` `(` $weight^ `:` type($weight) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)? (`eps` `=` $eps^)?
+    attr-dict `:` type($input)
+  }];
+}
+
+def Sinter_InstanceNormOp : Sinter_NormOp<"instance_norm", [AttrSizedOperandSegments]> {
+  let summary = "instance normalization over the spatial dimensions";
+  let description = [{
+    Normalizes every (sample, channel) slice over the dimensions after the
+    channel dimension with its own mean and biased variance, then applies the
+    optional per-channel `weight` and `bias`, as
+    `torch.nn.functional.instance_norm` without running statistics. The input
+    has rank 3 or more.
+
+    Example:
+
+    ```mlir
+    %y = sinter.instance_norm %x : tensor<?x64x1024xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   Optional<Sinter_FloatTensor>:$weight,
+                   Optional<Sinter_FloatTensor>:$bias,
+                   DefaultValuedAttr<F64Attr, "1e-5">:$eps);
+  let assemblyFormat = [{
+    $input (`weight` `(` $weight^ `:` type($weight) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)? (`eps` `=` $eps^)?
+    attr-dict `:` type($input)
+  }];
+}
+
+def Sinter_BatchNormOp : Sinter_NormOp<"batch_norm", [AttrSizedOperandSegments]> {
+  let summary = "batch normalization, in training or inference mode";
+  let description = [{
+    Normalizes every channel (dimension 1) over the batch and all trailing
+    dimensions, then applies the optional per-channel `weight` and `bias`, as
+    `torch.nn.functional.batch_norm`. With `training` the statistics are the
+    batch's own mean and biased variance; without it they are the required
+    `running_mean` and `running_var` operands. (Running-statistic updates are
+    a side effect outside this value-semantic op.)
+
+    Example:
+
+    ```mlir
+    %y = sinter.batch_norm %x training : tensor<?x8192xf32>
+    %z = sinter.batch_norm %x mean(%m : tensor<8192xf32>)
+           var(%v : tensor<8192xf32>) : tensor<?x8192xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input,
+                   Optional<Sinter_FloatTensor>:$running_mean,
+                   Optional<Sinter_FloatTensor>:$running_var,
+                   Optional<Sinter_FloatTensor>:$weight,
+                   Optional<Sinter_FloatTensor>:$bias, UnitAttr:$training,
+                   DefaultValuedAttr<F64Attr, "1e-5">:$eps);
+  let assemblyFormat = [{
+    $input (`mean` `(` $running_mean^ `:` type($running_mean) `)`)?
+    (`var` `(` $running_var^ `:` type($running_var) `)`)?
+    (`weight` `(` $weight^ `:` type($weight) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)? (`training` $training^)?
+    (`eps` `=` $eps^)? attr-dict `:` type($input)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion groups
+//===----------------------------------------------------------------------===//
+
+def Sinter_KernelOp : Sinter_Op<"kernel", [IsolatedFromAbove,
+    RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "the ops of one fusion group: one GPU launch";
+  let description = [{
+    A region holding the ops that one generated kernel computes (or one
+    library GEMM plus its fused epilogue launch). Everything the region reads
+    comes in through explicit operands, which the entry block receives as
+    arguments in order; everything it produces leaves through `sinter.yield`,
+    whose operands become the results. `kind` tells the CUDA emitter how to
+    generate it.
+
+    Example:
+
+    ```mlir
+    %y = sinter.kernel pointwise (%x, %b) : (tensor<?x64xf32>, tensor<64xf32>)
+           -> tensor<?x64xf32> {
+    ^bb0(%a: tensor<?x64xf32>, %c: tensor<64xf32>):
+      %s = sinter.add %a, %c : tensor<?x64xf32>, tensor<64xf32>
+      %r = sinter.relu %s : tensor<?x64xf32>
+      sinter.yield %r : tensor<?x64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Sinter_KernelKind:$kind, Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Sinter_YieldOp : Sinter_Op<"yield", [Pure, HasParent<"KernelOp">,
+    ReturnLike, Terminator]> {
+  let summary = "returns the results of a sinter.kernel region";
+  let description = [{
+    Terminates the body of a `sinter.kernel`; its operands become the
+    kernel's results, in order.
+
+    Example:
+
+    ```mlir
+    sinter.yield %r, %s : tensor<?x64xf32>, tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // SINTER_DIALECT_SINTER_IR_SINTEROPS_TD

@@ -1,0 +1,723 @@
+//===- SinterOps.cpp - Sinter dialect operations --------------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Result type inference, verifiers and folders of the sinter ops. Rules that
+// decide a result type live in the inference functions, which run while the
+// textual form is parsed and while ops are built, so a bad shape is reported
+// at the op's location before any op exists. Rules that do not affect the
+// result type live in the verifiers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+#include "sinter/Dialect/Sinter/IR/SinterEnums.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shape helpers
+//===----------------------------------------------------------------------===//
+
+/// Formats a shape as `[4, ?, 8]`.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(shape, os, [&](int64_t dim) {
+    if (ShapedType::isDynamic(dim))
+      os << '?';
+    else
+      os << dim;
+  });
+  os << ']';
+  return text;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::sinter::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+                              int64_t *mismatchDim) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    size_t lhsPad = rank - lhs.size(), rhsPad = rank - rhs.size();
+    int64_t a = i < lhsPad ? 1 : lhs[i - lhsPad];
+    int64_t b = i < rhsPad ? 1 : rhs[i - rhsPad];
+    if (a == b || b == 1) {
+      result[i] = a;
+    } else if (a == 1) {
+      result[i] = b;
+    } else if (ShapedType::isDynamic(a)) {
+      // `?` is either 1 or the other (static, non-1) size at run time.
+      result[i] = b;
+    } else if (ShapedType::isDynamic(b)) {
+      result[i] = a;
+    } else {
+      if (mismatchDim)
+        *mismatchDim = i;
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+SmallVector<int64_t> mlir::sinter::reducedShape(ArrayRef<int64_t> shape,
+                                                ArrayRef<int64_t> dims,
+                                                bool keepdim) {
+  SmallVector<int64_t> result;
+  for (auto [index, size] : llvm::enumerate(shape)) {
+    bool reduced = llvm::is_contained(dims, static_cast<int64_t>(index));
+    if (!reduced)
+      result.push_back(size);
+    else if (keepdim)
+      result.push_back(1);
+  }
+  return result;
+}
+
+std::optional<APFloat> mlir::sinter::getSplatFloat(Attribute attr) {
+  auto elements = dyn_cast_if_present<DenseFPElementsAttr>(attr);
+  if (!elements || !elements.isSplat())
+    return std::nullopt;
+  return elements.getSplatValue<APFloat>();
+}
+
+/// Returns true if `attr` is a floating-point splat equal to `value`.
+static bool isSplatOf(Attribute attr, double value) {
+  std::optional<APFloat> splat = getSplatFloat(attr);
+  if (!splat)
+    return false;
+  bool losesInfo = false;
+  APFloat expected(value);
+  expected.convert(splat->getSemantics(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+  return splat->bitwiseIsEqual(expected);
+}
+
+//===----------------------------------------------------------------------===//
+// Result type inference shared by op classes (used by SinterOps.cpp.inc)
+//===----------------------------------------------------------------------===//
+
+/// Emits `'<op>' op <message>` at `loc` when there is a location.
+template <typename... Args>
+static LogicalResult emitInferenceError(std::optional<Location> loc,
+                                        StringRef opName, Args &&...args) {
+  return emitOptionalError(loc, "'", opName, "' op ",
+                           std::forward<Args>(args)...);
+}
+
+/// Binary elementwise ops: NumPy broadcast of both operands.
+static LogicalResult
+inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
+                         Type lhsType, Type rhsType,
+                         SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto lhs = dyn_cast<RankedTensorType>(lhsType);
+  auto rhs = dyn_cast<RankedTensorType>(rhsType);
+  if (!lhs || !rhs)
+    return emitInferenceError(loc, opName, "operands must be ranked tensors");
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitInferenceError(loc, opName, "element types differ: ",
+                              lhs.getElementType(), " vs ",
+                              rhs.getElementType());
+  int64_t mismatch = 0;
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(lhs.getShape(), rhs.getShape(), &mismatch);
+  if (!shape) {
+    int64_t rank = std::max(lhs.getRank(), rhs.getRank());
+    int64_t lhsDim = lhs.getDimSize(mismatch - (rank - lhs.getRank()));
+    int64_t rhsDim = rhs.getDimSize(mismatch - (rank - rhs.getRank()));
+    return emitInferenceError(
+        loc, opName, "operands are not broadcast-compatible: ",
+        formatShape(lhs.getShape()), " vs ", formatShape(rhs.getShape()),
+        " (result dim ", mismatch, ": ", lhsDim, " vs ", rhsDim, ")");
+  }
+  inferredReturnTypes.push_back(
+      RankedTensorType::get(*shape, lhs.getElementType()));
+  return success();
+}
+
+/// Checks that `dims` names distinct dimensions of a rank-`rank` tensor.
+static LogicalResult verifyDimList(std::optional<Location> loc,
+                                   StringRef opName, ArrayRef<int64_t> dims,
+                                   int64_t rank) {
+  if (dims.empty())
+    return emitInferenceError(loc, opName, "reduces over no dimension");
+  llvm::SmallBitVector seen(rank);
+  for (int64_t dim : dims) {
+    if (dim < 0 || dim >= rank)
+      return emitInferenceError(loc, opName, "dim ", dim,
+                                " is out of range for an input of rank ",
+                                rank);
+    if (seen.test(dim))
+      return emitInferenceError(loc, opName, "dim ", dim,
+                                " is listed more than once");
+    seen.set(dim);
+  }
+  return success();
+}
+
+/// Reductions keep the element type and drop (or keep as 1) `dims`.
+static LogicalResult
+inferReductionResultType(std::optional<Location> loc, StringRef opName,
+                         Type inputType, ArrayRef<int64_t> dims, bool keepdim,
+                         SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto input = dyn_cast<RankedTensorType>(inputType);
+  if (!input)
+    return emitInferenceError(loc, opName, "input must be a ranked tensor");
+  if (failed(verifyDimList(loc, opName, dims, input.getRank())))
+    return failure();
+  inferredReturnTypes.push_back(RankedTensorType::get(
+      reducedShape(input.getShape(), dims, keepdim), input.getElementType()));
+  return success();
+}
+
+/// argmax/argmin reduce exactly one dimension and produce i64 indices.
+static LogicalResult
+inferArgReductionResultType(std::optional<Location> loc, StringRef opName,
+                            Type inputType, ArrayRef<int64_t> dims,
+                            bool keepdim,
+                            SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (dims.size() > 1)
+    return emitInferenceError(loc, opName, "reduces exactly one dim, got ",
+                              dims.size());
+  if (failed(inferReductionResultType(loc, opName, inputType, dims, keepdim,
+                                      inferredReturnTypes)))
+    return failure();
+  auto floatResult = cast<RankedTensorType>(inferredReturnTypes.back());
+  inferredReturnTypes.back() =
+      floatResult.clone(IntegerType::get(inputType.getContext(), 64));
+  return success();
+}
+
+/// softmax/log_softmax keep the input type; `dim` must be in range.
+static LogicalResult
+inferSoftmaxResultType(std::optional<Location> loc, StringRef opName,
+                       Type inputType, int64_t dim,
+                       SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto input = dyn_cast<RankedTensorType>(inputType);
+  if (!input)
+    return emitInferenceError(loc, opName, "input must be a ranked tensor");
+  if (dim < 0 || dim >= input.getRank())
+    return emitInferenceError(loc, opName, "dim ", dim,
+                              " is out of range for an input of rank ",
+                              input.getRank());
+  inferredReturnTypes.push_back(input);
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "sinter/Dialect/Sinter/IR/SinterOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  ElementsAttr value = adaptor.getValue();
+  if (!value)
+    return emitInferenceError(location, getOperationName(),
+                              "requires a 'value' elements attribute");
+  inferredReturnTypes.push_back(value.getType());
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return emitInferenceError(location, getOperationName(),
+                              "input must be a ranked tensor");
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  int64_t rank = input.getRank();
+  llvm::SmallBitVector seen(rank);
+  bool isPermutation = static_cast<int64_t>(perm.size()) == rank;
+  for (int64_t index : perm) {
+    if (!isPermutation || index < 0 || index >= rank || seen.test(index)) {
+      isPermutation = false;
+      break;
+    }
+    seen.set(index);
+  }
+  if (!isPermutation)
+    return emitInferenceError(location, getOperationName(), "perm ",
+                              formatShape(perm),
+                              " is not a permutation of the ", rank,
+                              " dims of the input");
+  SmallVector<int64_t> shape;
+  for (int64_t index : perm)
+    shape.push_back(input.getDimSize(index));
+  inferredReturnTypes.push_back(input.clone(shape));
+  return success();
+}
+
+/// transpose(x, identity) = x
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  for (auto [position, index] : llvm::enumerate(getPerm()))
+    if (static_cast<int64_t>(position) != index)
+      return {};
+  return getInput();
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+/// Product of the static sizes of `shape` and the number of dynamic ones.
+static std::pair<int64_t, int64_t> staticProductAndDynamicCount(
+    ArrayRef<int64_t> shape) {
+  int64_t product = 1, dynamic = 0;
+  for (int64_t size : shape) {
+    if (ShapedType::isDynamic(size))
+      ++dynamic;
+    else
+      product *= size;
+  }
+  return {product, dynamic};
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType inputType = getInput().getType();
+  RankedTensorType resultType = getResult().getType();
+  if (inputType.getElementType() != resultType.getElementType())
+    return emitOpError("element types differ: ")
+           << inputType.getElementType() << " vs "
+           << resultType.getElementType();
+  auto [inputCount, inputDynamic] =
+      staticProductAndDynamicCount(inputType.getShape());
+  auto [resultCount, resultDynamic] =
+      staticProductAndDynamicCount(resultType.getShape());
+  if (resultDynamic > 1)
+    return emitOpError("result ") << formatShape(resultType.getShape())
+                                  << " has more than one dynamic dim";
+  if (inputDynamic == 0 && resultDynamic == 0 && inputCount != resultCount)
+    return emitOpError("element counts differ: ")
+           << formatShape(inputType.getShape()) << " has " << inputCount
+           << " elements, " << formatShape(resultType.getShape()) << " has "
+           << resultCount;
+  if (inputDynamic == 0 && resultDynamic == 1 &&
+      (resultCount == 0 || inputCount % resultCount != 0))
+    return emitOpError("element count ")
+           << inputCount << " of " << formatShape(inputType.getShape())
+           << " is not a multiple of the " << resultCount << " elements of "
+           << formatShape(resultType.getShape()) << " without its ? dim";
+  return success();
+}
+
+/// reshape(x : T -> T) = x; reshape(reshape(x)) = reshape(x)
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  StringRef name = getOperationName();
+  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
+  if (!lhs || !rhs)
+    return emitInferenceError(location, name,
+                              "operands must be ranked tensors");
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitInferenceError(location, name, "element types differ: ",
+                              lhs.getElementType(), " vs ",
+                              rhs.getElementType());
+  for (auto [operandName, type] : {std::pair{"lhs", lhs}, {"rhs", rhs}})
+    if (type.getRank() != 2 && type.getRank() != 3)
+      return emitInferenceError(location, name, operandName,
+                                " must have rank 2 or 3, got rank ",
+                                type.getRank());
+
+  // Rows and columns of op(lhs) and op(rhs).
+  auto matrixDims = [](RankedTensorType type, bool transposed) {
+    int64_t rows = type.getDimSize(type.getRank() - 2);
+    int64_t cols = type.getDimSize(type.getRank() - 1);
+    return transposed ? std::pair{cols, rows} : std::pair{rows, cols};
+  };
+  auto [m, lhsK] = matrixDims(lhs, adaptor.getTransposeA());
+  auto [rhsK, n] = matrixDims(rhs, adaptor.getTransposeB());
+  if (!ShapedType::isDynamic(lhsK) && !ShapedType::isDynamic(rhsK) &&
+      lhsK != rhsK)
+    return emitInferenceError(location, name, "contraction dims differ: ",
+                              lhsK, " vs ", rhsK);
+
+  SmallVector<int64_t> shape;
+  if (lhs.getRank() == 3 || rhs.getRank() == 3) {
+    ArrayRef<int64_t> lhsBatch = lhs.getShape().drop_back(2);
+    ArrayRef<int64_t> rhsBatch = rhs.getShape().drop_back(2);
+    std::optional<SmallVector<int64_t>> batch =
+        broadcastShapes(lhsBatch, rhsBatch);
+    if (!batch)
+      return emitInferenceError(location, name, "batch dims differ: ",
+                                formatShape(lhsBatch), " vs ",
+                                formatShape(rhsBatch));
+    shape.append(*batch);
+  }
+  shape.append({m, n});
+  inferredReturnTypes.push_back(lhs.clone(shape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise folders
+//===----------------------------------------------------------------------===//
+
+/// Folds `op(lhs, rhs)` of two splat constants with `compute`, in the
+/// element type's own arithmetic, when the result type is static.
+template <typename Compute>
+static OpFoldResult foldSplats(Attribute lhs, Attribute rhs, Type resultType,
+                               Compute compute) {
+  std::optional<APFloat> a = getSplatFloat(lhs), b = getSplatFloat(rhs);
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  if (!a || !b || !type || !type.hasStaticShape())
+    return {};
+  return DenseElementsAttr::get(type, compute(*a, *b));
+}
+
+/// Returns `value` when it already has the result's type, else nothing: an
+/// identity operand that would be broadcast by the op cannot replace it.
+static OpFoldResult ifSameType(Value value, Type resultType) {
+  return value.getType() == resultType ? OpFoldResult(value) : OpFoldResult();
+}
+
+/// x + 0 = x ; 0 + x = x ; c1 + c2 = c
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 0.0))
+    return ifSameType(getLhs(), getType());
+  if (isSplatOf(adaptor.getLhs(), 0.0))
+    return ifSameType(getRhs(), getType());
+  return foldSplats(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    [](APFloat a, const APFloat &b) { return a + b; });
+}
+
+/// x - 0 = x ; c1 - c2 = c
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 0.0))
+    return ifSameType(getLhs(), getType());
+  return foldSplats(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    [](APFloat a, const APFloat &b) { return a - b; });
+}
+
+/// x * 1 = x ; 1 * x = x ; c1 * c2 = c
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    return ifSameType(getLhs(), getType());
+  if (isSplatOf(adaptor.getLhs(), 1.0))
+    return ifSameType(getRhs(), getType());
+  return foldSplats(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    [](APFloat a, const APFloat &b) { return a * b; });
+}
+
+/// x / 1 = x ; c1 / c2 = c
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    return ifSameType(getLhs(), getType());
+  return foldSplats(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                    [](APFloat a, const APFloat &b) { return a / b; });
+}
+
+/// max(x, x) = x ; max(c1, c2) = c (NaN propagates, as torch.maximum)
+OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  return foldSplats(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat &a, const APFloat &b) { return llvm::maximum(a, b); });
+}
+
+/// min(x, x) = x ; min(c1, c2) = c (NaN propagates, as torch.minimum)
+OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
+  if (getLhs() == getRhs())
+    return getLhs();
+  return foldSplats(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat &a, const APFloat &b) { return llvm::minimum(a, b); });
+}
+
+/// x ^ 1 = x
+OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    return ifSameType(getLhs(), getType());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Unary folders
+//===----------------------------------------------------------------------===//
+
+/// neg(neg(x)) = x
+OpFoldResult NegOp::fold(FoldAdaptor) {
+  if (auto inner = getInput().getDefiningOp<NegOp>())
+    return inner.getInput();
+  return {};
+}
+
+/// abs(abs(x)) = abs(x) ; abs(neg(x)) = abs(x)
+OpFoldResult AbsOp::fold(FoldAdaptor) {
+  if (auto inner = getInput().getDefiningOp<AbsOp>())
+    return inner.getResult();
+  if (auto inner = getInput().getDefiningOp<NegOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+/// relu(relu(x)) = relu(x)
+OpFoldResult ReluOp::fold(FoldAdaptor) {
+  if (auto inner = getInput().getDefiningOp<ReluOp>())
+    return inner.getResult();
+  return {};
+}
+
+LogicalResult SoftplusOp::verify() {
+  if (getBeta().isZero())
+    return emitOpError("beta must be non-zero");
+  return success();
+}
+
+LogicalResult HardtanhOp::verify() {
+  if (getMin().convertToDouble() > getMax().convertToDouble())
+    return emitOpError("min ") << getMin().convertToDouble()
+                               << " is greater than max "
+                               << getMax().convertToDouble();
+  return success();
+}
+
+LogicalResult ClampOp::verify() {
+  if (!getMin() && !getMax())
+    return emitOpError("needs at least one of min and max");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction folders
+//===----------------------------------------------------------------------===//
+
+/// reduce(x) over size-1 dims with keepdim = x, for reductions that are the
+/// identity on a single element.
+template <typename ReductionOp>
+static OpFoldResult foldUnitReduction(ReductionOp op) {
+  if (op.getKeepdim() && op.reducesOnlyUnitDims() &&
+      op.getInput().getType() == op.getType())
+    return op.getInput();
+  return {};
+}
+
+/// sum over size-1 dims (keepdim) = x
+OpFoldResult SumOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
+/// mean over size-1 dims (keepdim) = x
+OpFoldResult MeanOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
+/// max over size-1 dims (keepdim) = x
+OpFoldResult MaxOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
+/// min over size-1 dims (keepdim) = x
+OpFoldResult MinOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
+/// prod over size-1 dims (keepdim) = x
+OpFoldResult ProdOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
+/// logsumexp over size-1 dims (keepdim) = log(exp(x)) = x
+OpFoldResult LogsumexpOp::fold(FoldAdaptor) {
+  return foldUnitReduction(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization verifiers
+//===----------------------------------------------------------------------===//
+
+/// Checks that an optional affine or statistics operand `value` (named
+/// `what`) has exactly `expected` as its shape, `?` matching anything.
+static LogicalResult verifyParameterShape(Operation *op, Value value,
+                                          StringRef what,
+                                          ArrayRef<int64_t> expected,
+                                          StringRef expectedFrom) {
+  if (!value)
+    return success();
+  auto type = cast<RankedTensorType>(value.getType());
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (type.getElementType() != inputType.getElementType())
+    return op->emitOpError() << what << " has element type "
+                             << type.getElementType() << " but the input has "
+                             << inputType.getElementType();
+  bool matches = type.getRank() == static_cast<int64_t>(expected.size());
+  for (auto [actual, wanted] : llvm::zip(type.getShape(), expected))
+    if (!ShapedType::isDynamic(actual) && !ShapedType::isDynamic(wanted) &&
+        actual != wanted)
+      matches = false;
+  if (!matches)
+    return op->emitOpError()
+           << what << " has shape " << formatShape(type.getShape())
+           << " but " << expectedFrom << " is " << formatShape(expected);
+  return success();
+}
+
+/// Checks `normalized_shape` against the trailing dims of the input.
+static LogicalResult verifyNormalizedShape(Operation *op,
+                                           ArrayRef<int64_t> normalized) {
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (normalized.empty())
+    return op->emitOpError("normalized_shape must not be empty");
+  if (static_cast<int64_t>(normalized.size()) > inputType.getRank())
+    return op->emitOpError("normalized_shape ")
+           << formatShape(normalized) << " has more dims than the input "
+           << formatShape(inputType.getShape());
+  ArrayRef<int64_t> trailing =
+      inputType.getShape().take_back(normalized.size());
+  for (auto [actual, wanted] : llvm::zip(trailing, normalized))
+    if (wanted < 1 ||
+        (!ShapedType::isDynamic(actual) && actual != wanted))
+      return op->emitOpError("normalized_shape ")
+             << formatShape(normalized)
+             << " does not match the trailing dims of the input "
+             << formatShape(inputType.getShape());
+  return success();
+}
+
+/// Checks that the input has at least `minRank` dims and returns the size of
+/// its channel dim (dim 1) through `channels`.
+static LogicalResult verifyChannelInput(Operation *op, int64_t minRank,
+                                        int64_t &channels) {
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (inputType.getRank() < minRank)
+    return op->emitOpError("input must have rank ")
+           << minRank << " or more, got " << formatShape(inputType.getShape());
+  channels = inputType.getDimSize(1);
+  return success();
+}
+
+static LogicalResult verifyEps(Operation *op, double eps) {
+  if (!(eps >= 0.0))
+    return op->emitOpError("eps must be non-negative, got ") << eps;
+  return success();
+}
+
+LogicalResult LayerNormOp::verify() {
+  ArrayRef<int64_t> shape = getNormalizedShape();
+  if (failed(verifyNormalizedShape(*this, shape)) ||
+      failed(verifyEps(*this, getEps().convertToDouble())))
+    return failure();
+  return failure(
+      failed(verifyParameterShape(*this, getWeight(), "weight", shape,
+                                  "normalized_shape")) ||
+      failed(verifyParameterShape(*this, getBias(), "bias", shape,
+                                  "normalized_shape")));
+}
+
+LogicalResult RmsNormOp::verify() {
+  ArrayRef<int64_t> shape = getNormalizedShape();
+  if (failed(verifyNormalizedShape(*this, shape)))
+    return failure();
+  if (getEps() && failed(verifyEps(*this, getEps()->convertToDouble())))
+    return failure();
+  return verifyParameterShape(*this, getWeight(), "weight", shape,
+                              "normalized_shape");
+}
+
+LogicalResult GroupNormOp::verify() {
+  int64_t channels = 0;
+  if (failed(verifyChannelInput(*this, 2, channels)) ||
+      failed(verifyEps(*this, getEps().convertToDouble())))
+    return failure();
+  int64_t groups = getNumGroups();
+  if (!ShapedType::isDynamic(channels) && channels % groups != 0)
+    return emitOpError("channels (")
+           << channels << ") are not divisible by num_groups (" << groups
+           << ")";
+  return failure(failed(verifyParameterShape(*this, getWeight(), "weight",
+                                             {channels}, "channel count")) ||
+                 failed(verifyParameterShape(*this, getBias(), "bias",
+                                             {channels}, "channel count")));
+}
+
+LogicalResult InstanceNormOp::verify() {
+  int64_t channels = 0;
+  if (failed(verifyChannelInput(*this, 3, channels)) ||
+      failed(verifyEps(*this, getEps().convertToDouble())))
+    return failure();
+  return failure(failed(verifyParameterShape(*this, getWeight(), "weight",
+                                             {channels}, "channel count")) ||
+                 failed(verifyParameterShape(*this, getBias(), "bias",
+                                             {channels}, "channel count")));
+}
+
+LogicalResult BatchNormOp::verify() {
+  int64_t channels = 0;
+  if (failed(verifyChannelInput(*this, 2, channels)) ||
+      failed(verifyEps(*this, getEps().convertToDouble())))
+    return failure();
+  if (!getTraining() && (!getRunningMean() || !getRunningVar()))
+    return emitOpError(
+        "needs running mean and var operands in inference mode");
+  for (auto [value, what] :
+       {std::pair{getRunningMean(), "running_mean"},
+        {getRunningVar(), "running_var"},
+        {getWeight(), "weight"},
+        {getBias(), "bias"}})
+    if (failed(verifyParameterShape(*this, value, what, {channels},
+                                    "channel count")))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("region has ")
+           << body.getNumArguments() << " arguments but the kernel has "
+           << getInputs().size() << " operands";
+  for (auto [index, argument, input] :
+       llvm::enumerate(body.getArguments(), getInputs()))
+    if (argument.getType() != input.getType())
+      return emitOpError("region argument #")
+             << index << " has type " << argument.getType()
+             << " but operand #" << index << " has type " << input.getType();
+
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError("region must end with sinter.yield");
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError("terminator yields ")
+           << yield.getValues().size() << " values but the kernel has "
+           << getNumResults() << " results";
+  for (auto [index, value, result] :
+       llvm::enumerate(yield.getValues(), getResults()))
+    if (value.getType() != result.getType())
+      return emitOpError("terminator operand #")
+             << index << " has type " << value.getType() << " but result #"
+             << index << " has type " << result.getType();
+  return success();
+}

@@ -1,0 +1,25 @@
+//===- Pipeline.cpp - The Sinter optimization pipeline --------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::sinter::buildSinterPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::sinter::registerSinterPipeline() {
+  PassPipelineRegistration<>(
+      "sinter-pipeline",
+      "The Sinter optimization pipeline, from parsed model to fusion plan",
+      buildSinterPipeline);
+}

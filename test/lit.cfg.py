@@ -1,0 +1,25 @@
+# -*- Python -*-
+# lit configuration of the Sinter test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "SINTER"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".sinter", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sinter_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%sinter_src_root", config.sinter_src_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+
+tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
+tools = ["sinter-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
