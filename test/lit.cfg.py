@@ -19,6 +19,8 @@ config.substitutions.append(("%sinter_src_root", config.sinter_src_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+config.substitutions.append(("%python", config.python_executable))
 
 tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
 tools = ["sinter-opt"]

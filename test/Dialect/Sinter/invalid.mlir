@@ -1,0 +1,454 @@
+// Every verifier rule of the sinter dialect, each with its message.
+// RUN: sinter-opt %s --split-input-file --verify-diagnostics
+
+func.func @matmul_contraction(%x: tensor<?x8192xf32>, %w: tensor<8192x4096xf32>) {
+  // expected-error@+1 {{'sinter.matmul' op contraction dims differ: 8192 vs 4096}}
+  %0 = sinter.matmul %x, %w transpose_b : tensor<?x8192xf32>, tensor<8192x4096xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_rank(%x: tensor<8xf32>, %w: tensor<8x4xf32>) {
+  // expected-error@+1 {{'sinter.matmul' op lhs must have rank 2 or 3, got rank 1}}
+  %0 = sinter.matmul %x, %w : tensor<8xf32>, tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<3x4x8xf32>, %b: tensor<5x8x2xf32>) {
+  // expected-error@+1 {{'sinter.matmul' op batch dims differ: [3] vs [5]}}
+  %0 = sinter.matmul %a, %b : tensor<3x4x8xf32>, tensor<5x8x2xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_element_types(%a: tensor<4x8xf32>, %b: tensor<8x2xf16>) {
+  // expected-error@+1 {{'sinter.matmul' op element types differ: 'f32' vs 'f16'}}
+  %0 = sinter.matmul %a, %b : tensor<4x8xf32>, tensor<8x2xf16>
+  return
+}
+
+// -----
+
+func.func @broadcast(%a: tensor<4x8xf32>, %b: tensor<3x8xf32>) {
+  // expected-error@+1 {{'sinter.add' op operands are not broadcast-compatible: [4, 8] vs [3, 8] (result dim 0: 4 vs 3)}}
+  %0 = sinter.add %a, %b : tensor<4x8xf32>, tensor<3x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_trailing(%a: tensor<?x8xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.mul' op operands are not broadcast-compatible: [?, 8] vs [4] (result dim 1: 8 vs 4)}}
+  %0 = sinter.mul %a, %b : tensor<?x8xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @binary_element_types(%a: tensor<4xf32>, %b: tensor<4xbf16>) {
+  // expected-error@+1 {{'sinter.div' op element types differ: 'f32' vs 'bf16'}}
+  %0 = sinter.div %a, %b : tensor<4xf32>, tensor<4xbf16>
+  return
+}
+
+// -----
+
+func.func @binary_integer(%a: tensor<4xi32>) {
+  // expected-error@+1 {{'sinter.sub' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = sinter.sub %a, %a : tensor<4xi32>, tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @unary_integer(%a: tensor<4xi64>) {
+  // expected-error@+1 {{'sinter.relu' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<4xi64>'}}
+  %0 = sinter.relu %a : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @constant_integer() {
+  // expected-error@+1 {{'sinter.constant' op result #0 must be ranked tensor of floating-point values, but got 'tensor<2xi32>'}}
+  %0 = sinter.constant dense<[1, 2]> : tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @reduction_out_of_range(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.sum' op dim 2 is out of range for an input of rank 2}}
+  %0 = sinter.sum %x dims [2] : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduction_negative(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.mean' op dim -1 is out of range for an input of rank 2}}
+  %0 = sinter.mean %x dims [-1] : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduction_repeated(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.max' op dim 1 is listed more than once}}
+  %0 = sinter.max %x dims [1, 1] : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduction_empty(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.prod' op reduces over no dimension}}
+  %0 = sinter.prod %x dims [] : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_dims(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.argmax' op reduces exactly one dim, got 2}}
+  %0 = sinter.argmax %x dims [0, 1] : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @var_out_of_range(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.var' op dim 5 is out of range for an input of rank 2}}
+  %0 = sinter.var %x dims [5] : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_dim(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.softmax' op dim 2 is out of range for an input of rank 2}}
+  %0 = sinter.softmax %x dim 2 : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_repeated(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.transpose' op perm [0, 0] is not a permutation of the 2 dims of the input}}
+  %0 = sinter.transpose %x perm [0, 0] : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_length(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.transpose' op perm [1, 0, 2] is not a permutation of the 2 dims of the input}}
+  %0 = sinter.transpose %x perm [1, 0, 2] : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.reshape' op element counts differ: [4, 8] has 32 elements, [3, 8] has 24}}
+  %0 = sinter.reshape %x : tensor<4x8xf32> -> tensor<3x8xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_two_dynamic(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.reshape' op result [?, ?] has more than one dynamic dim}}
+  %0 = sinter.reshape %x : tensor<?x8xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_not_multiple(%x: tensor<4x6xf32>) {
+  // expected-error@+1 {{'sinter.reshape' op element count 24 of [4, 6] is not a multiple of the 5 elements of [?, 5] without its ? dim}}
+  %0 = sinter.reshape %x : tensor<4x6xf32> -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_type(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.reshape' op element types differ: 'f32' vs 'f16'}}
+  %0 = sinter.reshape %x : tensor<4xf32> -> tensor<2x2xf16>
+  return
+}
+
+// -----
+
+func.func @group_norm_divisible(%x: tensor<?x30xf32>) {
+  // expected-error@+1 {{'sinter.group_norm' op channels (30) are not divisible by num_groups (4)}}
+  %0 = sinter.group_norm %x groups 4 : tensor<?x30xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_rank(%x: tensor<30xf32>) {
+  // expected-error@+1 {{'sinter.group_norm' op input must have rank 2 or more, got [30]}}
+  %0 = sinter.group_norm %x groups 3 : tensor<30xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_groups(%x: tensor<?x30xf32>) {
+  // expected-error@+1 {{'sinter.group_norm' op attribute 'num_groups' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %0 = sinter.group_norm %x groups 0 : tensor<?x30xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_weight(%x: tensor<?x32xf32>, %w: tensor<16xf32>) {
+  // expected-error@+1 {{'sinter.group_norm' op weight has shape [16] but channel count is [32]}}
+  %0 = sinter.group_norm %x groups 4 weight(%w : tensor<16xf32>) : tensor<?x32xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_bias(%x: tensor<?x32xf32>, %b: tensor<32x1xf32>) {
+  // expected-error@+1 {{'sinter.group_norm' op bias has shape [32, 1] but channel count is [32]}}
+  %0 = sinter.group_norm %x groups 4 bias(%b : tensor<32x1xf32>) : tensor<?x32xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_trailing(%x: tensor<?x64xf32>) {
+  // expected-error@+1 {{'sinter.layer_norm' op normalized_shape [32] does not match the trailing dims of the input [?, 64]}}
+  %0 = sinter.layer_norm %x shape [32] : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_too_long(%x: tensor<64xf32>) {
+  // expected-error@+1 {{'sinter.layer_norm' op normalized_shape [1, 64] has more dims than the input [64]}}
+  %0 = sinter.layer_norm %x shape [1, 64] : tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_empty(%x: tensor<64xf32>) {
+  // expected-error@+1 {{'sinter.layer_norm' op normalized_shape must not be empty}}
+  %0 = sinter.layer_norm %x shape [] : tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_weight(%x: tensor<?x64xf32>, %w: tensor<32xf32>) {
+  // expected-error@+1 {{'sinter.layer_norm' op weight has shape [32] but normalized_shape is [64]}}
+  %0 = sinter.layer_norm %x weight(%w : tensor<32xf32>) shape [64] : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_bias(%x: tensor<?x4x64xf32>, %b: tensor<64xf32>) {
+  // expected-error@+1 {{'sinter.layer_norm' op bias has shape [64] but normalized_shape is [4, 64]}}
+  %0 = sinter.layer_norm %x bias(%b : tensor<64xf32>) shape [4, 64] : tensor<?x4x64xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_eps(%x: tensor<?x64xf32>) {
+  // expected-error@+1 {{'sinter.layer_norm' op eps must be non-negative, got -1.000000e-05}}
+  %0 = sinter.layer_norm %x shape [64] eps = -1.0e-5 : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_trailing(%x: tensor<?x64xf32>) {
+  // expected-error@+1 {{'sinter.rms_norm' op normalized_shape [63] does not match the trailing dims of the input [?, 64]}}
+  %0 = sinter.rms_norm %x shape [63] : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_weight(%x: tensor<?x64xf32>, %w: tensor<64xf16>) {
+  // expected-error@+1 {{'sinter.rms_norm' op weight has element type 'f16' but the input has 'f32'}}
+  %0 = sinter.rms_norm %x weight(%w : tensor<64xf16>) shape [64] : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @instance_norm_rank(%x: tensor<?x64xf32>) {
+  // expected-error@+1 {{'sinter.instance_norm' op input must have rank 3 or more, got [?, 64]}}
+  %0 = sinter.instance_norm %x : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @instance_norm_weight(%x: tensor<?x64x9xf32>, %w: tensor<9xf32>) {
+  // expected-error@+1 {{'sinter.instance_norm' op weight has shape [9] but channel count is [64]}}
+  %0 = sinter.instance_norm %x weight(%w : tensor<9xf32>) : tensor<?x64x9xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_inference(%x: tensor<?x64xf32>, %m: tensor<64xf32>) {
+  // expected-error@+1 {{'sinter.batch_norm' op needs running mean and var operands in inference mode}}
+  %0 = sinter.batch_norm %x mean(%m : tensor<64xf32>) : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_running_var(%x: tensor<?x64xf32>, %m: tensor<64xf32>, %v: tensor<32xf32>) {
+  // expected-error@+1 {{'sinter.batch_norm' op running_var has shape [32] but channel count is [64]}}
+  %0 = sinter.batch_norm %x mean(%m : tensor<64xf32>) var(%v : tensor<32xf32>) : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_weight(%x: tensor<?x64xf32>, %w: tensor<64xbf16>) {
+  // expected-error@+1 {{'sinter.batch_norm' op weight has element type 'bf16' but the input has 'f32'}}
+  %0 = sinter.batch_norm %x weight(%w : tensor<64xbf16>) training : tensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @softplus_beta(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.softplus' op beta must be non-zero}}
+  %0 = sinter.softplus %x beta = 0.0 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @hardtanh_bounds(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.hardtanh' op min 2.000000e+00 is greater than max 1.000000e+00}}
+  %0 = sinter.hardtanh %x min = 2.0 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_bounds(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.clamp' op needs at least one of min and max}}
+  %0 = sinter.clamp %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_approximation(%x: tensor<4xf32>) {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'approximate' [none, tanh]}}
+  %0 = sinter.gelu %x approximate = erf : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_kind(%x: tensor<4xf32>) {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [gemm, matvec, pointwise, row_reduction, column_reduction]}}
+  %0 = sinter.kernel fused (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    sinter.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_argument_count(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op region has 2 arguments but the kernel has 1 operands}}
+  %0 = sinter.kernel pointwise (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    sinter.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_argument_type(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op region argument #0 has type 'tensor<8xf32>' but operand #0 has type 'tensor<4xf32>'}}
+  %0 = sinter.kernel pointwise (%x) : (tensor<4xf32>) -> tensor<8xf32> {
+  ^bb0(%a: tensor<8xf32>):
+    sinter.yield %a : tensor<8xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_yield_count(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op terminator yields 1 values but the kernel has 2 results}}
+  %0:2 = sinter.kernel pointwise (%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: tensor<4xf32>):
+    sinter.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_yield_type(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op terminator operand #0 has type 'tensor<4xf32>' but result #0 has type 'tensor<?xf32>'}}
+  %0 = sinter.kernel pointwise (%x) : (tensor<4xf32>) -> tensor<?xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    sinter.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_terminator(%x: tensor<4xf32>) {
+  %0 = sinter.kernel pointwise (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error@+1 {{block with no terminator}}
+    %r = sinter.relu %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_isolated(%x: tensor<4xf32>) {
+  // expected-note@+1 {{required by region isolation constraints}}
+  %0 = sinter.kernel pointwise () : () -> tensor<4xf32> {
+    // expected-error@+1 {{using value defined outside the region}}
+    %r = sinter.relu %x : tensor<4xf32>
+    sinter.yield %r : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside_kernel(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.yield' op expects parent op 'sinter.kernel'}}
+  sinter.yield %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @inferred_type_mismatch(%x: tensor<4x8xf32>) {
+  // expected-error@+2 {{'sinter.sum' op failed to infer returned types}}
+  // expected-error@+1 {{'sinter.sum' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>'}}
+  %0 = "sinter.sum"(%x) <{dims = array<i64: 1>}> : (tensor<4x8xf32>) -> tensor<8xf32>
+  return
+}
