@@ -27,6 +27,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::sinter::SinterDialect, mlir::func::FuncDialect>();
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Sinter optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Sinter optimizer driver\n", registry));
 }

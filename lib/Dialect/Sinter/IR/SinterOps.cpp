@@ -130,9 +130,9 @@ inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
   if (!lhs || !rhs)
     return emitInferenceError(loc, opName, "operands must be ranked tensors");
   if (lhs.getElementType() != rhs.getElementType())
-    return emitInferenceError(loc, opName, "element types differ: ",
-                              lhs.getElementType(), " vs ",
-                              rhs.getElementType());
+    return emitInferenceError(loc, opName,
+                              "element types differ: ", lhs.getElementType(),
+                              " vs ", rhs.getElementType());
   int64_t mismatch = 0;
   std::optional<SmallVector<int64_t>> shape =
       broadcastShapes(lhs.getShape(), rhs.getShape(), &mismatch);
@@ -141,9 +141,10 @@ inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
     int64_t lhsDim = lhs.getDimSize(mismatch - (rank - lhs.getRank()));
     int64_t rhsDim = rhs.getDimSize(mismatch - (rank - rhs.getRank()));
     return emitInferenceError(
-        loc, opName, "operands are not broadcast-compatible: ",
-        formatShape(lhs.getShape()), " vs ", formatShape(rhs.getShape()),
-        " (result dim ", mismatch, ": ", lhsDim, " vs ", rhsDim, ")");
+        loc, opName,
+        "operands are not broadcast-compatible: ", formatShape(lhs.getShape()),
+        " vs ", formatShape(rhs.getShape()), " (result dim ", mismatch, ": ",
+        lhsDim, " vs ", rhsDim, ")");
   }
   inferredReturnTypes.push_back(
       RankedTensorType::get(*shape, lhs.getElementType()));
@@ -160,8 +161,7 @@ static LogicalResult verifyDimList(std::optional<Location> loc,
   for (int64_t dim : dims) {
     if (dim < 0 || dim >= rank)
       return emitInferenceError(loc, opName, "dim ", dim,
-                                " is out of range for an input of rank ",
-                                rank);
+                                " is out of range for an input of rank ", rank);
     if (seen.test(dim))
       return emitInferenceError(loc, opName, "dim ", dim,
                                 " is listed more than once");
@@ -226,9 +226,10 @@ inferSoftmaxResultType(std::optional<Location> loc, StringRef opName,
 // ConstantOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConstantOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+                             Adaptor adaptor,
+                             SmallVectorImpl<Type> &inferredReturnTypes) {
   ElementsAttr value = adaptor.getValue();
   if (!value)
     return emitInferenceError(location, getOperationName(),
@@ -243,9 +244,10 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 // TransposeOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult TransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+                              Adaptor adaptor,
+                              SmallVectorImpl<Type> &inferredReturnTypes) {
   auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
   if (!input)
     return emitInferenceError(location, getOperationName(),
@@ -262,10 +264,9 @@ LogicalResult TransposeOp::inferReturnTypes(
     seen.set(index);
   }
   if (!isPermutation)
-    return emitInferenceError(location, getOperationName(), "perm ",
-                              formatShape(perm),
-                              " is not a permutation of the ", rank,
-                              " dims of the input");
+    return emitInferenceError(
+        location, getOperationName(), "perm ", formatShape(perm),
+        " is not a permutation of the ", rank, " dims of the input");
   SmallVector<int64_t> shape;
   for (int64_t index : perm)
     shape.push_back(input.getDimSize(index));
@@ -286,8 +287,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 /// Product of the static sizes of `shape` and the number of dynamic ones.
-static std::pair<int64_t, int64_t> staticProductAndDynamicCount(
-    ArrayRef<int64_t> shape) {
+static std::pair<int64_t, int64_t>
+staticProductAndDynamicCount(ArrayRef<int64_t> shape) {
   int64_t product = 1, dynamic = 0;
   for (int64_t size : shape) {
     if (ShapedType::isDynamic(size))
@@ -341,9 +342,10 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatmulOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+                           Adaptor adaptor,
+                           SmallVectorImpl<Type> &inferredReturnTypes) {
   StringRef name = getOperationName();
   auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
   auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
@@ -351,9 +353,9 @@ LogicalResult MatmulOp::inferReturnTypes(
     return emitInferenceError(location, name,
                               "operands must be ranked tensors");
   if (lhs.getElementType() != rhs.getElementType())
-    return emitInferenceError(location, name, "element types differ: ",
-                              lhs.getElementType(), " vs ",
-                              rhs.getElementType());
+    return emitInferenceError(location, name,
+                              "element types differ: ", lhs.getElementType(),
+                              " vs ", rhs.getElementType());
   for (auto [operandName, type] : {std::pair{"lhs", lhs}, {"rhs", rhs}})
     if (type.getRank() != 2 && type.getRank() != 3)
       return emitInferenceError(location, name, operandName,
@@ -370,8 +372,8 @@ LogicalResult MatmulOp::inferReturnTypes(
   auto [rhsK, n] = matrixDims(rhs, adaptor.getTransposeB());
   if (!ShapedType::isDynamic(lhsK) && !ShapedType::isDynamic(rhsK) &&
       lhsK != rhsK)
-    return emitInferenceError(location, name, "contraction dims differ: ",
-                              lhsK, " vs ", rhsK);
+    return emitInferenceError(location, name, "contraction dims differ: ", lhsK,
+                              " vs ", rhsK);
 
   SmallVector<int64_t> shape;
   if (lhs.getRank() == 3 || rhs.getRank() == 3) {
@@ -380,9 +382,9 @@ LogicalResult MatmulOp::inferReturnTypes(
     std::optional<SmallVector<int64_t>> batch =
         broadcastShapes(lhsBatch, rhsBatch);
     if (!batch)
-      return emitInferenceError(location, name, "batch dims differ: ",
-                                formatShape(lhsBatch), " vs ",
-                                formatShape(rhsBatch));
+      return emitInferenceError(location, name,
+                                "batch dims differ: ", formatShape(lhsBatch),
+                                " vs ", formatShape(rhsBatch));
     shape.append(*batch);
   }
   shape.append({m, n});
@@ -510,9 +512,9 @@ LogicalResult SoftplusOp::verify() {
 
 LogicalResult HardtanhOp::verify() {
   if (getMin().convertToDouble() > getMax().convertToDouble())
-    return emitOpError("min ") << getMin().convertToDouble()
-                               << " is greater than max "
-                               << getMax().convertToDouble();
+    return emitOpError("min ")
+           << getMin().convertToDouble() << " is greater than max "
+           << getMax().convertToDouble();
   return success();
 }
 
@@ -547,9 +549,7 @@ OpFoldResult MinOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// prod over size-1 dims (keepdim) = x
 OpFoldResult ProdOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// logsumexp over size-1 dims (keepdim) = log(exp(x)) = x
-OpFoldResult LogsumexpOp::fold(FoldAdaptor) {
-  return foldUnitReduction(*this);
-}
+OpFoldResult LogsumexpOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 
 //===----------------------------------------------------------------------===//
 // Normalization verifiers
@@ -566,9 +566,9 @@ static LogicalResult verifyParameterShape(Operation *op, Value value,
   auto type = cast<RankedTensorType>(value.getType());
   auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
   if (type.getElementType() != inputType.getElementType())
-    return op->emitOpError() << what << " has element type "
-                             << type.getElementType() << " but the input has "
-                             << inputType.getElementType();
+    return op->emitOpError()
+           << what << " has element type " << type.getElementType()
+           << " but the input has " << inputType.getElementType();
   bool matches = type.getRank() == static_cast<int64_t>(expected.size());
   for (auto [actual, wanted] : llvm::zip(type.getShape(), expected))
     if (!ShapedType::isDynamic(actual) && !ShapedType::isDynamic(wanted) &&
@@ -576,8 +576,8 @@ static LogicalResult verifyParameterShape(Operation *op, Value value,
       matches = false;
   if (!matches)
     return op->emitOpError()
-           << what << " has shape " << formatShape(type.getShape())
-           << " but " << expectedFrom << " is " << formatShape(expected);
+           << what << " has shape " << formatShape(type.getShape()) << " but "
+           << expectedFrom << " is " << formatShape(expected);
   return success();
 }
 
@@ -594,8 +594,7 @@ static LogicalResult verifyNormalizedShape(Operation *op,
   ArrayRef<int64_t> trailing =
       inputType.getShape().take_back(normalized.size());
   for (auto [actual, wanted] : llvm::zip(trailing, normalized))
-    if (wanted < 1 ||
-        (!ShapedType::isDynamic(actual) && actual != wanted))
+    if (wanted < 1 || (!ShapedType::isDynamic(actual) && actual != wanted))
       return op->emitOpError("normalized_shape ")
              << formatShape(normalized)
              << " does not match the trailing dims of the input "
@@ -626,11 +625,10 @@ LogicalResult LayerNormOp::verify() {
   if (failed(verifyNormalizedShape(*this, shape)) ||
       failed(verifyEps(*this, getEps().convertToDouble())))
     return failure();
-  return failure(
-      failed(verifyParameterShape(*this, getWeight(), "weight", shape,
-                                  "normalized_shape")) ||
-      failed(verifyParameterShape(*this, getBias(), "bias", shape,
-                                  "normalized_shape")));
+  return failure(failed(verifyParameterShape(*this, getWeight(), "weight",
+                                             shape, "normalized_shape")) ||
+                 failed(verifyParameterShape(*this, getBias(), "bias", shape,
+                                             "normalized_shape")));
 }
 
 LogicalResult RmsNormOp::verify() {
@@ -676,13 +674,11 @@ LogicalResult BatchNormOp::verify() {
       failed(verifyEps(*this, getEps().convertToDouble())))
     return failure();
   if (!getTraining() && (!getRunningMean() || !getRunningVar()))
-    return emitOpError(
-        "needs running mean and var operands in inference mode");
-  for (auto [value, what] :
-       {std::pair{getRunningMean(), "running_mean"},
-        {getRunningVar(), "running_var"},
-        {getWeight(), "weight"},
-        {getBias(), "bias"}})
+    return emitOpError("needs running mean and var operands in inference mode");
+  for (auto [value, what] : {std::pair{getRunningMean(), "running_mean"},
+                             {getRunningVar(), "running_var"},
+                             {getWeight(), "weight"},
+                             {getBias(), "bias"}})
     if (failed(verifyParameterShape(*this, value, what, {channels},
                                     "channel count")))
       return failure();
@@ -703,8 +699,8 @@ LogicalResult KernelOp::verifyRegions() {
        llvm::enumerate(body.getArguments(), getInputs()))
     if (argument.getType() != input.getType())
       return emitOpError("region argument #")
-             << index << " has type " << argument.getType()
-             << " but operand #" << index << " has type " << input.getType();
+             << index << " has type " << argument.getType() << " but operand #"
+             << index << " has type " << input.getType();
 
   auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
