@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+# ===- random_models.py - Seeded generator of random sinter models ---------===#
+#
+# Part of the Sinter project: a fusion compiler from model descriptions to
+# CUDA, built on MLIR.
+#
+# ===----------------------------------------------------------------------===#
+#
+# Generates random but valid model modules in the sinter dialect: chains and
+# DAGs over every op, with a symbolic batch dim, static dims of 1 and odd
+# sizes, params with init hints, and one or two results. The same seed always
+# gives the same model. Values are kept in the domain of each op (log, sqrt,
+# rsqrt, pow and div see positive inputs bounded away from 0), so that the f32
+# and f64 runs of a model are comparable.
+#
+# ===----------------------------------------------------------------------===#
+
+import random
+
+UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "relu", "silu", "mish",
+         "selu", "hardsigmoid", "hardswish", "softsign", "gelu", "gelu_tanh",
+         "leaky_relu", "softplus", "elu", "hardtanh", "clamp"]
+POSITIVE_UNARY = ["log", "sqrt", "rsqrt"]
+BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "pow"]
+REDUCTIONS = ["sum", "mean", "max", "min", "prod", "logsumexp", "var"]
+FEATURE_SIZES = [1, 2, 3, 4, 5, 7, 8, 12, 16, 33]
+
+
+def tensor_type(shape):
+    dims = "x".join("?" if d is None else str(d) for d in shape)
+    return f"tensor<{dims}xf32>" if shape else "tensor<f32>"
+
+
+def broadcast(a, b):
+    rank = max(len(a), len(b))
+    a = [1] * (rank - len(a)) + list(a)
+    b = [1] * (rank - len(b)) + list(b)
+    out = []
+    for x, y in zip(a, b):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            raise ValueError("not broadcastable")
+    return out
+
+
+class ModelBuilder:
+    """Emits the body of @forward while tracking value shapes."""
+
+    def __init__(self, rng, name):
+        self.rng = rng
+        self.name = name
+        self.lines = []
+        self.arguments = []  # (ssa, shape, attrs)
+        self.counter = 0
+        self.params = 0
+
+    def fresh(self):
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def emit(self, text, shape):
+        ssa = self.fresh()
+        self.lines.append(f"    {ssa} = {text}")
+        return (ssa, shape)
+
+    def argument(self, role, shape, dim_names, init=None):
+        index = len(self.arguments)
+        if role == "param":
+            self.params += 1
+            name = f"p{self.params}"
+        else:
+            name = f"x{index}"
+        attrs = [f'sinter.role = "{role}"', f'sinter.name = "{name}"',
+                 "sinter.dim_names = [" +
+                 ", ".join(f'"{n}"' for n in dim_names) + "]"]
+        if init:
+            kind, args = init
+            attrs.append("sinter.init = {kind = \"%s\", args = [%s]}" % (
+                kind, ", ".join(f"{a:.6e}" for a in args)))
+        ssa = f"%arg{index}"
+        self.arguments.append((ssa, shape, "{" + ", ".join(attrs) + "}"))
+        return (ssa, shape)
+
+    def param(self, shape, init=("uniform", (-1.0, 1.0))):
+        return self.argument("param", shape, [""] * len(shape), init)
+
+    def constant(self, value):
+        return self.emit(f"sinter.constant dense<{value:.6e}> : tensor<f32>",
+                         [])
+
+    # --- ops -------------------------------------------------------------
+    def unary(self, op, value, attrs=""):
+        ssa, shape = value
+        return self.emit(f"sinter.{op} {ssa}{attrs} : {tensor_type(shape)}",
+                         shape)
+
+    def binary(self, op, lhs, rhs):
+        shape = broadcast(lhs[1], rhs[1])
+        return self.emit(
+            f"sinter.{op} {lhs[0]}, {rhs[0]} : {tensor_type(lhs[1])}, "
+            f"{tensor_type(rhs[1])}", shape)
+
+    def positive(self, value):
+        """abs(x) + 0.5: bounded away from zero."""
+        return self.binary("add", self.unary("abs", value),
+                           self.constant(0.5))
+
+    def reduction(self, op, value, dims, keepdim, extra=""):
+        ssa, shape = value
+        out = [(1 if keepdim else None) if i in dims else d
+               for i, d in enumerate(shape)]
+        if not keepdim:
+            out = [d for i, d in enumerate(shape) if i not in dims]
+        else:
+            out = [1 if i in dims else d for i, d in enumerate(shape)]
+        kd = " keepdim" if keepdim else ""
+        dl = ", ".join(str(d) for d in dims)
+        return self.emit(f"sinter.{op} {ssa} dims [{dl}]{kd}{extra} : "
+                         f"{tensor_type(shape)}", out)
+
+    def matmul(self, value, n):
+        ssa, shape = value
+        k = shape[-1]
+        w = self.param([n, k], ("linear_default", (float(k),)))
+        return self.emit(f"sinter.matmul {ssa}, {w[0]} transpose_b : "
+                         f"{tensor_type(shape)}, {tensor_type(w[1])}",
+                         shape[:-1] + [n])
+
+    def reshape(self, value, shape):
+        return self.emit(f"sinter.reshape {value[0]} : "
+                         f"{tensor_type(value[1])} -> {tensor_type(shape)}",
+                         shape)
+
+
+def random_unary(b, value):
+    rng = b.rng
+    op = rng.choice(UNARY + POSITIVE_UNARY)
+    if op in POSITIVE_UNARY:
+        return b.unary(op, b.positive(value))
+    if op == "exp":
+        return b.unary("exp", b.unary("tanh", value))
+    if op == "gelu_tanh":
+        return b.unary("gelu", value, " approximate = tanh")
+    attrs = {
+        "leaky_relu": lambda: f" alpha = {rng.choice([0.01, 0.2]):.6e}",
+        "softplus": lambda: rng.choice(
+            ["", f" beta = 2.000000e+00 threshold = 1.000000e+00"]),
+        "elu": lambda: rng.choice(["", " alpha = 5.000000e-01"]),
+        "hardtanh": lambda: rng.choice(["", " min = -5.000000e-01"]),
+        "clamp": lambda: rng.choice([" min = -2.500000e-01",
+                                     " max = 5.000000e-01",
+                                     " min = -1.000000e+00 max = 1.000000e+00"]),
+    }.get(op, lambda: "")()
+    return b.unary(op, value, attrs)
+
+
+def random_operand_like(b, value, live):
+    """Another operand that broadcasts against `value`."""
+    rng = b.rng
+    shape = value[1]
+    candidates = [v for v in live if v is not value]
+    compatible = []
+    for v in candidates:
+        try:
+            if broadcast(shape, v[1]) == shape:
+                compatible.append(v)
+        except ValueError:
+            pass
+    choice = rng.random()
+    if compatible and choice < 0.4:
+        return rng.choice(compatible)
+    if choice < 0.6:
+        return b.constant(rng.choice([2.0, 0.5, -1.5, 3.0, 1.0, 0.0]))
+    if len(shape) >= 1 and shape[-1] is not None and choice < 0.85:
+        return b.param([shape[-1]], ("normal", (0.0, 1.0)))
+    return b.param([1] * len(shape[:-1]) + [shape[-1] or 1] if shape else [],
+                   ("uniform", (0.5, 1.5)))
+
+
+def random_binary(b, value, live):
+    rng = b.rng
+    op = rng.choice(BINARY)
+    other = random_operand_like(b, value, live)
+    if rng.random() < 0.5:
+        lhs, rhs = value, other
+    else:
+        lhs, rhs = other, value
+    if op == "div":
+        rhs = b.positive(rhs)
+    if op == "pow":
+        lhs = b.positive(lhs)
+        rhs = b.constant(rng.choice([2.0, 0.5, 3.0, -1.0]))
+    result = b.binary(op, lhs, rhs)
+    if result[1] != value[1]:
+        return value
+    return result
+
+
+def random_reduction(b, value):
+    rng = b.rng
+    shape = value[1]
+    if not shape:
+        return value
+    op = rng.choice(REDUCTIONS)
+    rank = len(shape)
+    dims = sorted(rng.sample(range(rank), rng.randint(1, rank)))
+    keepdim = rng.random() < 0.7
+    extra = ""
+    if op == "prod":
+        value = b.binary("add", b.unary("sigmoid", value), b.constant(0.5))
+    if op == "var":
+        extra = rng.choice(["", " unbiased = false"])
+        # The unbiased variance of one element is NaN (PyTorch too).
+        count = 1
+        for d in dims:
+            count *= shape[d] if shape[d] is not None else 2
+        if count < 2 or any(shape[d] is None for d in dims):
+            extra = " unbiased = false"
+    reduced = b.reduction(op, value, dims, keepdim, extra)
+    if keepdim and rng.random() < 0.6:
+        # Broadcast the statistic back over the rows (x - mean(x) etc.).
+        return b.binary(rng.choice(["sub", "mul", "add"]), value, reduced)
+    return reduced
+
+
+def random_norm(b, value):
+    rng = b.rng
+    shape = value[1]
+    if len(shape) != 2 or shape[1] is None:
+        return value
+    n = shape[1]
+    kind = rng.choice(["layer_norm", "rms_norm", "softmax", "log_softmax",
+                       "group_norm", "batch_norm", "batch_norm_inference",
+                       "instance_norm"])
+    t = tensor_type(shape)
+    if kind in ("softmax", "log_softmax"):
+        dim = rng.choice([0, 1])
+        return b.emit(f"sinter.{kind} {value[0]} dim {dim} : {t}", shape)
+    if kind == "layer_norm":
+        w = b.param([n], ("normal", (1.0, 0.1)))
+        bias = b.param([n], ("normal", (0.0, 0.1)))
+        return b.emit(f"sinter.layer_norm {value[0]} weight({w[0]} : "
+                      f"{tensor_type([n])}) bias({bias[0]} : "
+                      f"{tensor_type([n])}) shape [{n}] : {t}", shape)
+    if kind == "rms_norm":
+        w = b.param([n], ("normal", (1.0, 0.1)))
+        eps = rng.choice(["", " eps = 1.000000e-06"])
+        return b.emit(f"sinter.rms_norm {value[0]} weight({w[0]} : "
+                      f"{tensor_type([n])}) shape [{n}]{eps} : {t}", shape)
+    if kind == "group_norm":
+        groups = rng.choice([g for g in (1, 2, 3, 4, n) if n % g == 0])
+        w = b.param([n], ("normal", (1.0, 0.1)))
+        return b.emit(f"sinter.group_norm {value[0]} groups {groups} "
+                      f"weight({w[0]} : {tensor_type([n])}) : {t}", shape)
+    if kind == "batch_norm":
+        return b.emit(f"sinter.batch_norm {value[0]} training : {t}", shape)
+    if kind == "batch_norm_inference":
+        m = b.param([n], ("normal", (0.0, 0.5)))
+        v = b.param([n], ("uniform", (0.5, 1.5)))
+        return b.emit(f"sinter.batch_norm {value[0]} mean({m[0]} : "
+                      f"{tensor_type([n])}) var({v[0]} : {tensor_type([n])})"
+                      f" : {t}", shape)
+    # instance_norm needs [B, C, L]: split the features.
+    c = rng.choice([d for d in (1, 2, 3, 4) if n % d == 0])
+    if n // c < 2:
+        return value
+    split = b.reshape(value, [shape[0], c, n // c])
+    normed = b.emit(f"sinter.instance_norm {split[0]} : "
+                    f"{tensor_type(split[1])}", split[1])
+    return b.reshape(normed, shape)
+
+
+def random_linear(b, value):
+    rng = b.rng
+    shape = value[1]
+    if len(shape) != 2 or shape[1] is None:
+        return value
+    n = rng.choice(FEATURE_SIZES)
+    out = b.matmul(value, n)
+    if rng.random() < 0.5:
+        out = b.binary("add", out, b.param([n], ("normal", (0.0, 0.5))))
+    if rng.random() < 0.3:
+        # The catalogue's favourite: a row sum of a linear layer.
+        out = b.reduction(rng.choice(["sum", "mean"]), out, [1], True)
+    return out
+
+
+def generate(seed):
+    """Returns (model name, MLIR text) of the model of `seed`."""
+    rng = random.Random(seed)
+    name = f"random_{seed}"
+    b = ModelBuilder(rng, name)
+    batch = rng.choice([1, 2, 3, 5, 8])
+    features = rng.choice(FEATURE_SIZES)
+    x = b.argument("input", [None, features], ["B", ""])
+    live = [x]
+    if rng.random() < 0.3:
+        live.append(b.argument("input", [None, features], ["B", ""]))
+    steps = rng.randint(2, 9)
+    for _ in range(steps):
+        value = rng.choice(live[-3:])
+        kind = rng.choices(["unary", "binary", "reduction", "norm", "linear"],
+                           [4, 4, 2, 2, 2])[0]
+        if kind == "unary":
+            result = random_unary(b, value)
+        elif kind == "binary":
+            result = random_binary(b, value, live)
+        elif kind == "reduction":
+            result = random_reduction(b, value)
+        elif kind == "norm":
+            result = random_norm(b, value)
+        else:
+            result = random_linear(b, value)
+        live.append(result)
+    results = [live[-1]]
+    if len(live) > 2 and rng.random() < 0.4:
+        other = rng.choice(live[1:-1])
+        if other[0] != results[0][0]:
+            results.append(other)
+
+    def dim_names(shape):
+        return "[" + ", ".join('"B"' if d is None else '""'
+                               for d in shape) + "]"
+    args = ",\n        ".join(f"{ssa}: {tensor_type(shape)} {attrs}"
+                              for ssa, shape, attrs in b.arguments)
+    rets = ", ".join(f"{tensor_type(s)} {{sinter.name = \"out{i}\", "
+                     f"sinter.dim_names = {dim_names(s)}}}"
+                     for i, (_, s) in enumerate(results))
+    body = "\n".join(b.lines)
+    ret_values = ", ".join(v for v, _ in results)
+    ret_types = ", ".join(tensor_type(s) for _, s in results)
+    text = (f"module @{name} attributes {{sinter.dims = {{B = {batch} : i64}}}} {{\n"
+            f"  func.func @forward(\n        {args})\n      -> ({rets}) {{\n"
+            f"{body}\n    return {ret_values} : {ret_types}\n  }}\n}}\n")
+    return name, text
+
+
+if __name__ == "__main__":
+    import sys
+    print(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 0)[1])
