@@ -23,5 +23,5 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 config.substitutions.append(("%python", config.python_executable))
 
 tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
-tools = ["sinter-opt"]
+tools = ["sinter-opt", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -34,6 +34,12 @@ OwningOpRef<ModuleOp> parseSinterModel(llvm::SourceMgr &sourceMgr,
 FailureOr<SmallVector<std::string>> listSinterModels(llvm::SourceMgr &sourceMgr,
                                                      MLIRContext *context);
 
+/// Returns the names of the models of `sourceMgr`'s main buffer, `.sinter`
+/// text or (when `isMLIR` is set) textual MLIR, or failure after emitting an
+/// error if it does not parse.
+FailureOr<SmallVector<std::string>>
+listModels(llvm::SourceMgr &sourceMgr, MLIRContext *context, bool isMLIR);
+
 /// Loads a model from `sourceMgr`'s main buffer, which is `.sinter` text or,
 /// when `isMLIR` is set, textual MLIR holding a model module (or a module
 /// that holds several, selected by `modelName`). The result is verified.
