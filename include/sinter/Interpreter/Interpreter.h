@@ -11,6 +11,48 @@
 // as PyTorch's CPU fp32 reference does; in f64 mode everything is double, the
 // reference that accuracy is measured against.
 //
+// Arithmetic
+// ----------
+// Values are held as double. Every op computes its result in double from its
+// operands, then, in f32 mode, rounds every element of the result to the
+// result's element type (f32, f16 or bf16; f64 stays double). So in f32 mode
+// every value an op reads or writes is exactly an fp32 value, as in
+// PyTorch's fp32 storage, and the only error against the f64 mode is the
+// rounding of each op's result to fp32. Sums, means, variances, matmul dot
+// products and the statistics of norms and softmax are accumulated in double
+// and rounded once: a faithful fp32 reference (never less accurate than
+// PyTorch's float accumulation, deterministic and independent of summation
+// order), whose error against f64 is the error that fp32 storage itself
+// causes. Composite ops (softmax, norms, gelu, mish, ...) round only their
+// final result, as a fused fp32 kernel would.
+//
+// Arguments are rounded to the element type of the function argument on
+// entry in f32 mode. Shapes come from the arguments: static dims of the
+// function type must match; `?` dims take the argument's size. Every op
+// checks at run time what its verifier could not check on `?` dims
+// (broadcasting, contraction dims, group counts, reshape element counts)
+// and reports a violation as an error diagnostic at the op.
+//
+// Models with @prepare (after sinter-hoist-params)
+// -----------------------------------------------
+// The model's interface is the list of @forward's arguments that are not
+// prepared (ModelSignature's `arguments`): sinter-hoist-params keeps every
+// original input and param argument of @forward, in order and with its
+// attributes, even when @forward no longer uses it. It moves param-only
+// computations into
+//
+//   func.func @prepare(%w: tensor<...> {sinter.role = "param",
+//                                       sinter.name = "w", ...}, ...)
+//       -> (tensor<...>, ...)
+//
+// whose arguments carry the same sinter.role/sinter.name/sinter.dim_names/
+// sinter.init attributes as the @forward params they were copied from (they
+// are matched by sinter.name), and appends to @forward one argument per
+// @prepare result it uses, marked with the attribute
+// `sinter.prepared = <index of the @prepare result> : i64` (kPreparedAttrName
+// in ModelSignature.h). runModel binds @prepare's arguments by name, runs
+// it once, and feeds its results to the prepared arguments of @forward.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SINTER_INTERPRETER_INTERPRETER_H
@@ -21,6 +63,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,9 +72,26 @@ namespace mlir::sinter {
 /// The arithmetic the interpreter computes in.
 enum class Precision { F32, F64 };
 
+/// The largest tensor the interpreter allocates, in elements (8 GiB of
+/// doubles); larger shapes are reported as errors instead of exhausting
+/// memory.
+constexpr int64_t kMaxTensorElements = int64_t(1) << 30;
+
+/// Returns the number of elements of `shape`, or std::nullopt if a dim is
+/// negative or the count exceeds kMaxTensorElements.
+std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape);
+
+/// Formats a shape as `[4, 8]`.
+std::string formatShape(ArrayRef<int64_t> shape);
+
 /// A dense row-major host tensor. Values are held as double; in f32 mode
 /// every value is an exactly representable float.
 struct HostTensor {
+  HostTensor() = default;
+  /// A zero-filled tensor of `shape` (which must satisfy
+  /// getCheckedNumElements).
+  explicit HostTensor(ArrayRef<int64_t> shape, bool isInteger = false);
+
   SmallVector<int64_t> shape;
   std::vector<double> data;
   /// True for i64 results (argmax/argmin).
@@ -45,16 +105,19 @@ class Interpreter {
 public:
   explicit Interpreter(Precision precision) : precision(precision) {}
 
-  /// Runs `func` on `arguments` (one per function argument, shapes already
-  /// concrete) and returns its results. Shapes that do not match the
-  /// function type, or run-time dims that do not broadcast, give an error
-  /// diagnostic at the offending op and failure, never a crash.
+  Precision getPrecision() const { return precision; }
+
+  /// Runs `func` (a func.func) on `arguments` (one per function argument,
+  /// shapes already concrete) and returns its results. Shapes that do not
+  /// match the function type, or run-time dims that do not broadcast, give
+  /// an error diagnostic at the offending op and failure, never a crash.
   FailureOr<std::vector<HostTensor>> run(Operation *func,
                                          ArrayRef<HostTensor> arguments);
 
   /// Runs a model module: `@prepare` first when present (on the params it
-  /// takes), then `@forward`. `arguments` are the arguments of the original
-  /// @forward in order (inputs and params as the frontend declared them).
+  /// takes), then `@forward`. `arguments` are the model's arguments in
+  /// order: @forward's arguments without `sinter.prepared` (the inputs and
+  /// params as the frontend declared them; see the file comment).
   FailureOr<std::vector<HostTensor>> runModel(ModuleOp module,
                                               ArrayRef<HostTensor> arguments);
 

@@ -17,6 +17,14 @@ func::FuncOp mlir::sinter::getForwardFunc(ModuleOp module) {
   return module.lookupSymbol<func::FuncOp>(kForwardFuncName);
 }
 
+std::optional<int64_t> mlir::sinter::getPreparedIndex(func::FuncOp func,
+                                                      unsigned index) {
+  if (auto prepared = func.getArgAttrOfType<IntegerAttr>(index,
+                                                         kPreparedAttrName))
+    return prepared.getInt();
+  return std::nullopt;
+}
+
 /// Reads the dim names of a value of type `type` from `attrs`; a missing
 /// attribute means every dim is unnamed.
 static LogicalResult readDimNames(Operation *op, DictionaryAttr attrs,
@@ -65,6 +73,8 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
   }
 
   for (auto [index, type] : llvm::enumerate(forward.getArgumentTypes())) {
+    if (getPreparedIndex(forward, index))
+      continue;
     auto tensorType = dyn_cast<RankedTensorType>(type);
     std::string what = "argument #" + std::to_string(index);
     if (!tensorType)

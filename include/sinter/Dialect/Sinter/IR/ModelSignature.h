@@ -16,6 +16,12 @@
 //                        sinter.init = {kind = "uniform", args = [-1.0, 1.0]}}
 //   @forward result:    {sinter.name = "out0", sinter.dim_names = [...]}
 //
+// After sinter-hoist-params, @prepare's arguments carry the attributes of the
+// @forward params they were copied from, and @forward gets one more argument
+// per @prepare result it uses, marked {sinter.prepared = <result index>}
+// (see sinter/Interpreter/Interpreter.h). Prepared arguments are not part of
+// the model's interface.
+//
 // The frontend writes them, and the interpreter, the passes and the CUDA
 // emitter read them through this header.
 //
@@ -43,6 +49,8 @@ constexpr llvm::StringLiteral kNameAttrName = "sinter.name";
 constexpr llvm::StringLiteral kDimNamesAttrName = "sinter.dim_names";
 /// Param argument attribute: {kind = "<hint>", args = [f64, ...]}.
 constexpr llvm::StringLiteral kInitAttrName = "sinter.init";
+/// @forward argument attribute: the index of the @prepare result it receives.
+constexpr llvm::StringLiteral kPreparedAttrName = "sinter.prepared";
 /// Name of the function that computes the model's outputs.
 constexpr llvm::StringLiteral kForwardFuncName = "forward";
 /// Name of the function that computes param-only values once.
@@ -75,7 +83,8 @@ struct ModelSignature {
   std::string modelName;
   /// Symbolic dims with their default values, sorted by name.
   SmallVector<std::pair<std::string, int64_t>> dims;
-  /// The arguments of @forward, in order.
+  /// The arguments of @forward that are not prepared, in order: the model's
+  /// inputs and params.
   SmallVector<ModelValue> arguments;
   /// The results of @forward, in order.
   SmallVector<ModelValue> results;
@@ -83,6 +92,10 @@ struct ModelSignature {
 
 /// Returns the @forward function of a model module, or null.
 func::FuncOp getForwardFunc(ModuleOp module);
+
+/// Returns the index of the @prepare result that argument `index` of `func`
+/// receives, or std::nullopt if it is not a prepared argument.
+std::optional<int64_t> getPreparedIndex(func::FuncOp func, unsigned index);
 
 /// Reads the signature of a model module; emits an error at the offending
 /// op and fails if the module lacks @forward or its attributes are malformed.

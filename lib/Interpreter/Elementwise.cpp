@@ -1,0 +1,228 @@
+//===- Elementwise.cpp - Elementwise ops of the interpreter ---------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Unary and broadcasting binary ops, each with PyTorch's scalar definition
+// (aten/src/ATen/native/cpu kernels). NaN propagates through every function
+// whose PyTorch kernel propagates it (relu, clamp, maximum, minimum, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Loops.h"
+#include "OpEvaluators.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::interp;
+
+//===----------------------------------------------------------------------===//
+// Scalar definitions
+//===----------------------------------------------------------------------===//
+
+/// min(max(x, lo), hi) that returns NaN for a NaN `x` (torch.clamp).
+static double clampPropagatingNaN(double x, double lo, double hi) {
+  if (std::isnan(x))
+    return x;
+  return std::min(std::max(x, lo), hi);
+}
+
+/// max(a, b) that returns NaN if either is NaN (torch.maximum).
+static double maximumPropagatingNaN(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::nan("");
+  return std::max(a, b);
+}
+
+/// min(a, b) that returns NaN if either is NaN (torch.minimum).
+static double minimumPropagatingNaN(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::nan("");
+  return std::min(a, b);
+}
+
+static double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+/// gelu(x) = x * Phi(x) = x / 2 * (1 + erf(x / sqrt(2))).
+static double geluErf(double x) {
+  return x * 0.5 * (1.0 + std::erf(x * M_SQRT1_2));
+}
+
+/// gelu(x, approximate='tanh')
+///   = x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))).
+static double geluTanh(double x) {
+  constexpr double kBeta = M_SQRT2 * M_2_SQRTPI * 0.5;
+  constexpr double kKappa = 0.044715;
+  return 0.5 * x * (1.0 + std::tanh(kBeta * (x + kKappa * x * x * x)));
+}
+
+/// softplus(x) = x when beta * x > threshold, else log(1 + e^(beta x)) / beta.
+static double softplus(double x, double beta, double threshold) {
+  double scaled = x * beta;
+  return scaled > threshold ? x : std::log1p(std::exp(scaled)) / beta;
+}
+
+/// elu(x) = x for x > 0, alpha * (e^x - 1) otherwise.
+static double elu(double x, double alpha) {
+  return x > 0 ? x : alpha * std::expm1(x);
+}
+
+/// selu(x) = scale * elu(x, alpha) with PyTorch's constants.
+static double selu(double x) {
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  return kScale * elu(x, kAlpha);
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+/// result[i] = fn(input[i]).
+template <typename Fn>
+static FailureOr<HostTensor> mapUnary(Operation *op, const HostTensor &input,
+                                      Fn fn) {
+  FailureOr<HostTensor> result = allocateResult(op, input.shape);
+  if (failed(result))
+    return failure();
+  const double *in = input.data.data();
+  double *out = result->data.data();
+  for (int64_t i = 0, e = input.numElements(); i < e; ++i)
+    out[i] = fn(in[i]);
+  return result;
+}
+
+/// result = fn(lhs, rhs) elementwise after broadcasting both operands.
+template <typename Fn>
+static FailureOr<HostTensor> mapBinary(Operation *op, const HostTensor &lhs,
+                                       const HostTensor &rhs, Fn fn) {
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(lhs.shape, rhs.shape);
+  if (!shape)
+    return op->emitOpError("operands are not broadcast-compatible at run "
+                           "time: ")
+           << formatShape(lhs.shape) << " vs " << formatShape(rhs.shape);
+  FailureOr<HostTensor> result = allocateResult(op, *shape);
+  if (failed(result))
+    return failure();
+  SmallVector<int64_t> outStrides = getContiguousStrides(*shape);
+  SmallVector<int64_t> lhsStrides = getBroadcastStrides(lhs.shape, *shape);
+  SmallVector<int64_t> rhsStrides = getBroadcastStrides(rhs.shape, *shape);
+  const double *a = lhs.data.data(), *b = rhs.data.data();
+  double *out = result->data.data();
+  forEachRow<3>(*shape, {outStrides, lhsStrides, rhsStrides},
+                [&](const std::array<int64_t, 3> &offsets, int64_t count,
+                    const std::array<int64_t, 3> &strides) {
+                  double *o = out + offsets[0];
+                  const double *x = a + offsets[1], *y = b + offsets[2];
+                  for (int64_t j = 0; j < count; ++j)
+                    o[j * strides[0]] = fn(x[j * strides[1]],
+                                           y[j * strides[2]]);
+                });
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+FailureOr<HostTensor> interp::evaluateUnary(Operation *op,
+                                            const HostTensor &input) {
+  using Result = FailureOr<HostTensor>;
+  auto map = [&](auto fn) { return mapUnary(op, input, fn); };
+  return llvm::TypeSwitch<Operation *, Result>(op)
+      .Case([&](NegOp) { return map([](double x) { return -x; }); })
+      .Case([&](AbsOp) { return map([](double x) { return std::fabs(x); }); })
+      .Case([&](ExpOp) { return map([](double x) { return std::exp(x); }); })
+      .Case([&](LogOp) { return map([](double x) { return std::log(x); }); })
+      .Case([&](SqrtOp) { return map([](double x) { return std::sqrt(x); }); })
+      .Case([&](RsqrtOp) {
+        return map([](double x) { return 1.0 / std::sqrt(x); });
+      })
+      .Case([&](TanhOp) { return map([](double x) { return std::tanh(x); }); })
+      .Case([&](SigmoidOp) { return map(sigmoid); })
+      .Case([&](ReluOp) {
+        return map([](double x) { return std::isnan(x) ? x : std::max(x, 0.0); });
+      })
+      .Case([&](SiluOp) { return map([](double x) { return x * sigmoid(x); }); })
+      .Case([&](MishOp) {
+        return map([](double x) {
+          return x * std::tanh(std::log1p(std::exp(x)));
+        });
+      })
+      .Case([&](SeluOp) { return map(selu); })
+      .Case([&](HardsigmoidOp) {
+        return map([](double x) {
+          return clampPropagatingNaN(x + 3.0, 0.0, 6.0) / 6.0;
+        });
+      })
+      .Case([&](HardswishOp) {
+        return map([](double x) {
+          return x * clampPropagatingNaN(x + 3.0, 0.0, 6.0) / 6.0;
+        });
+      })
+      .Case([&](SoftsignOp) {
+        return map([](double x) { return x / (1.0 + std::fabs(x)); });
+      })
+      .Case([&](LeakyReluOp leaky) {
+        double alpha = leaky.getAlpha().convertToDouble();
+        return map([alpha](double x) { return x > 0 ? x : x * alpha; });
+      })
+      .Case([&](GeluOp gelu) {
+        if (gelu.getApproximate() == GeluApproximation::tanh)
+          return map(geluTanh);
+        return map(geluErf);
+      })
+      .Case([&](SoftplusOp softplusOp) {
+        double beta = softplusOp.getBeta().convertToDouble();
+        double threshold = softplusOp.getThreshold().convertToDouble();
+        return map([beta, threshold](double x) {
+          return softplus(x, beta, threshold);
+        });
+      })
+      .Case([&](EluOp eluOp) {
+        double alpha = eluOp.getAlpha().convertToDouble();
+        return map([alpha](double x) { return elu(x, alpha); });
+      })
+      .Case([&](HardtanhOp hardtanh) {
+        double lo = hardtanh.getMin().convertToDouble();
+        double hi = hardtanh.getMax().convertToDouble();
+        return map([lo, hi](double x) { return clampPropagatingNaN(x, lo, hi); });
+      })
+      .Case([&](ClampOp clamp) {
+        double lo = clamp.getMin() ? clamp.getMin()->convertToDouble()
+                                   : -HUGE_VAL;
+        double hi = clamp.getMax() ? clamp.getMax()->convertToDouble()
+                                   : HUGE_VAL;
+        return map([lo, hi](double x) { return clampPropagatingNaN(x, lo, hi); });
+      })
+      .Default([&](Operation *) -> Result {
+        return op->emitOpError("is not an elementwise unary op");
+      });
+}
+
+FailureOr<HostTensor> interp::evaluateBinary(Operation *op,
+                                             const HostTensor &lhs,
+                                             const HostTensor &rhs) {
+  using Result = FailureOr<HostTensor>;
+  auto map = [&](auto fn) { return mapBinary(op, lhs, rhs, fn); };
+  return llvm::TypeSwitch<Operation *, Result>(op)
+      .Case([&](AddOp) { return map([](double a, double b) { return a + b; }); })
+      .Case([&](SubOp) { return map([](double a, double b) { return a - b; }); })
+      .Case([&](MulOp) { return map([](double a, double b) { return a * b; }); })
+      .Case([&](DivOp) { return map([](double a, double b) { return a / b; }); })
+      .Case([&](MaximumOp) { return map(maximumPropagatingNaN); })
+      .Case([&](MinimumOp) { return map(minimumPropagatingNaN); })
+      .Case([&](PowOp) {
+        return map([](double a, double b) { return std::pow(a, b); });
+      })
+      .Default([&](Operation *) -> Result {
+        return op->emitOpError("is not an elementwise binary op");
+      });
+}
