@@ -12,13 +12,17 @@
 
 using namespace mlir;
 
-void mlir::sinter::buildSinterPipeline(OpPassManager &pm) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+void mlir::sinter::buildSinterPipeline(OpPassManager &pm,
+                                       const SinterPipelineOptions &options) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createSinterDecompose());
+  SinterSimplifyOptions simplifyOptions;
+  simplifyOptions.fpMode = options.fpMode;
+  funcPm.addPass(createSinterSimplify(simplifyOptions));
 }
 
 void mlir::sinter::registerSinterPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<SinterPipelineOptions>(
       "sinter-pipeline",
       "The Sinter optimization pipeline, from parsed model to fusion plan",
       buildSinterPipeline);
