@@ -1,0 +1,90 @@
+//===- CUDAEmitter.h - Fused sinter modules to CUDA source ------*- C++ -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA backend: turns a fused model module (every op of @forward and
+// @prepare inside a sinter.kernel, besides constants and the terminator)
+// into `<model>.h`, a C API, and `<model>.cu`, the kernels and the host code
+// that launches them through the Sinter runtime (runtime/include/sinter).
+// DESIGN.md, "Generated code contract", is the specification.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_TARGET_CUDA_CUDAEMITTER_H
+#define SINTER_TARGET_CUDA_CUDAEMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::sinter {
+
+/// The arithmetic that generated GEMMs use; the data stay fp32 in every case.
+enum class GemmPrecision {
+  /// fp32 throughout (CUBLAS_COMPUTE_32F, TF32 off): the default.
+  F32,
+  /// TF32 tensor cores with fp32 accumulation.
+  TF32,
+  /// bf16 tensor cores with fp32 accumulation.
+  BF16,
+};
+
+/// Returns "f32", "tf32" or "bf16".
+StringRef stringifyGemmPrecision(GemmPrecision precision);
+
+/// Parses "f32", "tf32" or "bf16".
+std::optional<GemmPrecision> parseGemmPrecision(StringRef text);
+
+/// What the generated files say about how they were made, and how GEMMs
+/// compute.
+struct CUDAEmitterOptions {
+  GemmPrecision precision = GemmPrecision::F32;
+  /// The source the model was read from, as the user named it.
+  std::string sourceName;
+  /// The compiler and its version, e.g. "sinterc 0.1.0".
+  std::string compilerVersion;
+  /// The flags that change the output, as written on the command line.
+  std::string flags;
+};
+
+/// The two generated files of one model.
+struct CUDAOutput {
+  /// The C identifier every public name of the model starts with.
+  std::string modelName;
+  /// `<model>.h`: the C API.
+  std::string header;
+  /// `<model>.cu`: kernels and host code.
+  std::string source;
+};
+
+/// Returns true when every op of @forward (and of @prepare, if present) is a
+/// sinter.kernel, a sinter.constant or the terminator: the input the
+/// emitter expects.
+bool isFusedModel(ModuleOp module);
+
+/// Generates the CUDA source and header of the fused model `module`. Emits
+/// an error at the offending op and fails on anything it cannot generate
+/// (an op outside a kernel, an unsupported kernel shape or element type);
+/// never produces partial output. The output is a function of `module` and
+/// `options` only: generating twice gives identical bytes.
+FailureOr<CUDAOutput> emitCUDA(ModuleOp module,
+                               const CUDAEmitterOptions &options);
+
+/// Writes `output` as `<directory>/<model>.h` and `<directory>/<model>.cu`,
+/// creating the directory. With `runtimeDirectory` set (the runtime/ folder
+/// of a Sinter source tree), also copies the runtime's headers and sources
+/// into `<directory>/sinter_rt/` and writes `<directory>/CMakeLists.txt`, so
+/// that the directory builds on its own. Emits errors through `context` and
+/// fails on I/O errors.
+LogicalResult writeCUDAOutput(MLIRContext *context, const CUDAOutput &output,
+                              StringRef directory,
+                              std::optional<StringRef> runtimeDirectory);
+
+} // namespace mlir::sinter
+
+#endif // SINTER_TARGET_CUDA_CUDAEMITTER_H

@@ -1,0 +1,145 @@
+//===- CodeWriter.cpp - Nested scopes of generated C++ --------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeWriter.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::sinter::cuda;
+
+bool cuda::isSimpleExpression(StringRef text) {
+  if (text.empty())
+    return false;
+  auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (llvm::isAlpha(text.front()) || text.front() == '_')
+    return llvm::all_of(text, isIdentifierChar);
+  // A numeric literal, possibly negative: digits, '.', exponent, suffix.
+  StringRef body = text.front() == '-' ? text.drop_front() : text;
+  return !body.empty() && (llvm::isDigit(body.front()) || body.front() == '.') &&
+         llvm::all_of(body, [](char c) {
+           return llvm::isAlnum(c) || c == '.' || c == '+' || c == '-';
+         });
+}
+
+std::string cuda::formatFloatLiteral(double value) {
+  float single = static_cast<float>(value);
+  if (std::isnan(single))
+    return "NAN";
+  if (std::isinf(single))
+    return single > 0 ? "INFINITY" : "-INFINITY";
+  char buffer[32];
+  for (int digits = 1; digits <= 9; ++digits) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", digits,
+                  static_cast<double>(single));
+    if (std::strtof(buffer, nullptr) == single)
+      break;
+  }
+  std::string text = buffer;
+  if (text.find_first_of(".en") == std::string::npos)
+    text += ".0";
+  return text + "f";
+}
+
+/// Wraps `text` in parentheses unless it is a name or a literal.
+static std::string parenthesize(const std::string &text) {
+  return isSimpleExpression(text) ? text : "(" + text + ")";
+}
+
+Expr cuda::addIndex(const Expr &a, const Expr &b) {
+  if (a.isZero())
+    return b;
+  if (b.isZero())
+    return a;
+  return Expr(a.text + " + " + b.text, maxDepth(a, b));
+}
+
+Expr cuda::mulIndex(const Expr &a, const Expr &b) {
+  if (a.isZero() || b.isZero())
+    return Expr("0");
+  if (a.text == "1")
+    return b;
+  if (b.text == "1")
+    return a;
+  return Expr(parenthesize(a.text) + " * " + parenthesize(b.text),
+              maxDepth(a, b));
+}
+
+Expr cuda::divIndex(const Expr &a, const Expr &b) {
+  if (a.isZero() || b.text == "1")
+    return a;
+  return Expr(parenthesize(a.text) + " / " + parenthesize(b.text),
+              maxDepth(a, b));
+}
+
+Expr cuda::remIndex(const Expr &a, const Expr &b) {
+  if (a.isZero() || b.text == "1")
+    return Expr("0");
+  return Expr(parenthesize(a.text) + " % " + parenthesize(b.text),
+              maxDepth(a, b));
+}
+
+CodeWriter::CodeWriter() { scopes.emplace_back(); }
+
+void CodeWriter::lineAt(unsigned depth, const Twine &text) {
+  assert(depth <= getDepth() && "no such scope");
+  scopes[depth].lines.emplace_back(0, text.str());
+}
+
+void CodeWriter::openScope() { scopes.emplace_back(); }
+
+void CodeWriter::closeScope(StringRef header, StringRef footer) {
+  assert(scopes.size() > 1 && "the function scope stays open");
+  Scope inner = std::move(scopes.back());
+  scopes.pop_back();
+  Scope &outer = scopes.back();
+  SmallVector<StringRef> headerLines;
+  header.split(headerLines, '\n');
+  for (StringRef text : headerLines)
+    outer.lines.emplace_back(0, text.str());
+  for (auto &[indent, text] : inner.lines)
+    outer.lines.emplace_back(indent + 1, std::move(text));
+  if (!footer.empty())
+    outer.lines.emplace_back(0, footer.str());
+}
+
+std::string CodeWriter::freshName(StringRef prefix) {
+  unsigned &counter = counters[prefix];
+  return (prefix + Twine(counter++)).str();
+}
+
+Expr CodeWriter::bind(const Expr &e, StringRef type, StringRef prefix) {
+  if (isSimpleExpression(e.text))
+    return e;
+  std::string key = (type + "|" + e.text).str();
+  for (unsigned depth = getDepth() + 1; depth-- > 0;) {
+    auto it = scopes[depth].bound.find(key);
+    if (it != scopes[depth].bound.end())
+      return Expr(it->second, depth);
+  }
+  unsigned depth = std::min(e.depth, getDepth());
+  std::string name = freshName(prefix);
+  lineAt(depth, "const " + type + " " + name + " = " + e.text + ";");
+  scopes[depth].bound[key] = name;
+  return Expr(name, depth);
+}
+
+std::string CodeWriter::finish(unsigned indent) const {
+  assert(scopes.size() == 1 && "scopes left open");
+  std::string text;
+  for (const auto &[level, line] : scopes.front().lines) {
+    if (!line.empty())
+      text += std::string(2 * (indent + level), ' ') + line;
+    text += "\n";
+  }
+  return text;
+}

@@ -1,0 +1,406 @@
+//===- Gemm.cpp - Library GEMMs and their fused epilogues -----------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// A gemm kernel is one matmul of kernel inputs (transposes of inputs become
+// the GEMM's transpose flags) plus an epilogue: the ops that consume its
+// result. The matmul runs in cuBLAS through the runtime (row-major,
+// operands swapped there; fp32 compute unless --precision says otherwise).
+//  - No epilogue: the GEMM writes the output.
+//  - `+ bias[N]`, optionally followed by relu or gelu(approximate=tanh):
+//    cuBLASLt's BIAS, RELU_BIAS or GELU_BIAS epilogue, exactly those ops.
+//  - Anything else: the GEMM writes its product to the workspace and ONE
+//    generated kernel reads it once and computes the whole epilogue
+//    (pointwise, or a row kernel when the epilogue reduces along rows, or a
+//    column kernel when it reduces over the leading dims).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+namespace {
+/// A matmul operand: the kernel input it reads and whether it is used
+/// transposed.
+struct GemmOperand {
+  const Buffer *buffer = nullptr;
+  bool transposed = false;
+};
+
+/// The library call of a gemm kernel.
+struct GemmPlan {
+  MatmulOp matmul;
+  GemmOperand lhs, rhs;
+  /// Ops of the region that only feed the matmul (transposes of inputs).
+  llvm::SmallPtrSet<Operation *, 4> prologue;
+  /// The cuBLASLt epilogue, when the epilogue ops match one exactly.
+  std::optional<std::string> libraryEpilogue;
+  const Buffer *bias = nullptr;
+  /// The output the GEMM writes, when the product is an output.
+  const Buffer *productOutput = nullptr;
+};
+} // namespace
+
+/// Finds the buffer a matmul operand reads, through one transpose of the
+/// last two dims.
+static FailureOr<GemmOperand>
+resolveOperand(Value operand, const KernelRequest &request,
+               llvm::SmallPtrSetImpl<Operation *> &prologue) {
+  GemmOperand result;
+  if (auto transpose = operand.getDefiningOp<TransposeOp>()) {
+    ArrayRef<int64_t> perm = transpose.getPerm();
+    size_t rank = perm.size();
+    bool swapsLastTwo = rank >= 2 && perm[rank - 1] == int64_t(rank - 2) &&
+                        perm[rank - 2] == int64_t(rank - 1);
+    for (size_t d = 0; d + 2 < rank; ++d)
+      swapsLastTwo &= perm[d] == int64_t(d);
+    if (swapsLastTwo && transpose->hasOneUse()) {
+      result.transposed = true;
+      prologue.insert(transpose);
+      operand = transpose.getInput();
+    }
+  }
+  for (const Buffer &input : request.inputs)
+    if (input.value == operand)
+      result.buffer = &input;
+  if (!result.buffer)
+    return emitError(operand.getLoc(),
+                     "CUDA emitter: a matmul operand of a gemm kernel must be "
+                     "a kernel input (or its transpose)");
+  return result;
+}
+
+/// Matches `value = act(product + bias)` with act one of cuBLASLt's
+/// epilogues, every intermediate used once; returns the epilogue's name.
+static std::optional<std::string>
+matchLibraryEpilogue(const KernelRequest &request, GemmPlan &plan) {
+  Block &body = request.op.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != 1)
+    return std::nullopt;
+  Value product = plan.matmul.getResult();
+  // Exactly the prologue, the matmul, an add, and at most one activation.
+  size_t epilogueOps = 0;
+  for (Operation &op : body.without_terminator())
+    if (&op != plan.matmul && !plan.prologue.contains(&op))
+      ++epilogueOps;
+  if (epilogueOps < 1 || epilogueOps > 2 || !product.hasOneUse())
+    return std::nullopt;
+  auto add = dyn_cast<AddOp>(*product.getUsers().begin());
+  if (!add)
+    return std::nullopt;
+  Value biasValue = add.getLhs() == product ? add.getRhs() : add.getLhs();
+  for (const Buffer &input : request.inputs)
+    if (input.value == biasValue)
+      plan.bias = &input;
+  if (!plan.bias)
+    return std::nullopt;
+  // The bias is one row of N: [N] or [1, N].
+  const Shape &bias = plan.bias->shape;
+  const Shape &out = request.outputs.front().shape;
+  bool isRow = !bias.empty() && bias.back() == out.back() &&
+               llvm::all_of(ArrayRef<DimExpr>(bias).drop_back(),
+                            [](const DimExpr &d) { return d.isConstant(1); });
+  if (!isRow || bias.size() > 2)
+    return std::nullopt;
+  Value sum = add.getResult();
+  if (epilogueOps == 1)
+    return yield.getValues().front() == sum ? std::optional<std::string>(
+                                                  "SINTER_EPILOGUE_BIAS")
+                                            : std::nullopt;
+  if (!sum.hasOneUse())
+    return std::nullopt;
+  Operation *activation = *sum.getUsers().begin();
+  if (yield.getValues().front() != activation->getResult(0))
+    return std::nullopt;
+  if (isa<ReluOp>(activation))
+    return "SINTER_EPILOGUE_RELU_BIAS";
+  if (auto gelu = dyn_cast<GeluOp>(activation))
+    if (gelu.getApproximate() == GeluApproximation::tanh)
+      return "SINTER_EPILOGUE_GELU_TANH_BIAS";
+  return std::nullopt;
+}
+
+/// Returns "SINTER_PRECISION_FP32" and so on.
+static std::string getPrecisionName(GemmPrecision precision) {
+  switch (precision) {
+  case GemmPrecision::F32:
+    return "SINTER_PRECISION_FP32";
+  case GemmPrecision::TF32:
+    return "SINTER_PRECISION_TF32";
+  case GemmPrecision::BF16:
+    return "SINTER_PRECISION_BF16";
+  }
+  llvm_unreachable("unknown precision");
+}
+
+/// Builds the plan of a gemm kernel.
+static FailureOr<GemmPlan> planGemm(const KernelRequest &request) {
+  GemmPlan plan;
+  Block &body = request.op.getBody().front();
+  for (Operation &op : body) {
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      if (plan.matmul)
+        return op.emitError("CUDA emitter: a gemm kernel holds one matmul");
+      plan.matmul = matmul;
+    }
+  }
+  if (!plan.matmul)
+    return request.op.emitError("CUDA emitter: a gemm kernel has no matmul");
+  FailureOr<GemmOperand> lhs =
+      resolveOperand(plan.matmul.getLhs(), request, plan.prologue);
+  FailureOr<GemmOperand> rhs =
+      resolveOperand(plan.matmul.getRhs(), request, plan.prologue);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  plan.lhs = *lhs;
+  plan.rhs = *rhs;
+  plan.lhs.transposed ^= plan.matmul.getTransposeA();
+  plan.rhs.transposed ^= plan.matmul.getTransposeB();
+  for (const Buffer &output : request.outputs)
+    if (output.value == plan.matmul.getResult() && !plan.productOutput)
+      plan.productOutput = &output;
+  return plan;
+}
+
+namespace {
+/// The arguments of one cuBLAS call, as C expressions.
+struct GemmCall {
+  std::string m, n, k, lda, ldb, strideA, strideB, strideC, batch;
+  bool batched = false;
+};
+} // namespace
+
+/// Computes the GEMM's sizes, leading dims and batch strides.
+static GemmCall getGemmCall(const GemmPlan &plan) {
+  const Shape &a = plan.lhs.buffer->shape, &b = plan.rhs.buffer->shape;
+  // Stored [.., rows, cols]; op(A) is [M, K], op(B) is [K, N].
+  DimExpr aRows = a[a.size() - 2], aCols = a.back();
+  DimExpr bRows = b[b.size() - 2], bCols = b.back();
+  DimExpr m = plan.lhs.transposed ? aCols : aRows;
+  DimExpr k = plan.lhs.transposed ? aRows : aCols;
+  DimExpr n = plan.rhs.transposed ? bRows : bCols;
+  GemmCall call;
+  call.k = k.str();
+  call.n = n.str();
+  call.lda = aCols.str();
+  call.ldb = bCols.str();
+  bool batchA = a.size() == 3 && !a[0].isConstant(1);
+  bool batchB = b.size() == 3 && !b[0].isConstant(1);
+  if (batchA && !batchB && !plan.lhs.transposed) {
+    // [Bt, M, K] @ [K, N]: one GEMM with Bt * M rows.
+    call.m = (a[0] * m).str();
+    return call;
+  }
+  call.m = m.str();
+  if (!batchA && !batchB)
+    return call;
+  call.batched = true;
+  call.batch = (batchA ? a[0] : b[0]).str();
+  call.strideA = batchA ? (aRows * aCols).str() : "0";
+  call.strideB = batchB ? (bRows * bCols).str() : "0";
+  call.strideC = (m * n).str();
+  return call;
+}
+
+/// The runtime call that computes `target = op(A) op(B)`.
+static std::string getLibraryCall(const GemmPlan &plan, const GemmCall &call,
+                                  StringRef precision, StringRef target) {
+  std::string opA = plan.lhs.transposed ? "SINTER_OP_T" : "SINTER_OP_N";
+  std::string opB = plan.rhs.transposed ? "SINTER_OP_T" : "SINTER_OP_N";
+  SmallVector<std::string> args = {"ctx", precision.str(), opA, opB, call.m,
+                                   call.n, call.k, "1.0f"};
+  std::string a = plan.lhs.buffer->name, b = plan.rhs.buffer->name;
+  if (call.batched) {
+    args.append({a, call.lda, call.strideA, b, call.ldb, call.strideB, "0.0f",
+                 target.str(), call.n, call.strideC, call.batch});
+    return "sinter_rt_gemm_batched(" + llvm::join(args, ", ") + ")";
+  }
+  args.append({a, call.lda, b, call.ldb, "0.0f", target.str(), call.n});
+  if (plan.libraryEpilogue) {
+    args.append({*plan.libraryEpilogue, plan.bias->name});
+    return "sinter_rt_gemm_epilogue(" + llvm::join(args, ", ") + ")";
+  }
+  return "sinter_rt_gemm(" + llvm::join(args, ", ") + ")";
+}
+
+/// True when every reduction of `body` reduces trailing
+/// dims; false when some reduces leading ones. std::nullopt: no reduction.
+static std::optional<bool> reducesRows(Block &body,
+                                       const ShapeAnalysis &shapes) {
+  std::optional<bool> rows;
+  for (Operation &op : body) {
+    std::optional<ReductionInfo> info = getReductionInfo(&op);
+    if (!info)
+      continue;
+    const Shape &shape = shapes.getShape(info->input);
+    bool trailing = true;
+    int64_t first = *llvm::min_element(info->dims);
+    for (int64_t d = first; d < static_cast<int64_t>(shape.size()); ++d)
+      trailing &= llvm::is_contained(info->dims, d) || shape[d].isConstant(1);
+    rows = rows.value_or(true) && trailing;
+  }
+  return rows;
+}
+
+FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
+                                              const KernelRequest &request) {
+  FailureOr<GemmPlan> maybePlan = planGemm(request);
+  if (failed(maybePlan))
+    return failure();
+  GemmPlan &plan = *maybePlan;
+  Block &body = request.op.getBody().front();
+  GemmCall call = getGemmCall(plan);
+  if (!call.batched)
+    plan.libraryEpilogue = matchLibraryEpilogue(request, plan);
+
+  // The epilogue kernel computes every output the GEMM does not write.
+  SmallVector<Buffer> epilogueOutputs;
+  for (const Buffer &output : request.outputs)
+    if (&output != plan.productOutput && !plan.libraryEpilogue)
+      epilogueOutputs.push_back(output);
+
+  GeneratedKernel result;
+  Buffer product;
+  product.name = "product";
+  product.value = plan.matmul.getResult();
+  product.shape = context.shapes.getShape(product.value);
+  std::string target =
+      plan.libraryEpilogue ? request.outputs.front().name
+      : plan.productOutput ? plan.productOutput->name
+                           : "product";
+
+  SmallVector<std::string> parameters =
+      getBufferParameters(request.inputs, request.outputs);
+  std::string launchBody;
+  if (target == "product") {
+    result.scratchBytes =
+        "sinterAlign(static_cast<size_t>(" +
+        getNumElements(product.shape).str() + ") * sizeof(float))";
+    launchBody += "  float *const product = static_cast<float *>(scratch);\n";
+  }
+  launchBody += "  SINTER_RT_TRY(" +
+                getLibraryCall(plan, call, getPrecisionName(context.precision),
+                               target) +
+                ");\n";
+
+  if (!epilogueOutputs.empty()) {
+    EvalKernel epilogue;
+    epilogue.name = request.name + "_epilogue";
+    epilogue.body = &body;
+    epilogue.outputs = epilogueOutputs;
+    // Inputs: the product (from the workspace, or from the output that
+    // holds it), and the kernel inputs the epilogue reads.
+    product.name = target;
+    epilogue.inputs.push_back(product);
+    for (auto [argument, outer] :
+         llvm::zip(body.getArguments(), request.op.getInputs()))
+      if (isa_and_nonnull<ConstantOp>(outer.getDefiningOp()))
+        epilogue.constantArguments.emplace_back(argument, outer);
+    for (const Buffer &input : request.inputs) {
+      bool readByEpilogue =
+          llvm::any_of(input.value.getUsers(), [&](Operation *user) {
+            return user != plan.matmul && !plan.prologue.contains(user);
+          });
+      if (readByEpilogue)
+        epilogue.inputs.push_back(input);
+    }
+    std::optional<bool> rows = reducesRows(body, context.shapes);
+    FailureOr<GeneratedKernel> generated =
+        !rows  ? generatePointwise(context, epilogue)
+        : *rows ? generateRowReduction(context, epilogue)
+                : generateColumnReduction(context, epilogue);
+    if (failed(generated))
+      return failure();
+    result.deviceCode = generated->deviceCode;
+    result.launchCode = generated->launchCode + "\n";
+    if (!generated->scratchBytes.empty()) {
+      // The epilogue's own scratch follows the product.
+      result.scratchBytes = result.scratchBytes.empty()
+                                ? generated->scratchBytes
+                                : result.scratchBytes + " + " +
+                                      generated->scratchBytes;
+    }
+    SmallVector<std::string> arguments = {"ctx", "stream"};
+    for (const Buffer &input : epilogue.inputs)
+      arguments.push_back(input.name);
+    llvm::append_range(arguments, getBufferNames(epilogue.outputs));
+    llvm::append_range(arguments, generated->dims);
+    if (!generated->scratchBytes.empty()) {
+      std::string offset =
+          target == "product"
+              ? "static_cast<char *>(scratch) + sinterAlign(static_cast<size_t>(" +
+                    getNumElements(product.shape).str() + ") * sizeof(float))"
+              : "scratch";
+      arguments.push_back(offset);
+    }
+    launchBody += "  return launch_" + epilogue.name + "(" +
+                  llvm::join(arguments, ", ") + ");\n";
+    result.strategy = "cuBLAS GEMM, then " + epilogue.name + " (" +
+                      generated->strategy + ")";
+  } else {
+    launchBody += "  return SINTER_OK;\n";
+    result.strategy = plan.libraryEpilogue
+                          ? "cuBLASLt GEMM with the " +
+                                StringRef(*plan.libraryEpilogue)
+                                    .drop_front(strlen("SINTER_EPILOGUE_"))
+                                    .str() +
+                                " epilogue"
+                          : call.batched ? "cuBLAS strided batched GEMM"
+                                         : "cuBLAS GEMM";
+  }
+  if (!result.scratchBytes.empty())
+    context.helpers.insert("align");
+
+  SmallVector<std::string> allDims;
+  for (const Buffer &buffer : request.inputs)
+    for (const DimExpr &dim : buffer.shape)
+      llvm::append_range(allDims, dim.getSymbols());
+  for (const Buffer &buffer : request.outputs)
+    for (const DimExpr &dim : buffer.shape)
+      llvm::append_range(allDims, dim.getSymbols());
+  llvm::sort(allDims);
+  allDims.erase(std::unique(allDims.begin(), allDims.end()), allDims.end());
+  result.dims = findUsedDims(launchBody + result.scratchBytes, allDims);
+  llvm::append_range(parameters, getDimParameters(result.dims));
+  if (!result.scratchBytes.empty())
+    parameters.push_back("void *scratch");
+  result.launchCode += getLaunchSignature(request.name, parameters);
+  if (launchBody.find("stream") == std::string::npos)
+    result.launchCode += "  (void)stream; // cuBLAS runs on the context's "
+                         "stream, which is `stream`.\n";
+  result.launchCode += launchBody + "}\n";
+  return result;
+}
+
+FailureOr<GeneratedKernel> cuda::generateMatvec(EmitterContext &context,
+                                                const KernelRequest &request) {
+  MatmulOp matmul;
+  for (Operation &op : request.op.getBody().front())
+    if (auto candidate = dyn_cast<MatmulOp>(op)) {
+      if (matmul)
+        return op.emitError("CUDA emitter: a matvec kernel holds one matmul");
+      matmul = candidate;
+    }
+  if (!matmul)
+    return request.op.emitError("CUDA emitter: a matvec kernel has no matmul");
+  // One output column: a dot product per row, in a row kernel. Otherwise
+  // the library GEMM (cuBLAS picks its GEMV paths for thin products).
+  const Shape &shape = context.shapes.getShape(matmul.getResult());
+  if (!shape.back().isConstant(1))
+    return generateGemm(context, request);
+  EvalKernel kernel = makeEvalKernel(request, request.name);
+  kernel.dotProducts.push_back(matmul);
+  FailureOr<GeneratedKernel> generated = generateRowReduction(context, kernel);
+  if (succeeded(generated))
+    generated->strategy = "dot product per row: " + generated->strategy;
+  return generated;
+}

@@ -1,0 +1,278 @@
+//===- KernelEmitter.cpp - Helpers shared by the kernel generators --------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+EvalKernel cuda::makeEvalKernel(const KernelRequest &request, StringRef name) {
+  EvalKernel kernel;
+  kernel.name = name.str();
+  kernel.body = &request.op.getBody().front();
+  kernel.inputs = request.inputs;
+  kernel.outputs = request.outputs;
+  for (auto [argument, input] :
+       llvm::zip(kernel.body->getArguments(), request.op.getInputs()))
+    if (isa_and_nonnull<ConstantOp>(input.getDefiningOp()))
+      kernel.constantArguments.emplace_back(argument, input);
+  return kernel;
+}
+
+/// True when `text[pos, pos + length)` is a whole identifier.
+static bool isWholeIdentifier(StringRef text, size_t pos, size_t length) {
+  auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (pos > 0 && isIdentifierChar(text[pos - 1]))
+    return false;
+  size_t end = pos + length;
+  return end >= text.size() || !isIdentifierChar(text[end]);
+}
+
+SmallVector<std::string> cuda::findUsedDims(StringRef code,
+                                            ArrayRef<std::string> candidates) {
+  SmallVector<std::string> used;
+  for (const std::string &dim : candidates) {
+    for (size_t pos = code.find(dim); pos != StringRef::npos;
+         pos = code.find(dim, pos + 1)) {
+      if (isWholeIdentifier(code, pos, dim.size())) {
+        used.push_back(dim);
+        break;
+      }
+    }
+  }
+  return used;
+}
+
+SmallVector<std::string> cuda::collectDims(const ShapeAnalysis &shapes,
+                                           const EvalKernel &kernel) {
+  std::set<std::string> names;
+  auto add = [&](ArrayRef<DimExpr> shape) {
+    for (const DimExpr &dim : shape)
+      for (std::string &name : dim.getSymbols())
+        names.insert(std::move(name));
+  };
+  for (const Buffer &buffer : kernel.inputs)
+    add(buffer.shape);
+  for (const Buffer &buffer : kernel.outputs)
+    add(buffer.shape);
+  for (Operation &op : *kernel.body)
+    for (Value result : op.getResults())
+      add(shapes.getShape(result));
+  return SmallVector<std::string>(names.begin(), names.end());
+}
+
+/// Adds to `found` the values of `results` that `value` reads.
+static void collectReductionInputs(Value value,
+                                   const llvm::DenseSet<Value> &results,
+                                   llvm::DenseSet<Value> &visited,
+                                   SmallVectorImpl<Value> &found) {
+  if (!visited.insert(value).second)
+    return;
+  if (results.contains(value)) {
+    found.push_back(value);
+    return;
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op || isa<ConstantOp>(op))
+    return;
+  for (Value operand : op->getOperands())
+    collectReductionInputs(operand, results, visited, found);
+}
+
+SmallVector<unsigned>
+cuda::computeReductionLevels(ArrayRef<Value> results,
+                             ArrayRef<SmallVector<Value>> reads) {
+  llvm::DenseSet<Value> resultSet(results.begin(), results.end());
+  SmallVector<unsigned> levels(results.size(), 0);
+  for (size_t i = 0; i < results.size(); ++i) {
+    llvm::DenseSet<Value> visited;
+    SmallVector<Value> inputs;
+    for (Value value : reads[i])
+      collectReductionInputs(value, resultSet, visited, inputs);
+    unsigned level = 0;
+    for (Value input : inputs)
+      for (size_t j = 0; j < i; ++j)
+        if (results[j] == input)
+          level = std::max(level, levels[j]);
+    levels[i] = level + 1;
+  }
+  return levels;
+}
+
+SmallVector<std::string> cuda::getBufferParameters(ArrayRef<Buffer> inputs,
+                                                   ArrayRef<Buffer> outputs) {
+  SmallVector<std::string> parameters;
+  for (const Buffer &buffer : inputs)
+    parameters.push_back(("const " + buffer.getElementType() +
+                          " *__restrict__ " + buffer.name)
+                             .str());
+  for (const Buffer &buffer : outputs)
+    parameters.push_back(
+        (buffer.getElementType() + " *__restrict__ " + buffer.name).str());
+  return parameters;
+}
+
+SmallVector<std::string> cuda::getBufferNames(ArrayRef<Buffer> buffers) {
+  SmallVector<std::string> names;
+  for (const Buffer &buffer : buffers)
+    names.push_back(buffer.name);
+  return names;
+}
+
+SmallVector<std::string> cuda::getDimParameters(ArrayRef<std::string> dims) {
+  SmallVector<std::string> parameters;
+  for (const std::string &dim : dims)
+    parameters.push_back("int64_t " + dim);
+  return parameters;
+}
+
+Expr cuda::loadElement(ScalarEmitter &emitter, const Buffer &buffer,
+                       const Coords &coords) {
+  Expr index = emitter.bindIndex(linearize(coords, buffer.shape));
+  return emitter.getWriter().bind(
+      Expr(buffer.name + "[" + index.text + "]", index.depth),
+      buffer.getElementType(), "v");
+}
+
+/// Returns the op's name without the dialect prefix.
+static StringRef getShortName(Operation &op) {
+  return op.getName().stripDialect();
+}
+
+std::string cuda::describeOps(Block &body, StringRef prefix) {
+  std::string text;
+  for (Operation &op : body.without_terminator()) {
+    text += (prefix + getShortName(op)).str();
+    if (std::string loc = formatLocation(op.getLoc()); !loc.empty())
+      text += " (" + loc + ")";
+    text += "\n";
+  }
+  return text;
+}
+
+std::string cuda::listOpNames(Block &body) {
+  SmallVector<std::string> names;
+  for (Operation &op : body.without_terminator())
+    if (!isa<ConstantOp>(op))
+      names.push_back(getShortName(op).str());
+  return names.empty() ? "copy" : llvm::join(names, ", ");
+}
+
+std::string cuda::getLaunchSignature(StringRef kernelName,
+                                     ArrayRef<std::string> parameters) {
+  SmallVector<std::string> all = {"sinter_rt_context *ctx",
+                                  "cudaStream_t stream"};
+  all.append(parameters.begin(), parameters.end());
+  return ("static sinter_status launch_" + kernelName + "(" +
+          llvm::join(all, ", ") + ") {\n")
+      .str();
+}
+
+std::string cuda::getAlignmentCondition(ArrayRef<std::string> names) {
+  if (names.empty())
+    return "1";
+  SmallVector<std::string> terms;
+  for (const std::string &name : names)
+    terms.push_back("sinter_rt_is_aligned(" + name +
+                    ", SINTER_RT_VECTOR_ALIGNMENT)");
+  return llvm::join(terms, " && ");
+}
+
+std::string cuda::getDeviceHelper(StringRef name) {
+  if (name == "team_reduce")
+    return R"(/// Reduces `value` over the kThreads threads that share a row: one warp,
+/// or the whole block. Deterministic (sinter/rt_device.cuh).
+template <int kThreads, typename Op, typename T>
+__device__ __forceinline__ T teamReduce(T value) {
+  if constexpr (kThreads == dev::kWarpSize)
+    return dev::warpReduce<Op>(value);
+  else
+    return dev::blockReduce<kThreads, Op>(value);
+}
+
+/// Synchronizes the threads that share a row.
+template <int kThreads> __device__ __forceinline__ void teamSync() {
+  if constexpr (kThreads == dev::kWarpSize)
+    __syncwarp();
+  else
+    __syncthreads();
+}
+)";
+  if (name == "prod")
+    return R"(/// Product reduction (torch.prod).
+struct ProdOp {
+  __device__ __forceinline__ float operator()(float a, float b) const {
+    return a * b;
+  }
+  __device__ __forceinline__ static float identity() { return 1.f; }
+};
+)";
+  if (name == "arg")
+    return R"(/// A value and its index along the reduced dim, for argmax / argmin.
+struct ArgValue {
+  float value;
+  int64_t index;
+};
+
+__device__ __forceinline__ ArgValue shuffleDown(ArgValue v, int delta) {
+  return {dev::shuffleDown(v.value, delta),
+          __shfl_down_sync(dev::kFullWarpMask, v.index, delta)};
+}
+__device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
+  return {dev::shuffle(v.value, lane),
+          __shfl_sync(dev::kFullWarpMask, v.index, lane)};
+}
+
+/// torch.argmax: the first index of the maximum, NaN counting as the
+/// maximum (the first NaN wins).
+struct ArgMaxOp {
+  __device__ __forceinline__ ArgValue operator()(ArgValue a, ArgValue b) const {
+    bool aNan = a.value != a.value, bNan = b.value != b.value;
+    if (aNan || bNan)
+      return aNan && (!bNan || a.index < b.index) ? a : b;
+    if (a.value != b.value)
+      return a.value > b.value ? a : b;
+    return a.index < b.index ? a : b;
+  }
+  __device__ __forceinline__ static ArgValue identity() {
+    return {-INFINITY, INT64_MAX};
+  }
+};
+
+/// torch.argmin: the first index of the minimum, NaN counting as the
+/// minimum (the first NaN wins).
+struct ArgMinOp {
+  __device__ __forceinline__ ArgValue operator()(ArgValue a, ArgValue b) const {
+    bool aNan = a.value != a.value, bNan = b.value != b.value;
+    if (aNan || bNan)
+      return aNan && (!bNan || a.index < b.index) ? a : b;
+    if (a.value != b.value)
+      return a.value < b.value ? a : b;
+    return a.index < b.index ? a : b;
+  }
+  __device__ __forceinline__ static ArgValue identity() {
+    return {INFINITY, INT64_MAX};
+  }
+};
+)";
+  if (name == "grid_blocks")
+    return R"(/// The blocks of a grid-stride loop over `work` items: enough to cover
+/// them, at most 32 per multiprocessor.
+static unsigned gridBlocks(sinter_rt_context *ctx, int64_t work,
+                           int threads) {
+  int64_t blocks = (work + threads - 1) / threads;
+  int64_t limit = static_cast<int64_t>(sinter_rt_sm_count(ctx)) * 32;
+  if (limit < 1)
+    limit = 1;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks < limit ? blocks : limit);
+}
+)";
+  llvm_unreachable("unknown helper");
+}

@@ -1,0 +1,334 @@
+//===- Pointwise.cpp - Elementwise kernels --------------------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// A pointwise kernel walks the elements of its output shape with a
+// grid-stride loop and computes every output element from its inputs,
+// broadcasting through coordinates. When every buffer can be read 16 bytes
+// at a time (the host checks the alignment, and the row length when some
+// input is broadcast along rows), a vector loop handles four elements per
+// step with float4 loads and stores, and the scalar loop finishes the tail.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+/// Threads per block of pointwise kernels.
+static constexpr int kPointwiseThreads = 256;
+
+/// Broadcasts two shapes whose sizes are equal or 1; std::nullopt otherwise.
+static std::optional<Shape> broadcastExactly(ArrayRef<DimExpr> a,
+                                             ArrayRef<DimExpr> b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    DimExpr x = i + a.size() >= rank ? a[i + a.size() - rank] : DimExpr();
+    DimExpr y = i + b.size() >= rank ? b[i + b.size() - rank] : DimExpr();
+    if (x == y || y.isConstant(1))
+      result[i] = x;
+    else if (x.isConstant(1))
+      result[i] = y;
+    else
+      return std::nullopt;
+  }
+  return result;
+}
+
+/// True when every dim of `shape` is 1: one element, read by every thread.
+static bool isScalarShape(ArrayRef<DimExpr> shape) {
+  return llvm::all_of(shape, [](const DimExpr &dim) { return dim.isConstant(1); });
+}
+
+namespace {
+/// The decisions of one pointwise kernel.
+struct PointwisePlan {
+  /// The shape the loops walk: the broadcast of the outputs' shapes.
+  Shape shape;
+  /// Whether the kernel has the float4 path.
+  bool vectorized = false;
+  /// Whether some value is broadcast along rows (neither full-size nor a
+  /// scalar), so that four consecutive elements must lie in one row.
+  bool needsRowMultipleOf4 = false;
+};
+} // namespace
+
+/// Decides the iteration shape and whether a vector path is possible.
+static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
+                                              const EvalKernel &kernel) {
+  PointwisePlan plan;
+  plan.shape = kernel.outputs.front().shape;
+  for (const Buffer &output : kernel.outputs) {
+    std::optional<Shape> shape = broadcastExactly(plan.shape, output.shape);
+    if (!shape)
+      return emitError(output.value.getLoc(),
+                       "CUDA emitter: the outputs of a pointwise kernel must "
+                       "broadcast to one shape");
+    plan.shape = *shape;
+    if (output.isIndex)
+      return emitError(output.value.getLoc(),
+                       "CUDA emitter: a pointwise kernel cannot produce "
+                       "indices");
+  }
+
+  bool hasShapeOps = llvm::any_of(*kernel.body, [](Operation &op) {
+    return isShapeOp(&op);
+  });
+  bool allOutputsFull = llvm::all_of(kernel.outputs, [&](const Buffer &output) {
+    return ArrayRef<DimExpr>(output.shape) == ArrayRef<DimExpr>(plan.shape);
+  });
+  auto isPartial = [&](ArrayRef<DimExpr> shape) {
+    return shape != ArrayRef<DimExpr>(plan.shape) && !isScalarShape(shape);
+  };
+  plan.needsRowMultipleOf4 =
+      llvm::any_of(kernel.inputs,
+                   [&](const Buffer &input) { return isPartial(input.shape); }) ||
+      llvm::any_of(*kernel.body, [&](Operation &op) {
+        return llvm::any_of(op.getResults(), [&](Value result) {
+          return isPartial(context.shapes.getShape(result));
+        });
+      });
+  std::optional<int64_t> count = getNumElements(plan.shape).getConstant();
+  std::optional<int64_t> rowLength =
+      plan.shape.empty() ? std::nullopt : plan.shape.back().getConstant();
+  bool rowsNeverFit =
+      plan.needsRowMultipleOf4 && rowLength && *rowLength % 4 != 0;
+  plan.vectorized = !plan.shape.empty() && !hasShapeOps && allOutputsFull &&
+                    !(count && *count < 4) && !rowsNeverFit;
+  return plan;
+}
+
+namespace {
+/// Writes the body of one pointwise kernel.
+class PointwiseWriter {
+public:
+  PointwiseWriter(EmitterContext &context, const EvalKernel &kernel,
+                  const PointwisePlan &plan)
+      : context(context), kernel(kernel), plan(plan),
+        emitter(writer, context.shapes, context.constants,
+                [this](Value value, const Coords &coords) {
+                  return readLeaf(value, coords);
+                }) {
+    for (const Buffer &input : kernel.inputs) {
+      emitter.addLeaf(input.value);
+      leafBuffers[input.value] = &input;
+    }
+    for (auto [argument, constant] : kernel.constantArguments)
+      emitter.mapArgument(argument, constant);
+  }
+
+  /// Writes the kernel and returns its code.
+  FailureOr<std::string> write();
+
+private:
+  FailureOr<Expr> readLeaf(Value value, const Coords &coords);
+  /// Loads the four elements of `buffer` that start at linear index
+  /// `linear` into an array and returns the array's name.
+  std::string loadVector(const Buffer &buffer, const Expr &linear);
+  LogicalResult writeVectorLoop();
+  LogicalResult writeScalarLoop();
+
+  EmitterContext &context;
+  const EvalKernel &kernel;
+  const PointwisePlan &plan;
+  CodeWriter writer;
+  ScalarEmitter emitter;
+  llvm::DenseMap<Value, const Buffer *> leafBuffers;
+  /// While writing the vector loop: the coordinates of its first lane.
+  std::optional<Coords> vectorBase;
+  /// Arrays already loaded in the vector loop, by "buffer[index]".
+  llvm::StringMap<std::string> vectors;
+};
+} // namespace
+
+std::string PointwiseWriter::loadVector(const Buffer &buffer,
+                                        const Expr &linear) {
+  std::string key = buffer.name + "[" + linear.text + "]";
+  auto it = vectors.find(key);
+  if (it != vectors.end())
+    return it->second;
+  std::string name = writer.freshName(buffer.name + "_v");
+  unsigned depth = std::max(linear.depth, vectorBase->getDepth());
+  writer.lineAt(depth, "const float4 " + name + "4 = dev::loadFloat4(" +
+                           buffer.name + " + " + linear.text + ");");
+  writer.lineAt(depth, "const float " + name + "[4] = {" + name + "4.x, " +
+                           name + "4.y, " + name + "4.z, " + name + "4.w};");
+  vectors[key] = name;
+  return name;
+}
+
+FailureOr<Expr> PointwiseWriter::readLeaf(Value value, const Coords &coords) {
+  const Buffer &buffer = *leafBuffers.lookup(value);
+  bool rowsAlongLanes =
+      vectorBase && !buffer.shape.empty() && !buffer.shape.back().isConstant(1);
+  if (!rowsAlongLanes)
+    return loadElement(emitter, buffer, coords);
+  // The four lanes read four consecutive elements of this buffer: one
+  // float4 at the first lane's element.
+  Coords base = coords;
+  if (ArrayRef<DimExpr>(buffer.shape) == ArrayRef<DimExpr>(plan.shape))
+    base = *vectorBase;
+  else
+    base.indices.back() = vectorBase->indices.back();
+  Expr linear = emitter.bindIndex(linearize(base, buffer.shape));
+  std::string array = loadVector(buffer, linear);
+  return Expr(array + "[l]", writer.getDepth());
+}
+
+LogicalResult PointwiseWriter::writeVectorLoop() {
+  writer.openScope(); // if (vec)
+  writer.openScope(); // the loop over groups of four
+  unsigned loopDepth = writer.getDepth();
+  writer.line("const int64_t i = q * 4;");
+  vectorBase = delinearize(Expr("i", loopDepth), plan.shape);
+  for (const Buffer &output : kernel.outputs)
+    writer.line("float " + output.name + "_out[4];");
+
+  writer.openScope(); // the loop over lanes
+  unsigned laneDepth = writer.getDepth();
+  Coords lane;
+  if (plan.needsRowMultipleOf4) {
+    // Rows are multiples of four long: the lanes share every coordinate
+    // but the last.
+    lane = *vectorBase;
+    lane.indices.back() =
+        addIndex(emitter.bindIndex(vectorBase->indices.back()),
+                 Expr("l", laneDepth));
+    lane.linear.reset();
+  } else {
+    lane = delinearize(Expr("i + l", laneDepth), plan.shape);
+  }
+  for (const Buffer &output : kernel.outputs) {
+    FailureOr<Expr> element = emitter.emit(output.value, lane);
+    if (failed(element))
+      return failure();
+    writer.line(output.name + "_out[l] = " + element->text + ";");
+  }
+  writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
+
+  for (const Buffer &output : kernel.outputs) {
+    std::string out = output.name + "_out";
+    writer.line("dev::storeFloat4(" + output.name + " + i, make_float4(" +
+                out + "[0], " + out + "[1], " + out + "[2], " + out +
+                "[3]));");
+  }
+  writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < n / 4; "
+                    "q += dev::gridStride()) {");
+  writer.line("begin = n / 4 * 4;");
+  writer.closeScope("if (vec) {");
+  vectorBase.reset();
+  return success();
+}
+
+LogicalResult PointwiseWriter::writeScalarLoop() {
+  writer.openScope();
+  Coords coords = delinearize(Expr("i", writer.getDepth()), plan.shape);
+  for (const Buffer &output : kernel.outputs) {
+    if (ArrayRef<DimExpr>(output.shape) == ArrayRef<DimExpr>(plan.shape)) {
+      FailureOr<Expr> element = emitter.emit(output.value, coords);
+      if (failed(element))
+        return failure();
+      writer.line(output.name + "[i] = " + element->text + ";");
+      continue;
+    }
+    // A smaller output is written once per element: at the point whose
+    // coordinates along its broadcast dims are 0.
+    Coords outputCoords = broadcastCoords(coords, plan.shape, output.shape);
+    SmallVector<std::string> firsts;
+    size_t offset = plan.shape.size() - output.shape.size();
+    for (size_t d = 0; d < plan.shape.size(); ++d) {
+      bool broadcast = d < offset || (output.shape[d - offset].isConstant(1) &&
+                                      !plan.shape[d].isConstant(1));
+      if (broadcast)
+        firsts.push_back(emitter.bindIndex(coords.indices[d]).text + " == 0");
+    }
+    writer.openScope();
+    FailureOr<Expr> element = emitter.emit(output.value, outputCoords);
+    if (failed(element))
+      return failure();
+    Expr index = emitter.bindIndex(linearize(outputCoords, output.shape));
+    writer.line(output.name + "[" + index.text + "] = " + element->text + ";");
+    writer.closeScope("if (" + llvm::join(firsts, " && ") + ") {");
+  }
+  writer.closeScope("for (int64_t i = begin + dev::globalThreadIndex(); i < n; "
+                    "i += dev::gridStride()) {");
+  return success();
+}
+
+FailureOr<std::string> PointwiseWriter::write() {
+  writer.line("const int64_t n = " + getNumElements(plan.shape).str() + ";");
+  writer.line("int64_t begin = 0;");
+  if (plan.vectorized && failed(writeVectorLoop()))
+    return failure();
+  if (failed(writeScalarLoop()))
+    return failure();
+  return writer.finish(1);
+}
+
+FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
+                                                   const EvalKernel &kernel) {
+  FailureOr<PointwisePlan> plan = planPointwise(context, kernel);
+  if (failed(plan))
+    return failure();
+  PointwiseWriter bodyWriter(context, kernel, *plan);
+  FailureOr<std::string> body = bodyWriter.write();
+  if (failed(body))
+    return failure();
+
+  GeneratedKernel result;
+  SmallVector<std::string> allDims = collectDims(context.shapes, kernel);
+  result.dims = findUsedDims(*body, allDims);
+  SmallVector<std::string> parameters =
+      getBufferParameters(kernel.inputs, kernel.outputs);
+  llvm::append_range(parameters, getDimParameters(result.dims));
+  if (plan->vectorized)
+    parameters.push_back("int vec");
+  result.deviceCode = "__global__ void __launch_bounds__(" +
+                      std::to_string(kPointwiseThreads) + ")\n" + kernel.name +
+                      "(" + llvm::join(parameters, ", ") + ") {\n" + *body +
+                      "}\n";
+
+  // The launch function.
+  SmallVector<std::string> launchParameters =
+      getBufferParameters(kernel.inputs, kernel.outputs);
+  llvm::append_range(launchParameters, getDimParameters(result.dims));
+  std::string launch = getLaunchSignature(kernel.name, launchParameters);
+  launch += "  const int64_t n = " + getNumElements(plan->shape).str() + ";\n";
+  SmallVector<std::string> arguments = getBufferNames(kernel.inputs);
+  llvm::append_range(arguments, getBufferNames(kernel.outputs));
+  llvm::append_range(arguments, result.dims);
+  if (plan->vectorized) {
+    SmallVector<std::string> vectorBuffers;
+    for (const Buffer &input : kernel.inputs)
+      if (!input.shape.empty() && !input.shape.back().isConstant(1))
+        vectorBuffers.push_back(input.name);
+    llvm::append_range(vectorBuffers, getBufferNames(kernel.outputs));
+    std::string condition = getAlignmentCondition(vectorBuffers);
+    if (plan->needsRowMultipleOf4)
+      condition = plan->shape.back().str() + " % 4 == 0 && " + condition;
+    launch += "  const int vec = " + condition + ";\n";
+    launch += "  const int64_t work = vec ? n / 4 : n;\n";
+    arguments.push_back("vec");
+  } else {
+    launch += "  const int64_t work = n;\n";
+  }
+  context.helpers.insert("grid_blocks");
+  launch += "  " + kernel.name + "<<<gridBlocks(ctx, work, " +
+            std::to_string(kPointwiseThreads) + "), " +
+            std::to_string(kPointwiseThreads) + ", 0, stream>>>(" +
+            llvm::join(arguments, ", ") + ");\n";
+  launch += "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n";
+  result.launchCode = launch;
+  result.strategy = plan->vectorized
+                        ? "grid-stride loop, float4 when aligned"
+                        : "grid-stride loop";
+  return result;
+}

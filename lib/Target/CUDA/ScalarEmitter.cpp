@@ -1,0 +1,295 @@
+//===- ScalarEmitter.cpp - One element of a kernel value as C++ -----------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarEmitter.h"
+
+#include "OpClasses.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+//===----------------------------------------------------------------------===//
+// Coordinates
+//===----------------------------------------------------------------------===//
+
+unsigned Coords::getDepth() const {
+  unsigned depth = linear ? linear->depth : 0;
+  for (const Expr &index : indices)
+    depth = std::max(depth, index.depth);
+  return depth;
+}
+
+Expr cuda::sizeExpr(const DimExpr &size) { return Expr(size.str()); }
+
+Expr cuda::linearize(const Coords &coords, ArrayRef<DimExpr> shape) {
+  if (coords.linear && ArrayRef<DimExpr>(coords.linearShape) == shape)
+    return *coords.linear;
+  Expr linear("0");
+  DimExpr stride;
+  for (size_t d = shape.size(); d-- > 0;) {
+    linear = addIndex(mulIndex(coords.indices[d], sizeExpr(stride)), linear);
+    stride = stride * shape[d];
+  }
+  return linear;
+}
+
+Coords cuda::delinearize(const Expr &linear, ArrayRef<DimExpr> shape) {
+  Coords coords;
+  coords.indices.resize(shape.size());
+  DimExpr stride;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d].isConstant(1)) {
+      coords.indices[d] = Expr("0");
+      continue;
+    }
+    Expr index = divIndex(linear, sizeExpr(stride));
+    // The leading non-unit dim needs no remainder: the linear index is in
+    // range.
+    bool isLeading = llvm::all_of(shape.take_front(d), [](const DimExpr &dim) {
+      return dim.isConstant(1);
+    });
+    coords.indices[d] = isLeading ? index : remIndex(index, sizeExpr(shape[d]));
+    stride = stride * shape[d];
+  }
+  coords.linear = linear;
+  coords.linearShape.assign(shape.begin(), shape.end());
+  return coords;
+}
+
+Coords cuda::broadcastCoords(const Coords &coords,
+                             ArrayRef<DimExpr> resultShape,
+                             ArrayRef<DimExpr> operandShape) {
+  if (resultShape == operandShape)
+    return coords;
+  Coords result;
+  size_t offset = resultShape.size() - operandShape.size();
+  for (auto [d, size] : llvm::enumerate(operandShape)) {
+    bool broadcasts = size.isConstant(1);
+    result.indices.push_back(broadcasts ? Expr("0")
+                                        : coords.indices[d + offset]);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantPool
+//===----------------------------------------------------------------------===//
+
+std::string ConstantPool::getArray(DenseElementsAttr value) {
+  auto it = names.find(value);
+  if (it != names.end())
+    return it->second;
+  std::string name = prefix + "_const" + std::to_string(arrays.size());
+  names[value] = name;
+  arrays.emplace_back(name, value);
+  return name;
+}
+
+std::string ConstantPool::getDeclarations() const {
+  std::string text;
+  for (const auto &[name, value] : arrays) {
+    text += "__device__ const float " + name + "[" +
+            std::to_string(value.getNumElements()) + "] = {";
+    unsigned column = 0;
+    for (APFloat element : value.getValues<APFloat>()) {
+      text += column++ % 8 == 0 ? "\n    " : " ";
+      text += formatFloatLiteral(element.convertToDouble()) + ",";
+    }
+    text += "\n};\n";
+  }
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// Returns `fn(args...)`.
+static std::string call(StringRef fn, ArrayRef<std::string> args) {
+  return (fn + "(" + llvm::join(args, ", ") + ")").str();
+}
+
+/// Returns a float attribute as a literal.
+static std::string literal(double value) { return formatFloatLiteral(value); }
+
+std::optional<double> ScalarEmitter::getSplatValue(Value value) const {
+  Operation *constant = getConstantDef(value);
+  if (!constant)
+    return std::nullopt;
+  std::optional<APFloat> splat =
+      getSplatFloat(cast<ConstantOp>(constant).getValue());
+  if (!splat)
+    return std::nullopt;
+  return splat->convertToDouble();
+}
+
+/// pow(x, c) for a constant exponent, as ATen's pow_tensor_scalar kernel
+/// special-cases it; std::nullopt for other exponents.
+static std::optional<std::string> powByConstant(const std::string &base,
+                                                double exponent) {
+  if (exponent == 1.0)
+    return base;
+  if (exponent == 2.0)
+    return base + " * " + base;
+  if (exponent == 3.0)
+    return base + " * " + base + " * " + base;
+  if (exponent == 0.5)
+    return call("sqrtf", {base});
+  if (exponent == -0.5)
+    return call("rsqrtf", {base});
+  if (exponent == -1.0)
+    return "1.0f / " + base;
+  if (exponent == -2.0)
+    return "1.0f / (" + base + " * " + base + ")";
+  return std::nullopt;
+}
+
+FailureOr<std::string>
+ScalarEmitter::emitElementwise(Operation *op, ArrayRef<std::string> operands) {
+  const std::string &x = operands[0];
+  auto binary = [&](StringRef symbol) {
+    return (x + " " + symbol + " " + operands[1]).str();
+  };
+  return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
+      .Case([&](AddOp) { return binary("+"); })
+      .Case([&](SubOp) { return binary("-"); })
+      .Case([&](MulOp) { return binary("*"); })
+      .Case([&](DivOp) { return binary("/"); })
+      .Case([&](MaximumOp) { return call("dev::maximum", operands); })
+      .Case([&](MinimumOp) { return call("dev::minimum", operands); })
+      .Case([&](PowOp pow) -> std::string {
+        if (std::optional<double> exponent = getSplatValue(pow.getRhs()))
+          if (std::optional<std::string> text = powByConstant(x, *exponent))
+            return *text;
+        return call("powf", operands);
+      })
+      .Case([&](NegOp) { return x.front() == '-' ? "-(" + x + ")" : "-" + x; })
+      .Case([&](AbsOp) { return call("fabsf", {x}); })
+      .Case([&](ExpOp) { return call("expf", {x}); })
+      .Case([&](LogOp) { return call("logf", {x}); })
+      .Case([&](SqrtOp) { return call("sqrtf", {x}); })
+      .Case([&](RsqrtOp) { return call("rsqrtf", {x}); })
+      .Case([&](TanhOp) { return call("tanhf", {x}); })
+      .Case([&](SigmoidOp) { return call("dev::sigmoid", {x}); })
+      .Case([&](ReluOp) { return call("dev::relu", {x}); })
+      .Case([&](SiluOp) { return call("dev::silu", {x}); })
+      .Case([&](MishOp) { return call("dev::mish", {x}); })
+      .Case([&](SeluOp) { return call("dev::selu", {x}); })
+      .Case([&](HardsigmoidOp) { return call("dev::hardsigmoid", {x}); })
+      .Case([&](HardswishOp) { return call("dev::hardswish", {x}); })
+      .Case([&](SoftsignOp) { return call("dev::softsign", {x}); })
+      .Case([&](LeakyReluOp relu) {
+        return call("dev::leakyRelu",
+                    {x, literal(relu.getAlpha().convertToDouble())});
+      })
+      .Case([&](GeluOp gelu) {
+        return call(gelu.getApproximate() == GeluApproximation::tanh
+                        ? "dev::geluTanh"
+                        : "dev::geluErf",
+                    {x});
+      })
+      .Case([&](SoftplusOp softplus) {
+        return call("dev::softplus",
+                    {x, literal(softplus.getBeta().convertToDouble()),
+                     literal(softplus.getThreshold().convertToDouble())});
+      })
+      .Case([&](EluOp elu) {
+        return call("dev::elu", {x, literal(elu.getAlpha().convertToDouble())});
+      })
+      .Case([&](HardtanhOp hardtanh) {
+        return call("dev::hardtanh",
+                    {x, literal(hardtanh.getMin().convertToDouble()),
+                     literal(hardtanh.getMax().convertToDouble())});
+      })
+      .Case([&](ClampOp clamp) -> std::string {
+        std::optional<APFloat> lo = clamp.getMin(), hi = clamp.getMax();
+        if (lo && hi)
+          return call("dev::hardtanh", {x, literal(lo->convertToDouble()),
+                                        literal(hi->convertToDouble())});
+        // One bound: ATen's clamp_min / clamp_max, which keep NaN.
+        std::string bound = literal((lo ? lo : hi)->convertToDouble());
+        return x + " != " + x + " ? " + x + " : " +
+               call(lo ? "fmaxf" : "fminf", {x, bound});
+      })
+      .Default([&](Operation *other) -> FailureOr<std::string> {
+        return other->emitError("CUDA emitter: '")
+               << other->getName() << "' is not elementwise";
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Operation *ScalarEmitter::getConstantDef(Value value) const {
+  auto it = outerValues.find(value);
+  if (it != outerValues.end())
+    value = it->second;
+  Operation *def = value.getDefiningOp();
+  return isa_and_nonnull<ConstantOp>(def) ? def : nullptr;
+}
+
+FailureOr<Expr> ScalarEmitter::emitConstant(Operation *constant, Value value,
+                                            const Coords &coords) {
+  auto attr = dyn_cast<DenseElementsAttr>(cast<ConstantOp>(constant).getValue());
+  if (!attr || !isa<Float32Type>(attr.getElementType()))
+    return constant->emitError(
+        "CUDA emitter: constants must be dense f32 elements");
+  if (std::optional<APFloat> splat = getSplatFloat(attr))
+    return Expr(formatFloatLiteral(splat->convertToDouble()));
+  Expr index = bindIndex(linearize(coords, getShape(value)));
+  Expr element(constants.getArray(attr) + "[" + index.text + "]", index.depth);
+  return writer.bind(element, "float", "v");
+}
+
+FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
+  if (leaves.contains(value))
+    return readLeaf(value, coords);
+  if (Operation *constant = getConstantDef(value))
+    return emitConstant(constant, value, coords);
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return emitError(value.getLoc(),
+                     "CUDA emitter: a kernel argument has no buffer");
+
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    Expr linear = bindIndex(linearize(coords, getShape(value)));
+    return emit(reshape.getInput(),
+                delinearize(linear, getShape(reshape.getInput())));
+  }
+  if (auto transpose = dyn_cast<TransposeOp>(op)) {
+    Coords input;
+    input.indices.resize(coords.indices.size());
+    for (auto [d, source] : llvm::enumerate(transpose.getPerm()))
+      input.indices[source] = coords.indices[d];
+    return emit(transpose.getInput(), input);
+  }
+  if (!isElementwiseUnary(op) && !isElementwiseBinary(op))
+    return op->emitError("CUDA emitter: '")
+           << op->getName()
+           << "' cannot be computed element by element in this kernel";
+
+  SmallVector<std::string> operands;
+  unsigned depth = 0;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Expr> element = emit(
+        operand,
+        broadcastCoords(coords, getShape(value), getShape(operand)));
+    if (failed(element))
+      return failure();
+    operands.push_back(element->text);
+    depth = std::max(depth, element->depth);
+  }
+  FailureOr<std::string> text = emitElementwise(op, operands);
+  if (failed(text))
+    return failure();
+  return writer.bind(Expr(*text, depth), "float", "v");
+}

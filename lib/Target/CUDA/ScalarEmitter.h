@@ -1,0 +1,136 @@
+//===- ScalarEmitter.h - One element of a kernel value as C++ ---*- C++ -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Inside a generated kernel every value of the kernel's region is computed
+// element by element: `emit(v, coords)` returns a C++ expression holding
+// element `coords` of `v`, declaring the variables it needs through the
+// CodeWriter. Elementwise ops become scalar expressions with PyTorch's
+// definitions (sinter/rt_device.cuh), broadcasting maps coordinates (0 on
+// broadcast dims), transpose permutes them and reshape goes through the
+// linear index. Values the kernel does not compute itself (its buffers,
+// reduction and matmul results) are leaves: the kernel generator reads them.
+// This is the TranslateToCpp pattern: one print function per op, chosen by a
+// TypeSwitch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_LIB_TARGET_CUDA_SCALAREMITTER_H
+#define SINTER_LIB_TARGET_CUDA_SCALAREMITTER_H
+
+#include "CodeWriter.h"
+#include "Shapes.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::sinter::cuda {
+
+/// The coordinates of one element of a tensor value, one index expression
+/// per dim.
+struct Coords {
+  SmallVector<Expr, 4> indices;
+  /// When the coordinates come from delinearizing `linear` over
+  /// `linearShape`, both; linearizing over that shape again returns
+  /// `linear` without arithmetic.
+  std::optional<Expr> linear;
+  Shape linearShape;
+
+  /// The depth of the deepest index.
+  unsigned getDepth() const;
+};
+
+/// The dense constants of a generated file, declared once each as
+/// `__device__` arrays.
+class ConstantPool {
+public:
+  explicit ConstantPool(std::string prefix) : prefix(std::move(prefix)) {}
+
+  /// Returns the name of the array holding `value` (f32 elements).
+  std::string getArray(DenseElementsAttr value);
+
+  /// The declarations, in order of first use.
+  std::string getDeclarations() const;
+
+private:
+  std::string prefix;
+  llvm::DenseMap<Attribute, std::string> names;
+  std::vector<std::pair<std::string, DenseElementsAttr>> arrays;
+};
+
+/// Index arithmetic over shapes.
+/// The linear (row-major) index of `coords` in `shape`.
+Expr linearize(const Coords &coords, ArrayRef<DimExpr> shape);
+/// The coordinates of linear index `linear` in `shape`.
+Coords delinearize(const Expr &linear, ArrayRef<DimExpr> shape);
+/// The coordinates, in a value of shape `operandShape`, of the element that
+/// broadcasts to `coords` of a value of shape `resultShape`.
+Coords broadcastCoords(const Coords &coords, ArrayRef<DimExpr> resultShape,
+                       ArrayRef<DimExpr> operandShape);
+/// The C expression of a size.
+Expr sizeExpr(const DimExpr &size);
+
+/// Emits the elements of the values of one kernel region.
+class ScalarEmitter {
+public:
+  /// Reads element `coords` of a leaf value.
+  using LeafReader = std::function<FailureOr<Expr>(Value, const Coords &)>;
+
+  ScalarEmitter(CodeWriter &writer, const ShapeAnalysis &shapes,
+                ConstantPool &constants, LeafReader readLeaf)
+      : writer(writer), shapes(shapes), constants(constants),
+        readLeaf(std::move(readLeaf)) {}
+
+  /// Makes `value` a leaf: `emit` asks the leaf reader for it.
+  void addLeaf(Value value) { leaves.insert(value); }
+  /// Tells the emitter that region argument `argument` receives `outer`;
+  /// arguments that receive constants are emitted as those constants.
+  void mapArgument(Value argument, Value outer) { outerValues[argument] = outer; }
+
+  /// Returns an expression (a variable or a literal) holding element
+  /// `coords` of `value`, declaring what it needs. Emits an error at the op
+  /// and fails on an op that cannot be computed elementwise.
+  FailureOr<Expr> emit(Value value, const Coords &coords);
+
+  /// Returns the constant defining `value`, looking through region
+  /// arguments mapped to outer values, or null.
+  Operation *getConstantDef(Value value) const;
+
+  /// The shape of `value`.
+  const Shape &getShape(Value value) const { return shapes.getShape(value); }
+
+  /// Binds an index expression to a variable.
+  Expr bindIndex(const Expr &index) {
+    return writer.bind(index, "int64_t", "i");
+  }
+
+  CodeWriter &getWriter() { return writer; }
+
+private:
+  FailureOr<Expr> emitConstant(Operation *constant, Value value,
+                               const Coords &coords);
+  FailureOr<std::string> emitElementwise(Operation *op,
+                                         ArrayRef<std::string> operands);
+  std::optional<double> getSplatValue(Value value) const;
+
+  CodeWriter &writer;
+  const ShapeAnalysis &shapes;
+  ConstantPool &constants;
+  LeafReader readLeaf;
+  llvm::DenseSet<Value> leaves;
+  llvm::DenseMap<Value, Value> outerValues;
+};
+
+} // namespace mlir::sinter::cuda
+
+#endif // SINTER_LIB_TARGET_CUDA_SCALAREMITTER_H
