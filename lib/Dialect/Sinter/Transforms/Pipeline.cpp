@@ -13,8 +13,13 @@
 using namespace mlir;
 
 void mlir::sinter::buildSinterPipeline(OpPassManager &pm) {
+  // sinter-decompose and sinter-simplify go here.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+
+  // Parameter hoisting, then kernel formation.
+  pm.addPass(createSinterHoistParams());
+  pm.addPass(createSinterFormKernels());
 }
 
 void mlir::sinter::registerSinterPipeline() {
