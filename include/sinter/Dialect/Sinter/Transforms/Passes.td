@@ -32,7 +32,7 @@ def SinterHoistParams : Pass<"sinter-hoist-params", "ModuleOp"> {
     `sinter.original_arguments` (ModelSignature.h documents the convention).
     Ops that are free wherever they run stay in @forward: constants, and
     reshapes that do not read a hoisted value. Running the pass again hoists
-    into the existing @prepare.
+    into the existing @prepare; a module without @forward is left alone.
 
     Example: `sum(x @ W^T)` simplified to `x @ colsum(W)` computes
     `colsum(W)` in @prepare, and @forward reads the vector instead of `W`.
