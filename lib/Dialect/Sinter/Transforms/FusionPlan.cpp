@@ -87,21 +87,9 @@ static unsigned countOpsOutsideKernels(func::FuncOp func) {
   return count;
 }
 
-/// Prints the plan of `func`, if it has kernels or ops outside them.
-static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
-  if (func.isExternal())
-    return;
-  SmallVector<KernelSummary> summaries = summarizeKernels(func);
-  unsigned outside = countOpsOutsideKernels(func);
-  if (summaries.empty() && outside == 0)
-    return;
-
-  os << "fusion plan of @" << func.getSymName() << ": " << summaries.size()
-     << " kernel" << (summaries.size() == 1 ? "" : "s")
-     << "; bytes and FLOPs estimated with symbolic dims at their sinter.dims "
-        "defaults ("
-     << CostModel(func).describeDims() << ")\n";
-
+/// Prints one row per kernel of `summaries` and a total, in aligned columns.
+static void printKernelTable(ArrayRef<KernelSummary> summaries,
+                             llvm::raw_ostream &os) {
   SmallVector<SmallVector<std::string>> rows = {
       {"kernel", "kind", "bytes", "FLOPs", "inputs", "outputs", "ops"}};
   int64_t totalBytes = 0, totalFlops = 0;
@@ -138,6 +126,29 @@ static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
     }
     os << StringRef(line).rtrim() << "\n";
   }
+}
+
+/// Prints the plan of `func`, if it has kernels or ops outside them.
+static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
+  if (func.isExternal())
+    return;
+  SmallVector<KernelSummary> summaries = summarizeKernels(func);
+  unsigned outside = countOpsOutsideKernels(func);
+  if (summaries.empty() && outside == 0)
+    return;
+
+  os << "fusion plan of @" << func.getSymName();
+  if (auto module = func->getParentOfType<ModuleOp>();
+      module && module.getSymName())
+    os << " in @" << *module.getSymName();
+  os << ": " << summaries.size() << " kernel"
+     << (summaries.size() == 1 ? "" : "s")
+     << "; bytes and FLOPs estimated with symbolic dims at their sinter.dims "
+        "defaults ("
+     << CostModel(func).describeDims() << ")\n";
+
+  if (!summaries.empty())
+    printKernelTable(summaries, os);
   if (outside != 0)
     os << outside << " op" << (outside == 1 ? "" : "s") << " of @"
        << func.getSymName()
