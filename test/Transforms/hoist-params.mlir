@@ -172,3 +172,88 @@ func.func @forward(%x: tensor<4xf32> {sinter.role = "input", sinter.name = "a"},
   %y = sinter.add %x, %e : tensor<4xf32>, tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// The signature must be readable before anything moves.
+
+// expected-error @+1 {{argument #1: sinter.role 'prepared' is only valid in a hoisted @forward (one with sinter.original_arguments)}}
+func.func @forward(%x: tensor<4xf32> {sinter.role = "input"}, %p: tensor<4xf32> {sinter.role = "prepared"}) -> tensor<4xf32> {
+  %e = sinter.exp %p : tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+
+// -----
+
+module {
+  func.func @prepare(%w: tensor<4xf32> {sinter.name = "w", sinter.role = "param"}) -> tensor<4xf32> {
+    return %w : tensor<4xf32>
+  }
+  // expected-error @+1 {{prepared argument #1 needs a sinter.prepared index of a @prepare result}}
+  func.func @forward(%x: tensor<4xf32> {sinter.name = "x"},
+                     %p: tensor<4xf32> {sinter.role = "prepared", sinter.prepared = 3 : i64}) -> tensor<4xf32>
+      attributes {sinter.original_arguments = [{sinter.name = "x", sinter.type = tensor<4xf32>},
+                                               {sinter.name = "w", sinter.role = "param", sinter.type = tensor<4xf32>}]} {
+    %e = sinter.exp %p : tensor<4xf32>
+    return %e : tensor<4xf32>
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{argument #0 of @prepare names no original argument}}
+  func.func @prepare(%w: tensor<4xf32> {sinter.name = "v", sinter.role = "param"}) -> tensor<4xf32> {
+    return %w : tensor<4xf32>
+  }
+  func.func @forward(%x: tensor<4xf32> {sinter.name = "x"},
+                     %p: tensor<4xf32> {sinter.role = "prepared", sinter.prepared = 0 : i64}) -> tensor<4xf32>
+      attributes {sinter.original_arguments = [{sinter.name = "x", sinter.type = tensor<4xf32>},
+                                               {sinter.name = "w", sinter.role = "param", sinter.type = tensor<4xf32>}]} {
+    %e = sinter.exp %p : tensor<4xf32>
+    return %e : tensor<4xf32>
+  }
+}
+
+// -----
+
+module {
+  func.func @prepare(%w: tensor<4xf32> {sinter.name = "w", sinter.role = "param"}) -> tensor<4xf32> {
+    %e = sinter.exp %w : tensor<4xf32>
+    return %e : tensor<4xf32>
+  }
+  // expected-error @+1 {{prepared argument #1 has type 'tensor<8xf32>' but @prepare result #0 has type 'tensor<4xf32>'}}
+  func.func @forward(%x: tensor<4xf32> {sinter.name = "x"},
+                     %p: tensor<8xf32> {sinter.role = "prepared", sinter.prepared = 0 : i64}) -> tensor<8xf32>
+      attributes {sinter.original_arguments = [{sinter.name = "x", sinter.type = tensor<4xf32>},
+                                               {sinter.name = "w", sinter.role = "param", sinter.type = tensor<4xf32>}]} {
+    return %p : tensor<8xf32>
+  }
+}
+
+// -----
+
+module {
+  func.func @prepare(%w: tensor<4xf32> {sinter.name = "w", sinter.role = "param"}) -> tensor<4xf32> {
+    return %w : tensor<4xf32>
+  }
+  // expected-error @+1 {{the module has @prepare but @forward has no sinter.original_arguments}}
+  func.func @forward(%x: tensor<4xf32> {sinter.role = "input"}) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{original argument #0: sinter.original_arguments entries must be dictionaries with a sinter.type}}
+func.func @forward(%x: tensor<4xf32> {sinter.role = "input"}) -> tensor<4xf32> attributes {sinter.original_arguments = [3]} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 of @forward has type 'tensor<4xf32>' but original argument 'x' has type 'tensor<2xf32>'}}
+func.func @forward(%x: tensor<4xf32> {sinter.name = "x"}) -> tensor<4xf32>
+    attributes {sinter.original_arguments = [{sinter.name = "x", sinter.type = tensor<2xf32>}]} {
+  return %x : tensor<4xf32>
+}

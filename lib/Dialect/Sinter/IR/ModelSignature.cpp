@@ -95,6 +95,11 @@ static FailureOr<ModelValue> readArgument(Operation *op, DictionaryAttr attrs,
   StringRef role = readRole(attrs);
   if (role == kParamRole)
     value.role = ArgumentRole::Param;
+  else if (role == kPreparedRole)
+    return op->emitError() << what << ": " << kRoleAttrName << " '" << role
+                           << "' is only valid in a hoisted @forward (one "
+                              "with "
+                           << kOriginalArgumentsAttrName << ")";
   else if (role != kInputRole)
     return op->emitError() << what << ": unknown " << kRoleAttrName << " '"
                            << role << "'";

@@ -176,7 +176,9 @@ int64_t CostModel::getBytes(Value value) const {
   auto type = dyn_cast<ShapedType>(value.getType());
   if (!type)
     return 0;
-  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  // Index and other non-numeric elements count as 64 bits.
+  Type element = type.getElementType();
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
   return getNumElements(value) * ((bits + 7) / 8);
 }
 

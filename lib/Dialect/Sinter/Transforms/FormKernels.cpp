@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::sinter {
@@ -119,6 +120,17 @@ static void formKernels(Block &block, ArrayRef<FusionGroup> groups) {
     op->erase();
 }
 
+/// Erases the ops of `block` whose results nothing uses: a kernel for them
+/// would compute nothing observable.
+static void eraseDeadOps(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
+
 namespace {
 struct FormKernelsPass
     : public sinter::impl::SinterFormKernelsBase<FormKernelsPass> {
@@ -130,6 +142,7 @@ void FormKernelsPass::runOnOperation() {
   for (auto func : getOperation().getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
+    eraseDeadOps(func.getBody().front());
     CostModel costs(func);
     FailureOr<SmallVector<FusionGroup>> groups =
         decideFusion(func.getBody().front(), costs);

@@ -284,6 +284,9 @@ void HoistParamsPass::runOnOperation() {
   func::FuncOp forward = getForwardFunc(module);
   if (!forward || forward.isExternal())
     return;
+  // The rewrite relies on well-formed prepared arguments and names.
+  if (failed(getModelSignature(module)))
+    return signalPassFailure();
   HoistDecision decision = decideHoisting(forward);
   if (decision.hoisted.empty())
     return;

@@ -46,7 +46,8 @@ def SinterFormKernels : Pass<"sinter-form-kernels", "ModuleOp"> {
     functions, candidates scored by the HBM bytes they save, no cycles, no
     matmul or reduction computed twice), then wraps every group of @forward
     and @prepare into a `sinter.kernel` of kind gemm, matvec, pointwise,
-    row_reduction or column_reduction. Afterwards every op of these functions
+    row_reduction or column_reduction. Ops whose results nothing uses are
+    erased first. Afterwards every op of these functions
     except constants and the terminator is inside exactly one kernel; cheap
     elementwise producers may also be recomputed in a consumer kernel when
     that avoids writing a full-size intermediate. Expects decomposed input
