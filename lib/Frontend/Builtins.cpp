@@ -667,6 +667,10 @@ static FailureOr<Value> lowerReshape(const Arguments &args) {
   ArrayRef<EvalValue> elements(*shapeArg);
   if (shapeArg->kind == EvalValue::Kind::List)
     elements = shapeArg->list;
+  if (elements.size() > kMaxRank)
+    return args.lowering.emitError(shapeArg->loc)
+           << "reshape() to " << elements.size() << " dims; the limit is "
+           << kMaxRank;
 
   // The symbolic dims of the input still to be matched by the result.
   SmallVector<std::string> unmatched;

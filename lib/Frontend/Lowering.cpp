@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -266,6 +267,9 @@ FailureOr<ModelValue> ModelLowering::resolveType(const TypeSpec &spec,
     return failure();
   }
 
+  if (spec.dims.size() > kMaxRank)
+    return emitError(spec.loc) << "tensor has " << spec.dims.size()
+                               << " dims; the limit is " << kMaxRank;
   ModelValue value;
   SmallVector<int64_t> shape;
   int64_t elements = 1;

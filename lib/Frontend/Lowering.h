@@ -35,6 +35,9 @@
 
 namespace mlir::sinter::frontend {
 
+/// Highest tensor rank a model may declare or reshape to (PyTorch's limit).
+constexpr size_t kMaxRank = 64;
+
 /// Lowers `model` to a verified model module; emits an error and returns
 /// null on any name or type error.
 OwningOpRef<ModuleOp> lowerModel(const ModelDecl &model,

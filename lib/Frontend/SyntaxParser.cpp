@@ -31,7 +31,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Error.h"
 
 using namespace mlir;
@@ -91,7 +92,7 @@ private:
   }
   /// Reports that the current token is not what was `expected`.
   LogicalResult emitUnexpected(StringRef expected);
-  LogicalResult expect(Token::Kind kind, StringRef context);
+  LogicalResult expect(Token::Kind kind, StringRef where);
   void skipNewlines() {
     while (consumeIf(Token::Kind::Newline)) {
     }
