@@ -253,10 +253,7 @@ static FailureOr<BoundCall> bindArguments(ModelLowering &lowering,
         InFlightDiagnostic diag = lowering.emitError(loc)
                                   << signature.name << "() has no argument '"
                                   << argument.name << "'";
-        StringRef closest = findClosest(argument.name, signature.params);
-        if (!closest.empty())
-          diag << "; did you mean '" << closest << "'?";
-        else
+        if (!suggestClosest(diag, argument.name, signature.params))
           diag << " (its arguments: " << llvm::join(signature.params, ", ")
                << ")";
         return failure();
@@ -370,8 +367,8 @@ static FailureOr<Value> lowerHardtanh(const Arguments &args) {
     return failure();
   if (*minValue > *maxValue)
     return args.lowering.emitError(args.getLoc())
-           << "hardtanh() min_val " << *minValue << " is greater than max_val "
-           << *maxValue;
+           << "hardtanh() min_val " << formatNumber(*minValue)
+           << " is greater than max_val " << formatNumber(*maxValue);
   return args.lowering.create<HardtanhOp>(
       args.getLoc(), {*input},
       {args.f64("min", *minValue), args.f64("max", *maxValue)});
@@ -402,8 +399,8 @@ static FailureOr<Value> lowerClamp(const Arguments &args) {
            << "clamp() needs min= or max= (or both)";
   if (bounds[0] && bounds[1] && *bounds[0] > *bounds[1])
     return args.lowering.emitError(args.getLoc())
-           << "clamp() min " << *bounds[0] << " is greater than max "
-           << *bounds[1];
+           << "clamp() min " << formatNumber(*bounds[0])
+           << " is greater than max " << formatNumber(*bounds[1]);
   return args.lowering.create<ClampOp>(args.getLoc(), {*input}, attributes);
 }
 
@@ -670,6 +667,10 @@ static FailureOr<Value> lowerReshape(const Arguments &args) {
   ArrayRef<EvalValue> elements(*shapeArg);
   if (shapeArg->kind == EvalValue::Kind::List)
     elements = shapeArg->list;
+  if (elements.size() > kMaxRank)
+    return args.lowering.emitError(shapeArg->loc)
+           << "reshape() to " << elements.size() << " dims; the limit is "
+           << kMaxRank;
 
   // The symbolic dims of the input still to be matched by the result.
   SmallVector<std::string> unmatched;
@@ -855,12 +856,10 @@ FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
     if (scope.count(call.text))
       return diag << "'" << call.text << "' is a value, not a function";
     diag << "unknown function '" << call.text << "'";
-    StringRef closest =
-        findClosest(call.text, getNames(builtins, [](const Builtin &entry) {
-                      return entry.signature.name;
-                    }));
-    if (!closest.empty())
-      diag << "; did you mean '" << closest << "'?";
+    suggestClosest(diag, call.text,
+                   getNames(builtins, [](const Builtin &entry) {
+                     return entry.signature.name;
+                   }));
     return failure();
   }
   FailureOr<BoundCall> bound = bindArguments(*this, call, builtin->signature);
@@ -869,27 +868,24 @@ FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
   FailureOr<Value> result = builtin->lower(Arguments(*this, *bound));
   if (failed(result))
     return failure();
-  EvalValue value;
-  value.kind = EvalValue::Kind::Tensor;
-  value.loc = call.loc;
-  value.tensor = *result;
-  return value;
+  return EvalValue::getTensor(*result, call.loc);
 }
 
-/// Checks the arguments of an init hint; `args` has one value per param.
+/// Checks the arguments of an init hint (one value per parameter).
 static LogicalResult checkInitHint(ModelLowering &lowering, SMLoc loc,
                                    const InitHint &hint) {
   if (hint.kind == "uniform" && !(hint.args[0] <= hint.args[1]))
-    return lowering.emitError(loc) << "uniform(lo, hi) needs lo <= hi, got "
-                                   << hint.args[0] << " > " << hint.args[1];
-  if (hint.kind == "normal" && !(hint.args[1] >= 0.0))
     return lowering.emitError(loc)
-           << "normal(mean, std) needs std >= 0, got " << hint.args[1];
+           << "uniform(lo, hi) needs lo <= hi, got "
+           << formatNumber(hint.args[0]) << " > " << formatNumber(hint.args[1]);
+  if (hint.kind == "normal" && !(hint.args[1] >= 0.0))
+    return lowering.emitError(loc) << "normal(mean, std) needs std >= 0, got "
+                                   << formatNumber(hint.args[1]);
   if (hint.kind == "linear_default" &&
       (hint.args[0] < 1.0 || hint.args[0] != std::floor(hint.args[0])))
     return lowering.emitError(loc)
            << "linear_default(fan_in) needs an integer fan_in >= 1, got "
-           << hint.args[0];
+           << formatNumber(hint.args[0]);
   return success();
 }
 
@@ -908,10 +904,9 @@ FailureOr<InitHint> ModelLowering::lowerInitHint(const Expr *init,
   if (signature == hints.end()) {
     InFlightDiagnostic diag = emitError(init->loc)
                               << "unknown init hint '" << init->text << "'";
-    StringRef closest = findClosest(init->text, hintNames);
-    if (!closest.empty())
-      return diag << "; did you mean '" << closest << "'?";
-    return diag << "; expected " << expected;
+    if (!suggestClosest(diag, init->text, hintNames))
+      diag << "; expected " << expected;
+    return failure();
   }
 
   inInitHint = true;

@@ -9,6 +9,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -23,6 +25,10 @@ std::optional<int64_t> mlir::sinter::getPreparedIndex(func::FuncOp func,
                                                          kPreparedAttrName))
     return prepared.getInt();
   return std::nullopt;
+}
+
+func::FuncOp mlir::sinter::getPrepareFunc(ModuleOp module) {
+  return module.lookupSymbol<func::FuncOp>(kPrepareFuncName);
 }
 
 /// Reads the dim names of a value of type `type` from `attrs`; a missing
@@ -55,6 +61,156 @@ static std::string readName(DictionaryAttr attrs, StringRef fallback) {
   return fallback.str();
 }
 
+/// Reads the init hint of `what` from `attrs`, if it has one.
+static LogicalResult readInit(Operation *op, DictionaryAttr attrs,
+                              StringRef what, std::optional<InitHint> &hint) {
+  auto init = attrs ? attrs.getAs<DictionaryAttr>(kInitAttrName) : nullptr;
+  if (!init)
+    return success();
+  auto kind = init.getAs<StringAttr>("kind");
+  auto args = init.getAs<ArrayAttr>("args");
+  if (!kind)
+    return op->emitError() << what << ": " << kInitAttrName
+                           << " needs a string 'kind'";
+  hint = InitHint{kind.str(), {}};
+  for (Attribute arg : args ? args.getValue() : ArrayRef<Attribute>()) {
+    auto number = dyn_cast<FloatAttr>(arg);
+    if (!number)
+      return op->emitError()
+             << what << ": " << kInitAttrName << " args must be floats";
+    hint->args.push_back(number.getValueAsDouble());
+  }
+  return success();
+}
+
+/// Returns the sinter.role of `attrs`, "input" when there is none.
+static StringRef readRole(DictionaryAttr attrs) {
+  auto role = attrs ? attrs.getAs<StringAttr>(kRoleAttrName) : nullptr;
+  return role ? role.getValue() : StringRef(kInputRole);
+}
+
+/// Reads an input or param of the model described by `attrs`; `what` names it
+/// in the errors reported at `op`.
+static FailureOr<ModelValue> readArgument(Operation *op, DictionaryAttr attrs,
+                                          Type type, unsigned index,
+                                          StringRef what) {
+  auto tensorType = dyn_cast_if_present<RankedTensorType>(type);
+  if (!tensorType)
+    return op->emitError() << what << " must be a ranked tensor";
+  ModelValue value;
+  value.type = tensorType;
+  value.name = readName(attrs, "arg" + std::to_string(index));
+  StringRef role = readRole(attrs);
+  if (role == kParamRole)
+    value.role = ArgumentRole::Param;
+  else if (role == kPreparedRole)
+    return op->emitError() << what << ": " << kRoleAttrName << " '" << role
+                           << "' is only valid in a hoisted @forward (one "
+                              "with "
+                           << kOriginalArgumentsAttrName << ")";
+  else if (role != kInputRole)
+    return op->emitError() << what << ": unknown " << kRoleAttrName << " '"
+                           << role << "'";
+  if (failed(readDimNames(op, attrs, tensorType, what, value.dimNames)) ||
+      failed(readInit(op, attrs, what, value.init)))
+    return failure();
+  return value;
+}
+
+/// Reads the original arguments of a hoisted `forward` from `originals`.
+static LogicalResult readOriginalArguments(func::FuncOp forward,
+                                           ArrayAttr originals,
+                                           ModelSignature &signature) {
+  for (auto [index, entry] : llvm::enumerate(originals)) {
+    std::string what = "original argument #" + std::to_string(index);
+    auto attrs = dyn_cast<DictionaryAttr>(entry);
+    auto type = attrs ? attrs.getAs<TypeAttr>(kTypeAttrName) : nullptr;
+    if (!type)
+      return forward.emitError()
+             << what << ": " << kOriginalArgumentsAttrName
+             << " entries must be dictionaries with a " << kTypeAttrName;
+    FailureOr<ModelValue> value =
+        readArgument(forward, attrs, type.getValue(), index, what);
+    if (failed(value))
+      return failure();
+    signature.arguments.push_back(std::move(*value));
+  }
+  return success();
+}
+
+/// Finds the original argument that argument `index` of `func` stands for, by
+/// name, and checks that the types agree.
+static FailureOr<unsigned>
+matchOriginalArgument(func::FuncOp func, unsigned index,
+                      const llvm::StringMap<unsigned> &byName,
+                      const ModelSignature &signature) {
+  DictionaryAttr attrs = func.getArgAttrDict(index);
+  auto name = attrs ? attrs.getAs<StringAttr>(kNameAttrName) : nullptr;
+  auto found = name ? byName.find(name.getValue()) : byName.end();
+  if (found == byName.end())
+    return func.emitError()
+           << "argument #" << index << " of @" << func.getSymName()
+           << " names no original argument";
+  if (signature.arguments[found->second].type != func.getArgumentTypes()[index])
+    return func.emitError()
+           << "argument #" << index << " of @" << func.getSymName()
+           << " has type " << func.getArgumentTypes()[index]
+           << " but original argument '" << name.getValue() << "' has type "
+           << signature.arguments[found->second].type;
+  return found->second;
+}
+
+/// Reads where each argument of a hoisted @forward (and of @prepare, if
+/// any) gets its value.
+static LogicalResult readArgumentSources(func::FuncOp forward,
+                                         func::FuncOp prepare,
+                                         ModelSignature &signature) {
+  llvm::StringMap<unsigned> byName;
+  for (auto [index, value] : llvm::enumerate(signature.arguments))
+    if (!byName.try_emplace(value.name, index).second)
+      return forward.emitError() << kOriginalArgumentsAttrName << ": name '"
+                                 << value.name << "' appears twice";
+
+  if (prepare) {
+    signature.hasPrepare = true;
+    for (unsigned index = 0; index < prepare.getNumArguments(); ++index) {
+      FailureOr<unsigned> original =
+          matchOriginalArgument(prepare, index, byName, signature);
+      if (failed(original))
+        return failure();
+      signature.prepareArguments.push_back(*original);
+    }
+  }
+
+  for (unsigned index = 0; index < forward.getNumArguments(); ++index) {
+    DictionaryAttr attrs = forward.getArgAttrDict(index);
+    if (readRole(attrs) != kPreparedRole) {
+      FailureOr<unsigned> original =
+          matchOriginalArgument(forward, index, byName, signature);
+      if (failed(original))
+        return failure();
+      signature.forwardArguments.push_back(
+          {ArgumentSource::Kind::Original, *original});
+      continue;
+    }
+    auto prepared = attrs.getAs<IntegerAttr>(kPreparedAttrName);
+    if (!prepare || !prepared || prepared.getInt() < 0 ||
+        prepared.getInt() >= prepare.getNumResults())
+      return forward.emitError()
+             << "prepared argument #" << index << " needs a "
+             << kPreparedAttrName << " index of a @prepare result";
+    unsigned result = prepared.getInt();
+    if (prepare.getResultTypes()[result] != forward.getArgumentTypes()[index])
+      return forward.emitError()
+             << "prepared argument #" << index << " has type "
+             << forward.getArgumentTypes()[index] << " but @prepare result #"
+             << result << " has type " << prepare.getResultTypes()[result];
+    signature.forwardArguments.push_back(
+        {ArgumentSource::Kind::Prepared, result});
+  }
+  return success();
+}
+
 FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
   func::FuncOp forward = getForwardFunc(module);
   if (!forward)
@@ -72,43 +228,28 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
     }
   }
 
-  for (auto [index, type] : llvm::enumerate(forward.getArgumentTypes())) {
-    if (getPreparedIndex(forward, index))
-      continue;
-    auto tensorType = dyn_cast<RankedTensorType>(type);
-    std::string what = "argument #" + std::to_string(index);
-    if (!tensorType)
-      return forward.emitError() << what << " must be a ranked tensor";
-    DictionaryAttr attrs = forward.getArgAttrDict(index);
-    ModelValue value;
-    value.type = tensorType;
-    value.name = readName(attrs, "arg" + std::to_string(index));
-    auto role = attrs ? attrs.getAs<StringAttr>(kRoleAttrName) : nullptr;
-    if (role && role.getValue() == "param")
-      value.role = ArgumentRole::Param;
-    else if (role && role.getValue() != "input")
-      return forward.emitError() << what << ": unknown " << kRoleAttrName
-                                 << " '" << role.getValue() << "'";
-    if (failed(readDimNames(forward, attrs, tensorType, what, value.dimNames)))
+  func::FuncOp prepare = getPrepareFunc(module);
+  auto originals =
+      forward->getAttrOfType<ArrayAttr>(kOriginalArgumentsAttrName);
+  if (originals) {
+    if (failed(readOriginalArguments(forward, originals, signature)) ||
+        failed(readArgumentSources(forward, prepare, signature)))
       return failure();
-    if (auto init =
-            attrs ? attrs.getAs<DictionaryAttr>(kInitAttrName) : nullptr) {
-      auto kind = init.getAs<StringAttr>("kind");
-      auto args = init.getAs<ArrayAttr>("args");
-      if (!kind)
-        return forward.emitError()
-               << what << ": " << kInitAttrName << " needs a string 'kind'";
-      InitHint hint{kind.str(), {}};
-      for (Attribute arg : args ? args.getValue() : ArrayRef<Attribute>()) {
-        auto number = dyn_cast<FloatAttr>(arg);
-        if (!number)
-          return forward.emitError()
-                 << what << ": " << kInitAttrName << " args must be floats";
-        hint.args.push_back(number.getValueAsDouble());
-      }
-      value.init = std::move(hint);
+  } else {
+    if (prepare)
+      return forward.emitError()
+             << "the module has @prepare but @forward has no "
+             << kOriginalArgumentsAttrName;
+    for (auto [index, type] : llvm::enumerate(forward.getArgumentTypes())) {
+      FailureOr<ModelValue> value =
+          readArgument(forward, forward.getArgAttrDict(index), type, index,
+                       "argument #" + std::to_string(index));
+      if (failed(value))
+        return failure();
+      signature.arguments.push_back(std::move(*value));
+      signature.forwardArguments.push_back(
+          {ArgumentSource::Kind::Original, static_cast<unsigned>(index)});
     }
-    signature.arguments.push_back(std::move(value));
   }
 
   for (auto [index, type] : llvm::enumerate(forward.getResultTypes())) {
@@ -140,8 +281,9 @@ void mlir::sinter::setArgumentInfo(func::FuncOp func, unsigned index,
                                    const ModelValue &value) {
   Builder builder(func.getContext());
   func.setArgAttr(index, kRoleAttrName,
-                  builder.getStringAttr(
-                      value.role == ArgumentRole::Param ? "param" : "input"));
+                  builder.getStringAttr(value.role == ArgumentRole::Param
+                                            ? kParamRole
+                                            : kInputRole));
   func.setArgAttr(index, kNameAttrName, builder.getStringAttr(value.name));
   func.setArgAttr(index, kDimNamesAttrName,
                   getDimNamesAttr(builder, value.dimNames));
@@ -164,4 +306,41 @@ void mlir::sinter::setResultInfo(func::FuncOp func, unsigned index,
   func.setResultAttr(index, kNameAttrName, builder.getStringAttr(value.name));
   func.setResultAttr(index, kDimNamesAttrName,
                      getDimNamesAttr(builder, value.dimNames));
+}
+
+LogicalResult mlir::sinter::recordOriginalArguments(func::FuncOp forward) {
+  if (forward->hasAttr(kOriginalArgumentsAttrName))
+    return success();
+  Builder builder(forward.getContext());
+  llvm::StringSet<> names;
+  SmallVector<Attribute> originals;
+  for (auto [index, type] : llvm::enumerate(forward.getArgumentTypes())) {
+    std::string name =
+        readName(forward.getArgAttrDict(index), "arg" + std::to_string(index));
+    if (!names.insert(name).second)
+      return forward.emitError()
+             << "argument name '" << name
+             << "' appears twice; a hoisted model needs unique names";
+    NamedAttrList attrs(forward.getArgAttrDict(index));
+    attrs.set(kNameAttrName, builder.getStringAttr(name));
+    forward.setArgAttr(index, kNameAttrName, builder.getStringAttr(name));
+    attrs.set(kTypeAttrName, TypeAttr::get(type));
+    originals.push_back(attrs.getDictionary(forward.getContext()));
+  }
+  forward->setAttr(kOriginalArgumentsAttrName, builder.getArrayAttr(originals));
+  return success();
+}
+
+void mlir::sinter::setPreparedArgumentInfo(func::FuncOp forward, unsigned index,
+                                           unsigned preparedIndex,
+                                           StringRef name) {
+  Builder builder(forward.getContext());
+  forward.setArgAttrs(
+      index,
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr(kRoleAttrName,
+                                builder.getStringAttr(kPreparedRole)),
+           builder.getNamedAttr(kPreparedAttrName,
+                                builder.getI64IntegerAttr(preparedIndex)),
+           builder.getNamedAttr(kNameAttrName, builder.getStringAttr(name))}));
 }

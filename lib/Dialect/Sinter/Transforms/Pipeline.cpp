@@ -19,6 +19,10 @@ void mlir::sinter::buildSinterPipeline(OpPassManager &pm,
   SinterSimplifyOptions simplifyOptions;
   simplifyOptions.fpMode = options.fpMode;
   funcPm.addPass(createSinterSimplify(simplifyOptions));
+
+  // Parameter hoisting, then kernel formation.
+  pm.addPass(createSinterHoistParams());
+  pm.addPass(createSinterFormKernels());
 }
 
 void mlir::sinter::registerSinterPipeline() {

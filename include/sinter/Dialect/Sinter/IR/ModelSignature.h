@@ -25,6 +25,49 @@
 // The frontend writes them, and the interpreter, the passes and the CUDA
 // emitter read them through this header.
 //
+// Hoisted modules (after sinter-hoist-params)
+// -------------------------------------------
+// Values that depend only on params are computed once, when the model is
+// created, by `func.func @prepare`; @forward receives them as arguments:
+//
+//   func.func @prepare(%w: tensor<4096x8192xf32> {sinter.role = "param",
+//                                                 sinter.name = "weight", ...})
+//       -> (tensor<8192x1xf32> {sinter.name = "prepared0"})
+//   func.func @forward(%x: tensor<?x8192xf32> {sinter.role = "input", ...},
+//                      %p: tensor<8192x1xf32> {sinter.role = "prepared",
+//                                              sinter.prepared = 0 : i64,
+//                                              sinter.name = "prepared0"})
+//       attributes {sinter.original_arguments = [
+//         {sinter.role = "input", sinter.name = "x", sinter.type = ..., ...},
+//         {sinter.role = "param", sinter.name = "weight", sinter.type = ...}]}
+//
+// - `sinter.original_arguments` (on @forward) lists the arguments of @forward
+//   as the frontend declared them, in order: each entry is that argument's
+//   attribute dictionary plus `sinter.type = <its tensor type>`, and always
+//   has a `sinter.name`. These are the model's interface: they are what a
+//   caller passes, and what getModelSignature returns as `arguments`. Names
+//   are unique in a hoisted module.
+// - Every argument of @prepare is an original argument (a param), with that
+//   argument's attributes; it is matched to the original list by sinter.name.
+//   The results of @prepare are the prepared values, result `i` named
+//   "prepared<i>" (a display name; prepared values are matched by index).
+// - Every argument of @forward is either an original argument (role "input"
+//   or "param", matched by sinter.name), or a prepared value: role
+//   "prepared", `sinter.prepared = i : i64` receives result `i` of @prepare,
+//   and its type is that result's type. The pass writes the original
+//   arguments first, in their original order, then the prepared values in
+//   result order; readers rely on the attributes, not on positions.
+// - Params that @forward no longer reads are not arguments of @forward; every
+//   @prepare result is read by @forward.
+//
+// To run a hoisted model on the original arguments A[0..n) (see
+// ModelSignature::prepareArguments and ::forwardArguments):
+//   1. P = @prepare(A[prepareArguments[0]], A[prepareArguments[1]], ...)
+//   2. @forward(V[0], V[1], ...) with V[i] = A[s.index] if
+//      s = forwardArguments[i] is Original, P[s.index] if it is Prepared.
+// A module without @prepare runs as @forward(A[0], A[1], ...); its
+// forwardArguments say exactly that, so one code path serves both.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SINTER_DIALECT_SINTER_IR_MODELSIGNATURE_H
@@ -49,8 +92,18 @@ constexpr llvm::StringLiteral kNameAttrName = "sinter.name";
 constexpr llvm::StringLiteral kDimNamesAttrName = "sinter.dim_names";
 /// Param argument attribute: {kind = "<hint>", args = [f64, ...]}.
 constexpr llvm::StringLiteral kInitAttrName = "sinter.init";
-/// @forward argument attribute: the index of the @prepare result it receives.
+/// Prepared @forward argument attribute: the index of the @prepare result it
+/// receives (an i64).
 constexpr llvm::StringLiteral kPreparedAttrName = "sinter.prepared";
+/// @forward attribute of a hoisted module: the original arguments.
+constexpr llvm::StringLiteral kOriginalArgumentsAttrName =
+    "sinter.original_arguments";
+/// Entry of sinter.original_arguments: the argument's type.
+constexpr llvm::StringLiteral kTypeAttrName = "sinter.type";
+/// Values of sinter.role.
+constexpr llvm::StringLiteral kInputRole = "input";
+constexpr llvm::StringLiteral kParamRole = "param";
+constexpr llvm::StringLiteral kPreparedRole = "prepared";
 /// Name of the function that computes the model's outputs.
 constexpr llvm::StringLiteral kForwardFuncName = "forward";
 /// Name of the function that computes param-only values once.
@@ -78,16 +131,31 @@ struct ModelValue {
   std::optional<InitHint> init;
 };
 
+/// Where an argument of @forward gets its value when the model runs.
+struct ArgumentSource {
+  enum class Kind { Original, Prepared };
+  Kind kind = Kind::Original;
+  /// Original: index into ModelSignature::arguments. Prepared: index of the
+  /// @prepare result.
+  unsigned index = 0;
+};
+
 /// The interface of one model, read from its module.
 struct ModelSignature {
   std::string modelName;
   /// Symbolic dims with their default values, sorted by name.
   SmallVector<std::pair<std::string, int64_t>> dims;
-  /// The arguments of @forward that are not prepared, in order: the model's
-  /// inputs and params.
+  /// The arguments of @forward as the frontend declared them, in order (read
+  /// from sinter.original_arguments in a hoisted module).
   SmallVector<ModelValue> arguments;
   /// The results of @forward, in order.
   SmallVector<ModelValue> results;
+  /// Whether the module has @prepare.
+  bool hasPrepare = false;
+  /// Per argument of @prepare: its index in `arguments`.
+  SmallVector<unsigned> prepareArguments;
+  /// Per argument of @forward as it is now: where its value comes from.
+  SmallVector<ArgumentSource> forwardArguments;
 };
 
 /// Returns the @forward function of a model module, or null.
@@ -96,6 +164,9 @@ func::FuncOp getForwardFunc(ModuleOp module);
 /// Returns the index of the @prepare result that argument `index` of `func`
 /// receives, or std::nullopt if it is not a prepared argument.
 std::optional<int64_t> getPreparedIndex(func::FuncOp func, unsigned index);
+
+/// Returns the @prepare function of a hoisted model module, or null.
+func::FuncOp getPrepareFunc(ModuleOp module);
 
 /// Reads the signature of a model module; emits an error at the offending
 /// op and fails if the module lacks @forward or its attributes are malformed.
@@ -107,6 +178,17 @@ void setArgumentInfo(func::FuncOp func, unsigned index,
 
 /// Attaches `value`'s name and dim names to result `index` of `func`.
 void setResultInfo(func::FuncOp func, unsigned index, const ModelValue &value);
+
+/// Stores the current arguments of `forward` as its
+/// sinter.original_arguments, unless it already has them; an argument
+/// without a sinter.name is given its default name "arg<index>" first.
+/// Fails with an error at `forward` if two arguments share a name.
+LogicalResult recordOriginalArguments(func::FuncOp forward);
+
+/// Marks argument `index` of `forward` as receiving result `preparedIndex` of
+/// @prepare, named `name`.
+void setPreparedArgumentInfo(func::FuncOp forward, unsigned index,
+                             unsigned preparedIndex, StringRef name);
 
 } // namespace mlir::sinter
 

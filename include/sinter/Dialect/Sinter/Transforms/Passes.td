@@ -76,4 +76,53 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
   let dependentDialects = ["::mlir::sinter::SinterDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Parameter hoisting and kernel formation (branch `kernels`)
+//===----------------------------------------------------------------------===//
+
+def SinterHoistParams : Pass<"sinter-hoist-params", "ModuleOp"> {
+  let summary = "Moves param-only computation into func.func @prepare";
+  let description = [{
+    Every op of @forward whose operands depend only on params (arguments with
+    `sinter.role = "param"`), prepared values and constants moves into
+    `func.func @prepare`, which the generated code runs once when the model
+    is created. The values that @forward still needs become results of
+    @prepare and arguments of @forward (`sinter.role = "prepared"`); params
+    that @forward no longer reads leave its argument list, which is kept in
+    `sinter.original_arguments` (ModelSignature.h documents the convention).
+    Ops that are free wherever they run stay in @forward: constants, and
+    reshapes that do not read a hoisted value. Running the pass again hoists
+    into the existing @prepare; a module without @forward is left alone.
+
+    Example: `sum(x @ W^T)` simplified to `x @ colsum(W)` computes
+    `colsum(W)` in @prepare, and @forward reads the vector instead of `W`.
+  }];
+}
+
+def SinterFormKernels : Pass<"sinter-form-kernels", "ModuleOp"> {
+  let summary = "Groups the ops of each function into sinter.kernel regions";
+  let description = [{
+    Decides fusion groups first (FusionPolicy.h: legality as small named
+    functions, candidates scored by the HBM bytes they save, no cycles, no
+    matmul or reduction computed twice), then wraps every group of @forward
+    and @prepare into a `sinter.kernel` of kind gemm, matvec, pointwise,
+    row_reduction or column_reduction. Ops whose results nothing uses are
+    erased first. Afterwards every op of these functions
+    except constants and the terminator is inside exactly one kernel; cheap
+    elementwise producers may also be recomputed in a consumer kernel when
+    that avoids writing a full-size intermediate. Expects decomposed input
+    (run sinter-decompose first): softmax and the norms are rejected.
+  }];
+}
+
+def SinterPrintFusionPlan : Pass<"sinter-print-fusion-plan", "ModuleOp"> {
+  let summary = "Prints the fusion plan of a module with kernels";
+  let description = [{
+    Prints a table per function with kernels: kernel, kind, estimated bytes
+    moved and FLOPs (symbolic dims at their sinter.dims defaults), inputs,
+    outputs and the ops each kernel computes (FusionPlan.h). Leaves the IR
+    unchanged.
+  }];
+}
+
 #endif // SINTER_DIALECT_SINTER_TRANSFORMS_PASSES_TD

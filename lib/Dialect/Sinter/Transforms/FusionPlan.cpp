@@ -1,0 +1,178 @@
+//===- FusionPlan.cpp - The fusion plan of a module with kernels ----------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/Transforms/FusionPlan.h"
+
+#include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Dialect/Sinter/Transforms/CostModel.h"
+#include "sinter/Dialect/Sinter/Transforms/Passes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::sinter {
+#define GEN_PASS_DEF_SINTERPRINTFUSIONPLAN
+#include "sinter/Dialect/Sinter/Transforms/Passes.h.inc"
+} // namespace mlir::sinter
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+/// Returns string attribute `name` of `attrs`, or `fallback`.
+static std::string getNameOr(DictionaryAttr attrs, const Twine &fallback) {
+  if (auto name = attrs ? attrs.getAs<StringAttr>(kNameAttrName) : nullptr)
+    return name.str();
+  return fallback.str();
+}
+
+/// Names `value` of `func` as the plan shows it (see KernelSummary).
+static std::string
+getValueLabel(func::FuncOp func, Value value,
+              const DenseMap<Operation *, unsigned> &kernelIndex) {
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return getNameOr(func.getArgAttrDict(argument.getArgNumber()),
+                     "arg" + Twine(argument.getArgNumber()));
+  for (OpOperand &use : value.getUses())
+    if (isa<func::ReturnOp>(use.getOwner()))
+      return getNameOr(func.getResultAttrDict(use.getOperandNumber()),
+                       "out" + Twine(use.getOperandNumber()));
+  Operation *producer = value.getDefiningOp();
+  auto found = kernelIndex.find(producer);
+  if (found == kernelIndex.end())
+    return producer->getName().stripDialect().str();
+  return llvm::formatv("k{0}#{1}", found->second,
+                       cast<OpResult>(value).getResultNumber());
+}
+
+SmallVector<KernelSummary> mlir::sinter::summarizeKernels(func::FuncOp func) {
+  SmallVector<KernelSummary> summaries;
+  if (func.isExternal())
+    return summaries;
+  CostModel costs(func);
+  DenseMap<Operation *, unsigned> kernelIndex;
+  for (auto kernel : func.getBody().front().getOps<KernelOp>())
+    kernelIndex[kernel] = kernelIndex.size();
+
+  for (auto kernel : func.getBody().front().getOps<KernelOp>()) {
+    KernelSummary &summary = summaries.emplace_back();
+    summary.name = "k" + std::to_string(kernelIndex.lookup(kernel));
+    summary.kind = kernel.getKind();
+    for (Operation &op : kernel.getBody().front().without_terminator())
+      if (!isa<ConstantOp>(op))
+        summary.ops.push_back(op.getName().stripDialect().str());
+    for (Value input : kernel.getInputs()) {
+      summary.inputs.push_back(getValueLabel(func, input, kernelIndex));
+      summary.bytes += costs.getBytes(input);
+    }
+    for (Value output : kernel.getResults()) {
+      summary.outputs.push_back(getValueLabel(func, output, kernelIndex));
+      summary.bytes += costs.getBytes(output);
+    }
+    summary.flops = costs.getFlops(kernel);
+  }
+  return summaries;
+}
+
+/// The number of ops of `func` that no kernel holds (constants and the
+/// terminator excepted).
+static unsigned countOpsOutsideKernels(func::FuncOp func) {
+  unsigned count = 0;
+  for (Operation &op : func.getBody().front().without_terminator())
+    if (!isa<KernelOp, ConstantOp>(op))
+      ++count;
+  return count;
+}
+
+/// Prints one row per kernel of `summaries` and a total, in aligned columns.
+static void printKernelTable(ArrayRef<KernelSummary> summaries,
+                             llvm::raw_ostream &os) {
+  SmallVector<SmallVector<std::string>> rows = {
+      {"kernel", "kind", "bytes", "FLOPs", "inputs", "outputs", "ops"}};
+  int64_t totalBytes = 0, totalFlops = 0;
+  auto join = [](ArrayRef<std::string> items) {
+    return llvm::join(items, ", ");
+  };
+  for (const KernelSummary &summary : summaries) {
+    rows.push_back({summary.name, stringifyKernelKind(summary.kind).str(),
+                    std::to_string(summary.bytes),
+                    std::to_string(summary.flops), join(summary.inputs),
+                    join(summary.outputs), join(summary.ops)});
+    totalBytes += summary.bytes;
+    totalFlops += summary.flops;
+  }
+  rows.push_back({"total", "", std::to_string(totalBytes),
+                  std::to_string(totalFlops), "", "", ""});
+
+  // Numbers align right, text left; the last column is not padded.
+  constexpr size_t kNumColumns = 7;
+  SmallVector<size_t> widths(kNumColumns, 0);
+  for (const SmallVector<std::string> &row : rows)
+    for (size_t column = 0; column < kNumColumns; ++column)
+      widths[column] = std::max(widths[column], row[column].size());
+  for (const SmallVector<std::string> &row : rows) {
+    std::string line;
+    for (size_t column = 0; column < kNumColumns; ++column) {
+      bool number = column == 2 || column == 3;
+      std::string padding(widths[column] - row[column].size(), ' ');
+      if (column == kNumColumns - 1)
+        padding.clear();
+      line += number ? padding + row[column] : row[column] + padding;
+      if (column + 1 < kNumColumns)
+        line += "  ";
+    }
+    os << StringRef(line).rtrim() << "\n";
+  }
+}
+
+/// Prints the plan of `func`, if it has kernels or ops outside them.
+static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
+  if (func.isExternal())
+    return;
+  SmallVector<KernelSummary> summaries = summarizeKernels(func);
+  unsigned outside = countOpsOutsideKernels(func);
+  if (summaries.empty() && outside == 0)
+    return;
+
+  os << "fusion plan of @" << func.getSymName();
+  if (auto module = func->getParentOfType<ModuleOp>();
+      module && module.getSymName())
+    os << " in @" << *module.getSymName();
+  os << ": " << summaries.size() << " kernel"
+     << (summaries.size() == 1 ? "" : "s")
+     << "; bytes and FLOPs estimated with symbolic dims at their sinter.dims "
+        "defaults ("
+     << CostModel(func).describeDims() << ")\n";
+
+  if (!summaries.empty())
+    printKernelTable(summaries, os);
+  if (outside != 0)
+    os << outside << " op" << (outside == 1 ? "" : "s") << " of @"
+       << func.getSymName()
+       << " outside kernels (run sinter-form-kernels first)\n";
+}
+
+void mlir::sinter::printFusionPlan(ModuleOp module, llvm::raw_ostream &os) {
+  func::FuncOp forward = getForwardFunc(module);
+  func::FuncOp prepare = getPrepareFunc(module);
+  if (forward)
+    printFunctionPlan(forward, os);
+  if (prepare)
+    printFunctionPlan(prepare, os);
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func != forward && func != prepare)
+      printFunctionPlan(func, os);
+}
+
+namespace {
+struct PrintFusionPlanPass
+    : public sinter::impl::SinterPrintFusionPlanBase<PrintFusionPlanPass> {
+  void runOnOperation() override {
+    printFusionPlan(getOperation(), llvm::outs());
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

@@ -1,0 +1,459 @@
+// RUN: sinter-opt %s --split-input-file --sinter-form-kernels --verify-diagnostics | FileCheck %s
+
+// gemm_bias_relu: bias, relu and the scaling join the GEMM epilogue.
+
+// CHECK-LABEL: func.func @gemm_bias_relu
+// CHECK:         %[[K:.*]] = sinter.kernel gemm(%arg0, %arg1, %arg2) : (tensor<?x512xf32>, tensor<1024x512xf32>, tensor<1024xf32>) -> tensor<?x1024xf32> {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<?x512xf32>, %[[W:.*]]: tensor<1024x512xf32>, %[[B:.*]]: tensor<1024xf32>):
+// CHECK-NEXT:      %[[MM:.*]] = sinter.matmul %[[X]], %[[W]] transpose_b
+// CHECK-NEXT:      %[[ADD:.*]] = sinter.add %[[MM]], %[[B]]
+// CHECK-NEXT:      %[[RELU:.*]] = sinter.relu %[[ADD]]
+// CHECK-NEXT:      %[[C:.*]] = sinter.constant dense<5.000000e-01>
+// CHECK-NEXT:      %[[MUL:.*]] = sinter.mul %[[RELU]], %[[C]]
+// CHECK-NEXT:      sinter.yield %[[MUL]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[K]]
+func.func @gemm_bias_relu(%x: tensor<?x512xf32>, %w: tensor<1024x512xf32>, %b: tensor<1024xf32>) -> tensor<?x1024xf32> {
+  %c = sinter.constant dense<5.000000e-01> : tensor<f32>
+  %mm = sinter.matmul %x, %w transpose_b : tensor<?x512xf32>, tensor<1024x512xf32>
+  %lin = sinter.add %mm, %b : tensor<?x1024xf32>, tensor<1024xf32>
+  %relu = sinter.relu %lin : tensor<?x1024xf32>
+  %y = sinter.mul %relu, %c : tensor<?x1024xf32>, tensor<f32>
+  return %y : tensor<?x1024xf32>
+}
+
+// -----
+
+// matmul_swish_bias_groupnorm (group_norm decomposed): silu, the second bias
+// and the whole group_norm, whose 64 groups lie inside rows after the
+// reshape, join the GEMM epilogue.
+
+// CHECK-LABEL: func.func @matmul_swish_bias_groupnorm
+// CHECK:         sinter.kernel gemm(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5)
+// CHECK:           sinter.matmul
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.silu
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.reshape {{.*}} : tensor<?x4096xf32> -> tensor<?x64x64xf32>
+// CHECK-NEXT:      sinter.mean {{.*}} dims [2] keepdim
+// CHECK-NEXT:      sinter.sub
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.mean {{.*}} dims [2] keepdim
+// CHECK-NEXT:      sinter.constant
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.rsqrt
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.reshape {{.*}} : tensor<?x64x64xf32> -> tensor<?x4096xf32>
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.yield
+// CHECK-NEXT:    }
+// CHECK-NOT:     sinter.kernel
+// CHECK:         return
+func.func @matmul_swish_bias_groupnorm(%x: tensor<?x1024xf32>, %w: tensor<4096x1024xf32>, %b: tensor<4096xf32>,
+    %b2: tensor<4096xf32>, %gamma: tensor<4096xf32>, %beta: tensor<4096xf32>) -> tensor<?x4096xf32> {
+  %mm = sinter.matmul %x, %w transpose_b : tensor<?x1024xf32>, tensor<4096x1024xf32>
+  %lin = sinter.add %mm, %b : tensor<?x4096xf32>, tensor<4096xf32>
+  %s = sinter.silu %lin : tensor<?x4096xf32>
+  %c = sinter.add %s, %b2 : tensor<?x4096xf32>, tensor<4096xf32>
+  %g = sinter.reshape %c : tensor<?x4096xf32> -> tensor<?x64x64xf32>
+  %m = sinter.mean %g dims [2] keepdim : tensor<?x64x64xf32>
+  %d = sinter.sub %g, %m : tensor<?x64x64xf32>, tensor<?x64x1xf32>
+  %d2 = sinter.mul %d, %d : tensor<?x64x64xf32>, tensor<?x64x64xf32>
+  %v = sinter.mean %d2 dims [2] keepdim : tensor<?x64x64xf32>
+  %eps = sinter.constant dense<1.0e-05> : tensor<f32>
+  %ve = sinter.add %v, %eps : tensor<?x64x1xf32>, tensor<f32>
+  %rs = sinter.rsqrt %ve : tensor<?x64x1xf32>
+  %n = sinter.mul %d, %rs : tensor<?x64x64xf32>, tensor<?x64x1xf32>
+  %nr = sinter.reshape %n : tensor<?x64x64xf32> -> tensor<?x4096xf32>
+  %a = sinter.mul %nr, %gamma : tensor<?x4096xf32>, tensor<4096xf32>
+  %o = sinter.add %a, %beta : tensor<?x4096xf32>, tensor<4096xf32>
+  return %o : tensor<?x4096xf32>
+}
+
+// -----
+
+// gemm_scale_batchnorm (training, decomposed): the GEMM with bias and scale
+// in its epilogue, the column statistics, and the normalization, which
+// recomputes x - mean from the GEMM output instead of reading it: three
+// kernels, the GEMM output read twice.
+
+// CHECK-LABEL: func.func @gemm_scale_batchnorm
+// CHECK:         %[[Y:.*]] = sinter.kernel gemm(%arg0, %arg1, %arg2, %arg3) {{.*}} -> tensor<?x256xf32>
+// CHECK:           sinter.matmul
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.yield
+// CHECK:         %[[STATS:.*]]:2 = sinter.kernel column_reduction(%[[Y]]) : (tensor<?x256xf32>) -> (tensor<1x256xf32>, tensor<1x256xf32>)
+// CHECK:           %[[MEAN:.*]] = sinter.mean %{{.*}} dims [0] keepdim
+// CHECK-NEXT:      sinter.sub
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.mean {{.*}} dims [0] keepdim
+// CHECK-NEXT:      sinter.constant
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      %[[RSTD:.*]] = sinter.rsqrt
+// CHECK-NEXT:      sinter.yield %[[MEAN]], %[[RSTD]]
+// CHECK:         %[[OUT:.*]] = sinter.kernel pointwise(%[[Y]], %[[STATS]]#0, %[[STATS]]#1, %arg4, %arg5)
+// CHECK:           sinter.sub
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.yield
+// CHECK:         return %[[OUT]]
+func.func @gemm_scale_batchnorm(%x: tensor<?x512xf32>, %w: tensor<256x512xf32>, %b: tensor<256xf32>,
+    %scale: tensor<256xf32>, %gamma: tensor<256xf32>, %beta: tensor<256xf32>) -> tensor<?x256xf32> {
+  %mm = sinter.matmul %x, %w transpose_b : tensor<?x512xf32>, tensor<256x512xf32>
+  %lin = sinter.add %mm, %b : tensor<?x256xf32>, tensor<256xf32>
+  %y = sinter.mul %lin, %scale : tensor<?x256xf32>, tensor<256xf32>
+  %m = sinter.mean %y dims [0] keepdim : tensor<?x256xf32>
+  %d = sinter.sub %y, %m : tensor<?x256xf32>, tensor<1x256xf32>
+  %d2 = sinter.mul %d, %d : tensor<?x256xf32>, tensor<?x256xf32>
+  %v = sinter.mean %d2 dims [0] keepdim : tensor<?x256xf32>
+  %eps = sinter.constant dense<1.0e-05> : tensor<f32>
+  %ve = sinter.add %v, %eps : tensor<1x256xf32>, tensor<f32>
+  %r = sinter.rsqrt %ve : tensor<1x256xf32>
+  %n = sinter.mul %d, %r : tensor<?x256xf32>, tensor<1x256xf32>
+  %a = sinter.mul %n, %gamma : tensor<?x256xf32>, tensor<256xf32>
+  %o = sinter.add %a, %beta : tensor<?x256xf32>, tensor<256xf32>
+  return %o : tensor<?x256xf32>
+}
+
+// -----
+
+// gemm_divide_sum_scaling after simplify and hoisting: N = 1 makes it a
+// matvec.
+
+// CHECK-LABEL: func.func @matvec
+// CHECK:         sinter.kernel matvec(%arg0, %arg1)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.matmul
+// CHECK-NEXT:      sinter.yield
+func.func @matvec(%x: tensor<?x8192xf32>, %p: tensor<1x8192xf32>) -> tensor<?x1xf32> {
+  %y = sinter.matmul %x, %p transpose_b : tensor<?x8192xf32>, tensor<1x8192xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+// softmax (decomposed): one row kernel; the reductions and what broadcasts
+// them back over the same rows share it.
+
+// CHECK-LABEL: func.func @softmax
+// CHECK:         sinter.kernel row_reduction(%arg0)
+// CHECK:           sinter.max
+// CHECK-NEXT:      sinter.sub
+// CHECK-NEXT:      sinter.exp
+// CHECK-NEXT:      sinter.sum
+// CHECK-NEXT:      sinter.div
+// CHECK-NEXT:      sinter.yield
+// CHECK-NOT:     sinter.kernel
+func.func @softmax(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
+  %mx = sinter.max %x dims [1] keepdim : tensor<?x1000xf32>
+  %s = sinter.sub %x, %mx : tensor<?x1000xf32>, tensor<?x1xf32>
+  %e = sinter.exp %s : tensor<?x1000xf32>
+  %sm = sinter.sum %e dims [1] keepdim : tensor<?x1000xf32>
+  %p = sinter.div %e, %sm : tensor<?x1000xf32>, tensor<?x1xf32>
+  return %p : tensor<?x1000xf32>
+}
+
+// -----
+
+// rms_norm (decomposed): the square (an elementwise producer), the mean and
+// the normalization share one row kernel; the weight is a row broadcast.
+
+// CHECK-LABEL: func.func @rms_norm
+// CHECK:         sinter.kernel row_reduction(%arg0, %arg1)
+// CHECK:           sinter.mul
+// CHECK-NEXT:      sinter.mean
+// CHECK-NEXT:      sinter.constant
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.rsqrt
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.yield
+// CHECK-NOT:     sinter.kernel
+func.func @rms_norm(%x: tensor<?x768xf32>, %w: tensor<768xf32>) -> tensor<?x768xf32> {
+  %sq = sinter.mul %x, %x : tensor<?x768xf32>, tensor<?x768xf32>
+  %ms = sinter.mean %sq dims [1] keepdim : tensor<?x768xf32>
+  %eps = sinter.constant dense<1.0e-06> : tensor<f32>
+  %a = sinter.add %ms, %eps : tensor<?x1xf32>, tensor<f32>
+  %rs = sinter.rsqrt %a : tensor<?x1xf32>
+  %n = sinter.mul %x, %rs : tensor<?x768xf32>, tensor<?x1xf32>
+  %o = sinter.mul %n, %w : tensor<?x768xf32>, tensor<768xf32>
+  return %o : tensor<?x768xf32>
+}
+
+// -----
+
+// An elementwise chain (with a transpose) is one pointwise kernel, which
+// clones the constant it reads.
+
+// CHECK-LABEL: func.func @pointwise_chain
+// CHECK:         %[[K:.*]] = sinter.kernel pointwise(%arg0) : (tensor<32x64xf32>) -> tensor<64x32xf32>
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<32x64xf32>):
+// CHECK-NEXT:      %[[C:.*]] = sinter.constant dense<3.000000e+00>
+// CHECK-NEXT:      %[[M:.*]] = sinter.mul %[[A]], %[[C]]
+// CHECK-NEXT:      %[[T:.*]] = sinter.transpose %[[M]] perm [1, 0]
+// CHECK-NEXT:      %[[R:.*]] = sinter.relu %[[T]]
+// CHECK-NEXT:      sinter.yield %[[R]]
+// CHECK-NEXT:    }
+// CHECK-NOT:     sinter.constant
+// CHECK:         return %[[K]]
+func.func @pointwise_chain(%x: tensor<32x64xf32>) -> tensor<64x32xf32> {
+  %c = sinter.constant dense<3.0> : tensor<f32>
+  %a = sinter.mul %x, %c : tensor<32x64xf32>, tensor<f32>
+  %t = sinter.transpose %a perm [1, 0] : tensor<32x64xf32>
+  %r = sinter.relu %t : tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
+}
+
+// -----
+
+// A reshape that flattens the GEMM input is a view of its operand: it joins
+// the gemm kernel rather than becoming a copy kernel.
+
+// CHECK-LABEL: func.func @flatten
+// CHECK:         sinter.kernel gemm(%arg0, %arg1)
+// CHECK:           sinter.reshape
+// CHECK-NEXT:      sinter.matmul
+// CHECK-NEXT:      sinter.tanh
+// CHECK-NOT:     sinter.kernel
+func.func @flatten(%x: tensor<?x4x16xf32>, %w: tensor<32x64xf32>) -> tensor<?x32xf32> {
+  %f = sinter.reshape %x : tensor<?x4x16xf32> -> tensor<?x64xf32>
+  %y = sinter.matmul %f, %w transpose_b : tensor<?x64xf32>, tensor<32x64xf32>
+  %t = sinter.tanh %y : tensor<?x32xf32>
+  return %t : tensor<?x32xf32>
+}
+
+// -----
+
+// Must not fuse: a GEMM output read by another matmul is written out; the
+// relu still joins the first epilogue and the second matmul reads its result.
+
+// CHECK-LABEL: func.func @matmul_feeds_matmul
+// CHECK:         %[[K0:.*]]:2 = sinter.kernel gemm(%arg0, %arg1) {{.*}} -> (tensor<?x64xf32>, tensor<?x64xf32>)
+// CHECK:           sinter.matmul
+// CHECK-NEXT:      sinter.relu
+// CHECK-NEXT:      sinter.yield
+// CHECK:         %[[K1:.*]] = sinter.kernel gemm(%[[K0]]#0, %arg2)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.matmul
+// CHECK-NEXT:      sinter.yield
+// CHECK:         return %[[K0]]#1, %[[K1]]
+func.func @matmul_feeds_matmul(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>, %v: tensor<64x32xf32>) -> (tensor<?x64xf32>, tensor<?x32xf32>) {
+  %y = sinter.matmul %x, %w : tensor<?x64xf32>, tensor<64x64xf32>
+  %r = sinter.relu %y : tensor<?x64xf32>
+  %z = sinter.matmul %y, %v : tensor<?x64xf32>, tensor<64x32xf32>
+  return %r, %z : tensor<?x64xf32>, tensor<?x32xf32>
+}
+
+// -----
+
+// Must not fuse: a reduction over the GEMM's M dim (a column statistic)
+// cannot join the epilogue, which owns rows; it reads the GEMM output.
+
+// CHECK-LABEL: func.func @matmul_column_sum
+// CHECK:         %[[K0:.*]]:2 = sinter.kernel gemm(%arg0, %arg1)
+// CHECK:           sinter.matmul
+// CHECK-NEXT:      sinter.relu
+// CHECK:         %[[K1:.*]] = sinter.kernel column_reduction(%[[K0]]#0)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.sum {{.*}} dims [0]
+// CHECK:         return %[[K0]]#1, %[[K1]]
+func.func @matmul_column_sum(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> (tensor<?x64xf32>, tensor<1x64xf32>) {
+  %y = sinter.matmul %x, %w : tensor<?x64xf32>, tensor<64x64xf32>
+  %r = sinter.relu %y : tensor<?x64xf32>
+  %s = sinter.sum %y dims [0] keepdim : tensor<?x64xf32>
+  return %r, %s : tensor<?x64xf32>, tensor<1x64xf32>
+}
+
+// -----
+
+// Must not fuse into a cycle: the add reads the relu of the first GEMM and
+// the second GEMM, which reads that relu; in the first epilogue it would make
+// both kernels wait for each other, so it joins the second.
+
+// CHECK-LABEL: func.func @epilogue_cycle
+// CHECK:         %[[K0:.*]] = sinter.kernel gemm(%arg0, %arg1)
+// CHECK:           sinter.matmul
+// CHECK-NEXT:      sinter.relu
+// CHECK-NEXT:      sinter.yield
+// CHECK:         %[[K1:.*]] = sinter.kernel gemm(%[[K0]], %arg2)
+// CHECK:           %[[MM:.*]] = sinter.matmul
+// CHECK-NEXT:      sinter.add %{{.*}}, %[[MM]]
+// CHECK-NEXT:      sinter.yield
+// CHECK:         return %[[K1]]
+func.func @epilogue_cycle(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>, %v: tensor<64x64xf32>) -> tensor<?x64xf32> {
+  %y = sinter.matmul %x, %w : tensor<?x64xf32>, tensor<64x64xf32>
+  %r = sinter.relu %y : tensor<?x64xf32>
+  %z = sinter.matmul %r, %v : tensor<?x64xf32>, tensor<64x64xf32>
+  %o = sinter.add %r, %z : tensor<?x64xf32>, tensor<?x64xf32>
+  return %o : tensor<?x64xf32>
+}
+
+// -----
+
+// Must not fuse into a cycle: the row mean feeds a matmul whose result is
+// added to x - mean; the row kernel keeps only the mean, and the epilogue of
+// the matmul recomputes x - mean.
+
+// CHECK-LABEL: func.func @reduction_feeds_matmul
+// CHECK:         %[[K0:.*]] = sinter.kernel row_reduction(%arg0)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.mean
+// CHECK-NEXT:      sinter.yield
+// CHECK:         %[[K1:.*]] = sinter.kernel gemm(%arg0, %[[K0]], %arg1)
+// CHECK:           sinter.sub
+// CHECK-NEXT:      sinter.matmul
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.yield
+// CHECK:         return %[[K1]]
+func.func @reduction_feeds_matmul(%x: tensor<?x64xf32>, %w: tensor<1x64xf32>) -> tensor<?x64xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x64xf32>
+  %c = sinter.sub %x, %m : tensor<?x64xf32>, tensor<?x1xf32>
+  %z = sinter.matmul %m, %w : tensor<?x1xf32>, tensor<1x64xf32>
+  %o = sinter.add %c, %z : tensor<?x64xf32>, tensor<?x64xf32>
+  return %o : tensor<?x64xf32>
+}
+
+// -----
+
+// An op used by two kernels: exp feeds a matmul, which reads it from memory,
+// and a row sum, whose kernel computes it and writes it once.
+
+// CHECK-LABEL: func.func @used_by_two_kernels
+// CHECK:         %[[K0:.*]]:2 = sinter.kernel row_reduction(%arg0)
+// CHECK:           %[[E:.*]] = sinter.exp
+// CHECK-NEXT:      %[[S:.*]] = sinter.sum %[[E]]
+// CHECK-NEXT:      sinter.yield %[[E]], %[[S]]
+// CHECK:         %[[K1:.*]] = sinter.kernel gemm(%[[K0]]#0, %arg1)
+// CHECK-NOT:       sinter.exp
+// CHECK:         return %[[K1]], %[[K0]]#1
+func.func @used_by_two_kernels(%x: tensor<?x64xf32>, %w: tensor<64x32xf32>) -> (tensor<?x32xf32>, tensor<?x1xf32>) {
+  %e = sinter.exp %x : tensor<?x64xf32>
+  %y = sinter.matmul %e, %w : tensor<?x64xf32>, tensor<64x32xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x64xf32>
+  return %y, %s : tensor<?x32xf32>, tensor<?x1xf32>
+}
+
+// -----
+
+// A column sum of exp(x) broadcast back to full size: the statistics kernel
+// computes exp for the sum, the pointwise kernel recomputes it rather than
+// reading a written copy.
+
+// CHECK-LABEL: func.func @column_recompute
+// CHECK:         %[[K0:.*]] = sinter.kernel column_reduction(%arg0)
+// CHECK:           sinter.exp
+// CHECK-NEXT:      sinter.sum
+// CHECK-NEXT:      sinter.yield
+// CHECK:         %[[K1:.*]] = sinter.kernel pointwise(%arg0, %[[K0]])
+// CHECK:           sinter.exp
+// CHECK-NEXT:      sinter.mul
+// CHECK-NEXT:      sinter.yield
+// CHECK:         return %[[K1]]
+func.func @column_recompute(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %a = sinter.exp %x : tensor<?x64xf32>
+  %s = sinter.sum %a dims [0] keepdim : tensor<?x64xf32>
+  %b = sinter.mul %a, %s : tensor<?x64xf32>, tensor<1x64xf32>
+  return %b : tensor<?x64xf32>
+}
+
+// -----
+
+// Must not fuse: exp of a [64] vector would be recomputed for every row of
+// the add that broadcasts it; it stays a kernel of its own.
+
+// CHECK-LABEL: func.func @broadcast_producer
+// CHECK:         %[[K0:.*]] = sinter.kernel pointwise(%arg1)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.exp
+// CHECK-NEXT:      sinter.yield
+// CHECK:         sinter.kernel pointwise(%arg0, %[[K0]])
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.add
+// CHECK-NEXT:      sinter.relu
+// CHECK-NEXT:      sinter.yield
+func.func @broadcast_producer(%x: tensor<?x64xf32>, %v: tensor<64xf32>) -> tensor<?x64xf32> {
+  %a = sinter.exp %v : tensor<64xf32>
+  %b = sinter.add %x, %a : tensor<?x64xf32>, tensor<64xf32>
+  %c = sinter.relu %b : tensor<?x64xf32>
+  return %c : tensor<?x64xf32>
+}
+
+// -----
+
+// Must not fuse: a mean without keepdim broadcasts along the last dim (NumPy
+// aligns trailing dims), not back over its rows, so the sub is a kernel of
+// its own.
+
+// CHECK-LABEL: func.func @no_keepdim
+// CHECK:         %[[K0:.*]] = sinter.kernel row_reduction(%arg0)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.mean
+// CHECK-NEXT:      sinter.yield
+// CHECK:         sinter.kernel pointwise(%arg0, %[[K0]])
+func.func @no_keepdim(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %m = sinter.mean %x dims [1] : tensor<64x64xf32>
+  %d = sinter.sub %x, %m : tensor<64x64xf32>, tensor<64xf32>
+  return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// Kernels that exist already are kept; ops around them form new kernels in
+// dependency order.
+
+// CHECK-LABEL: func.func @existing_kernels
+// CHECK:         %[[K0:.*]] = sinter.kernel pointwise(%arg0)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.exp
+// CHECK:         %[[K1:.*]] = sinter.kernel pointwise(%[[K0]])
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.relu
+// CHECK:         %[[K2:.*]] = sinter.kernel pointwise(%[[K1]])
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      sinter.neg
+// CHECK:         return %[[K2]]
+func.func @existing_kernels(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %e = sinter.exp %x : tensor<?x64xf32>
+  %k = sinter.kernel pointwise (%e) : (tensor<?x64xf32>) -> tensor<?x64xf32> {
+  ^bb0(%a: tensor<?x64xf32>):
+    %r = sinter.relu %a : tensor<?x64xf32>
+    sinter.yield %r : tensor<?x64xf32>
+  }
+  %n = sinter.neg %k : tensor<?x64xf32>
+  return %n : tensor<?x64xf32>
+}
+
+// -----
+
+// @prepare gets kernels too: the generated code runs it on the GPU.
+
+// CHECK-LABEL: func.func @prepare
+// CHECK:         sinter.kernel column_reduction(%arg0)
+// CHECK:           sinter.sum
+// CHECK-NEXT:      sinter.constant
+// CHECK-NEXT:      sinter.mul
+// CHECK-LABEL: func.func @forward
+// CHECK:         sinter.kernel matvec
+module {
+  func.func @prepare(%w: tensor<64x64xf32> {sinter.name = "w", sinter.role = "param"}) -> tensor<1x64xf32> {
+    %s = sinter.sum %w dims [0] keepdim : tensor<64x64xf32>
+    %c = sinter.constant dense<7.500000e-01> : tensor<f32>
+    %m = sinter.mul %s, %c : tensor<1x64xf32>, tensor<f32>
+    return %m : tensor<1x64xf32>
+  }
+  func.func @forward(%x: tensor<?x64xf32>, %p: tensor<1x64xf32>) -> tensor<?x1xf32> {
+    %y = sinter.matmul %x, %p transpose_b : tensor<?x64xf32>, tensor<1x64xf32>
+    return %y : tensor<?x1xf32>
+  }
+}
+
+// -----
+
+func.func @forward(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{'sinter.softmax' must be decomposed before kernel formation (run sinter-decompose first)}}
+  %s = sinter.softmax %x dim 1 : tensor<?x64xf32>
+  return %s : tensor<?x64xf32>
+}
