@@ -15,7 +15,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
+#include "sinter/Dialect/Sinter/Transforms/Passes.h"
 #include "sinter/Frontend/Parser.h"
+#include "sinter/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -52,6 +54,8 @@ enum ExitCode : int {
 enum class EmitAction {
   /// The model lowered to the sinter dialect.
   MLIR,
+  /// The generated CUDA source and C header.
+  CUDA,
 };
 
 /// The option groups --help shows; everything else that libMLIR registers
@@ -81,13 +85,35 @@ struct CompileOptions {
       "emit", cl::desc("The stage to print"),
       cl::values(clEnumValN(EmitAction::MLIR, "mlir",
                             "the model lowered to the sinter dialect "
-                            "(func.func @forward), verified")),
+                            "(func.func @forward), verified"),
+                 clEnumValN(EmitAction::CUDA, "cuda",
+                            "<model>.cu and <model>.h (into the -o "
+                            "directory; both to stdout without -o)")),
       cl::init(EmitAction::MLIR), cl::cat(getSintercCategory())};
   cl::opt<std::string> modelName{
       "model", cl::desc("The model to compile, when the input defines several"),
       cl::value_desc("name"), cl::cat(getSintercCategory())};
   cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help"),
                           cl::cat(getSintercCategory())};
+  cl::opt<sinter::GemmPrecision> precision{
+      "precision", cl::desc("The arithmetic of generated GEMMs (-emit=cuda)"),
+      cl::values(clEnumValN(sinter::GemmPrecision::F32, "f32",
+                            "fp32 (CUBLAS_COMPUTE_32F, TF32 off)"),
+                 clEnumValN(sinter::GemmPrecision::TF32, "tf32",
+                            "TF32 tensor cores, fp32 accumulation"),
+                 clEnumValN(sinter::GemmPrecision::BF16, "bf16",
+                            "bf16 tensor cores, fp32 accumulation")),
+      cl::init(sinter::GemmPrecision::F32), cl::cat(getSintercCategory())};
+  cl::opt<bool> embedRuntime{
+      "embed-runtime",
+      cl::desc("With -emit=cuda: also copy the Sinter runtime and write a "
+               "CMakeLists.txt, so that the -o directory builds on its own"),
+      cl::cat(getSintercCategory())};
+  cl::opt<std::string> runtimeDir{
+      "runtime-dir",
+      cl::desc("The runtime sources that --embed-runtime copies"),
+      cl::value_desc("dir"), cl::init(SINTER_RUNTIME_DIR),
+      cl::cat(getSintercCategory())};
 };
 
 } // namespace
@@ -161,6 +187,47 @@ static int writeModule(ModuleOp module, StringRef path) {
   return ExitSuccess;
 }
 
+/// -emit=cuda: runs the pipeline unless the input is already fused, then
+/// generates the model's CUDA source and header.
+static int emitCUDA(ModuleOp module, const CompileOptions &options) {
+  if (options.embedRuntime && options.outputPath == "-")
+    return usageError("--embed-runtime needs an output directory (-o <dir>)");
+  if (!sinter::isFusedModel(module)) {
+    PassManager pm(module.getContext());
+    if (failed(applyPassManagerCLOptions(pm)))
+      return ExitUsageError;
+    sinter::buildSinterPipeline(pm, sinter::SinterPipelineOptions());
+    if (failed(pm.run(module)))
+      return ExitInputError;
+  }
+  sinter::CUDAEmitterOptions emitterOptions;
+  emitterOptions.precision = options.precision;
+  emitterOptions.sourceName = options.inputFilename;
+  emitterOptions.compilerVersion = "sinterc " SINTER_VERSION;
+  emitterOptions.flags =
+      "-emit=cuda --precision=" +
+      sinter::stringifyGemmPrecision(options.precision).str() +
+      (options.embedRuntime ? " --embed-runtime" : "");
+  FailureOr<sinter::CUDAOutput> output =
+      sinter::emitCUDA(module, emitterOptions);
+  if (failed(output))
+    return ExitInputError;
+  if (options.outputPath == "-") {
+    llvm::outs() << "// ===== " << output->modelName << ".h =====\n"
+                 << output->header << "// ===== " << output->modelName
+                 << ".cu =====\n"
+                 << output->source;
+    return ExitSuccess;
+  }
+  std::optional<StringRef> runtime;
+  if (options.embedRuntime)
+    runtime = StringRef(options.runtimeDir);
+  if (failed(sinter::writeCUDAOutput(module.getContext(), *output,
+                                     options.outputPath, runtime)))
+    return ExitInputError;
+  return ExitSuccess;
+}
+
 /// Compile mode: sinterc [options] <file.sinter|file.mlir>.
 static int compileMain(int argc, char **argv) {
   CompileOptions options;
@@ -230,6 +297,10 @@ static int compileMain(int argc, char **argv) {
     TimingScope outputTiming = timing.nest("Output");
     return writeModule(*module,
                        getOutputFile(options.outputPath, modelName, "mlir"));
+  }
+  case EmitAction::CUDA: {
+    TimingScope outputTiming = timing.nest("Output");
+    return emitCUDA(*module, options);
   }
   }
   llvm_unreachable("unknown -emit action");

@@ -15,6 +15,7 @@
 #include <cstdlib>
 
 using namespace mlir;
+using namespace mlir::sinter;
 using namespace mlir::sinter::cuda;
 
 bool cuda::isSimpleExpression(StringRef text) {
@@ -25,7 +26,8 @@ bool cuda::isSimpleExpression(StringRef text) {
     return llvm::all_of(text, isIdentifierChar);
   // A numeric literal, possibly negative: digits, '.', exponent, suffix.
   StringRef body = text.front() == '-' ? text.drop_front() : text;
-  return !body.empty() && (llvm::isDigit(body.front()) || body.front() == '.') &&
+  return !body.empty() &&
+         (llvm::isDigit(body.front()) || body.front() == '.') &&
          llvm::all_of(body, [](char c) {
            return llvm::isAlnum(c) || c == '.' || c == '+' || c == '-';
          });
@@ -92,7 +94,7 @@ CodeWriter::CodeWriter() { scopes.emplace_back(); }
 
 void CodeWriter::lineAt(unsigned depth, const Twine &text) {
   assert(depth <= getDepth() && "no such scope");
-  scopes[depth].lines.emplace_back(0, text.str());
+  scopes[depth].lines.push_back({0, text.str(), ""});
 }
 
 void CodeWriter::openScope() { scopes.emplace_back(); }
@@ -105,11 +107,13 @@ void CodeWriter::closeScope(StringRef header, StringRef footer) {
   SmallVector<StringRef> headerLines;
   header.split(headerLines, '\n');
   for (StringRef text : headerLines)
-    outer.lines.emplace_back(0, text.str());
-  for (auto &[indent, text] : inner.lines)
-    outer.lines.emplace_back(indent + 1, std::move(text));
+    outer.lines.push_back({0, text.str(), ""});
+  for (Line &line : inner.lines) {
+    ++line.indent;
+    outer.lines.push_back(std::move(line));
+  }
   if (!footer.empty())
-    outer.lines.emplace_back(0, footer.str());
+    outer.lines.push_back({0, footer.str(), ""});
 }
 
 std::string CodeWriter::freshName(StringRef prefix) {
@@ -129,16 +133,51 @@ Expr CodeWriter::bind(const Expr &e, StringRef type, StringRef prefix) {
   unsigned depth = std::min(e.depth, getDepth());
   std::string name = freshName(prefix);
   lineAt(depth, "const " + type + " " + name + " = " + e.text + ";");
+  scopes[depth].lines.back().declares = name;
   scopes[depth].bound[key] = name;
   return Expr(name, depth);
 }
 
+/// True when `text` mentions the identifier `name`.
+static bool mentions(StringRef text, StringRef name) {
+  for (size_t pos = text.find(name); pos != StringRef::npos;
+       pos = text.find(name, pos + 1)) {
+    auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+    bool startsWord = pos == 0 || !isIdentifierChar(text[pos - 1]);
+    size_t end = pos + name.size();
+    bool endsWord = end == text.size() || !isIdentifierChar(text[end]);
+    if (startsWord && endsWord)
+      return true;
+  }
+  return false;
+}
+
 std::string CodeWriter::finish(unsigned indent) const {
   assert(scopes.size() == 1 && "scopes left open");
+  std::vector<const Line *> lines;
+  for (const Line &line : scopes.front().lines)
+    lines.push_back(&line);
+  // Drop dead declarations until none is left: removing one may kill the
+  // declarations it read.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      StringRef name = lines[i]->declares;
+      if (name.empty())
+        continue;
+      bool read = false;
+      for (size_t j = 0; j < lines.size() && !read; ++j)
+        read = j != i && mentions(lines[j]->text, name);
+      if (!read) {
+        lines.erase(lines.begin() + i--);
+        changed = true;
+      }
+    }
+  }
   std::string text;
-  for (const auto &[level, line] : scopes.front().lines) {
-    if (!line.empty())
-      text += std::string(2 * (indent + level), ' ') + line;
+  for (const Line *line : lines) {
+    if (!line->text.empty())
+      text += std::string(2 * (indent + line->indent), ' ') + line->text;
     text += "\n";
   }
   return text;

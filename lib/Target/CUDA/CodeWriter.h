@@ -92,12 +92,20 @@ public:
   std::string freshName(StringRef prefix);
 
   /// Returns the body written so far, every line indented by `indent`
-  /// levels of two spaces. Only valid with just the function scope open.
+  /// levels of two spaces, without the declarations of `bind` that nothing
+  /// reads (binding is eager; dead ones would be compiler warnings). Only
+  /// valid with just the function scope open.
   std::string finish(unsigned indent) const;
 
 private:
+  struct Line {
+    unsigned indent;
+    std::string text;
+    /// The variable the line declares through `bind`, or "".
+    std::string declares;
+  };
   struct Scope {
-    std::vector<std::pair<unsigned, std::string>> lines;
+    std::vector<Line> lines;
     llvm::StringMap<std::string> bound;
   };
   std::vector<Scope> scopes;

@@ -74,7 +74,7 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   const ColumnReduction &reduction = reductions[index];
   CodeWriter writer;
   llvm::DenseMap<Value, const Buffer *> leafBuffers;
-  SmallVector<Buffer> statsBuffers;
+  std::vector<Buffer> statsBuffers;
   for (size_t i = 0; i < index; ++i) {
     Buffer stats;
     stats.name = reductions[i].stats;
@@ -82,14 +82,14 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     stats.shape = context.shapes.getShape(stats.value);
     statsBuffers.push_back(stats);
   }
-  ScalarEmitter emitter(writer, context.shapes, context.constants,
-                        [&](Value value, const Coords &coords) -> FailureOr<Expr> {
-                          if (const Buffer *buffer = leafBuffers.lookup(value))
-                            return loadElement(emitter, *buffer, coords);
-                          return emitError(value.getLoc(),
-                                           "CUDA emitter: a column reduction "
-                                           "reads a later result");
-                        });
+  ScalarEmitter emitter(
+      writer, context.shapes, context.constants,
+      [&](Value value, const Coords &coords) -> FailureOr<Expr> {
+        if (const Buffer *buffer = leafBuffers.lookup(value))
+          return loadElement(emitter, *buffer, coords);
+        return emitError(value.getLoc(), "CUDA emitter: a column reduction "
+                                         "reads a later result");
+      });
   for (const Buffer &input : kernel.inputs) {
     emitter.addLeaf(input.value);
     leafBuffers[input.value] = &input;
@@ -106,7 +106,7 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   Shape kept, reduced;
   for (auto [d, size] : llvm::enumerate(shape))
     (llvm::is_contained(reduction.info.dims, static_cast<int64_t>(d)) ? reduced
-                                                                     : kept)
+                                                                      : kept)
         .push_back(size);
   writer.line("float acc = " + reduction.combiner + "::identity();");
   writer.line("const int64_t column = static_cast<int64_t>(blockIdx.x) * "
@@ -116,8 +116,7 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   writer.line("const int64_t p = column;");
   writer.openScope(); // over this slice's rows
   Coords keptCoords = delinearize(Expr("p", guardDepth), kept);
-  Coords reducedCoords =
-      delinearize(Expr("q", writer.getDepth()), reduced);
+  Coords reducedCoords = delinearize(Expr("q", writer.getDepth()), reduced);
   Coords coords;
   size_t keptIndex = 0, reducedIndex = 0;
   for (size_t d = 0; d < shape.size(); ++d)
@@ -150,8 +149,7 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   std::string body = writer.finish(1);
 
   dims.assign(findUsedDims(body, allDims));
-  SmallVector<std::string> parameters =
-      getBufferParameters(kernel.inputs, {});
+  SmallVector<std::string> parameters = getBufferParameters(kernel.inputs, {});
   for (const Buffer &stats : statsBuffers)
     parameters.push_back("const float *__restrict__ " + stats.name);
   parameters.push_back("float *__restrict__ partial");
@@ -159,9 +157,10 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   parameters.push_back("int64_t splits");
   return "/// Partial " + stringifyReductionKind(reduction.info.kind).str() +
          " over dims [" +
-         llvm::join(llvm::map_range(reduction.info.dims,
-                                    [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
+         llvm::join(
+             llvm::map_range(reduction.info.dims,
+                             [](int64_t d) { return std::to_string(d); }),
+             ", ") +
          "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
          "__global__ void __launch_bounds__(256)\n" + name.str() + "(" +
          llvm::join(parameters, ", ") + ") {\n" + body + "}\n";
@@ -198,11 +197,11 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
 FailureOr<GeneratedKernel>
 cuda::generateColumnReduction(EmitterContext &context,
                               const EvalKernel &kernel) {
-  SmallVector<ColumnReduction> reductions;
+  std::vector<ColumnReduction> reductions;
   SmallVector<Value> results;
   SmallVector<SmallVector<Value>> reads;
   for (Operation &op : *kernel.body) {
-    if (isa<MatmulOp>(op))
+    if (isa<MatmulOp>(op) && !kernel.isInput(op.getResult(0)))
       return op.emitError(
           "CUDA emitter: a column_reduction kernel cannot hold a matmul");
     std::optional<ReductionInfo> info = getReductionInfo(&op);
@@ -212,11 +211,9 @@ cuda::generateColumnReduction(EmitterContext &context,
     if (failed(combiner))
       return failure();
     ColumnReduction reduction{*info, {}, {}, "", "", *combiner};
-    reduction.positions =
-        getNumElements(context.shapes.getShape(info->result));
-    reduction.groupSize =
-        getNumElements(context.shapes.getShape(info->input)) /
-        reduction.positions;
+    reduction.positions = getNumElements(context.shapes.getShape(info->result));
+    reduction.groupSize = getNumElements(context.shapes.getShape(info->input)) /
+                          reduction.positions;
     reduction.stats = "stats" + std::to_string(reductions.size());
     reduction.partial = "partial" + std::to_string(reductions.size());
     results.push_back(info->result);
@@ -247,8 +244,8 @@ cuda::generateColumnReduction(EmitterContext &context,
         "sinterColumnSplits(" + reduction.groupSize.str() + ")";
     scratch.push_back("sinterAlign(static_cast<size_t>(" + positions +
                       ") * sizeof(float))");
-    scratch.push_back("sinterAlign(static_cast<size_t>(" + splitsExpr +
-                      ") * " + positions + " * sizeof(float))");
+    scratch.push_back("sinterAlign(static_cast<size_t>(" + splitsExpr + ") * " +
+                      positions + " * sizeof(float))");
 
     SmallVector<std::string> partialDims, finalDims;
     std::string partialName = kernel.name + "_partial" + suffix;
@@ -274,9 +271,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     partialArgs.push_back(reduction.partial);
     llvm::append_range(partialArgs, partialDims);
     partialArgs.push_back(splits);
-    launchBody += "  " + partialName +
-                  "<<<dim3(static_cast<unsigned>((" + positions +
-                  " + 31) / 32), static_cast<unsigned>(" + splits +
+    launchBody += "  " + partialName + "<<<dim3(static_cast<unsigned>((" +
+                  positions + " + 31) / 32), static_cast<unsigned>(" + splits +
                   ")), 256, 0, stream>>>(" + llvm::join(partialArgs, ", ") +
                   ");\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" +
@@ -287,8 +283,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     launchBody += "  " + finalName + "<<<gridBlocks(ctx, " + positions +
                   ", 256), 256, 0, stream>>>(" + llvm::join(finalArgs, ", ") +
                   ");\n";
-    launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" +
-                  finalName + "\"));\n";
+    launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" + finalName +
+                  "\"));\n";
   }
 
   // The apply step: a pointwise kernel over the outputs.
@@ -324,8 +320,8 @@ cuda::generateColumnReduction(EmitterContext &context,
   llvm::append_range(parameters, getDimParameters(result.dims));
   parameters.push_back("void *scratch");
   result.launchCode = applied->launchCode + "\n" +
-                      getLaunchSignature(kernel.name, parameters) +
-                      launchBody + "}\n";
+                      getLaunchSignature(kernel.name, parameters) + launchBody +
+                      "}\n";
   result.strategy = std::to_string(reductions.size()) +
                     " reduction(s): per-slice partials, ordered fold, then "
                     "pointwise apply";

@@ -113,9 +113,9 @@ matchLibraryEpilogue(const KernelRequest &request, GemmPlan &plan) {
     return std::nullopt;
   Value sum = add.getResult();
   if (epilogueOps == 1)
-    return yield.getValues().front() == sum ? std::optional<std::string>(
-                                                  "SINTER_EPILOGUE_BIAS")
-                                            : std::nullopt;
+    return yield.getValues().front() == sum
+               ? std::optional<std::string>("SINTER_EPILOGUE_BIAS")
+               : std::nullopt;
   if (!sum.hasOneUse())
     return std::nullopt;
   Operation *activation = *sum.getUsers().begin();
@@ -216,8 +216,8 @@ static std::string getLibraryCall(const GemmPlan &plan, const GemmCall &call,
                                   StringRef precision, StringRef target) {
   std::string opA = plan.lhs.transposed ? "SINTER_OP_T" : "SINTER_OP_N";
   std::string opB = plan.rhs.transposed ? "SINTER_OP_T" : "SINTER_OP_N";
-  SmallVector<std::string> args = {"ctx", precision.str(), opA, opB, call.m,
-                                   call.n, call.k, "1.0f"};
+  SmallVector<std::string> args = {"ctx",  precision.str(), opA,    opB,
+                                   call.m, call.n,          call.k, "1.0f"};
   std::string a = plan.lhs.buffer->name, b = plan.rhs.buffer->name;
   if (call.batched) {
     args.append({a, call.lda, call.strideA, b, call.ldb, call.strideB, "0.0f",
@@ -263,7 +263,7 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
     plan.libraryEpilogue = matchLibraryEpilogue(request, plan);
 
   // The epilogue kernel computes every output the GEMM does not write.
-  SmallVector<Buffer> epilogueOutputs;
+  std::vector<Buffer> epilogueOutputs;
   for (const Buffer &output : request.outputs)
     if (&output != plan.productOutput && !plan.libraryEpilogue)
       epilogueOutputs.push_back(output);
@@ -273,24 +273,23 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
   product.name = "product";
   product.value = plan.matmul.getResult();
   product.shape = context.shapes.getShape(product.value);
-  std::string target =
-      plan.libraryEpilogue ? request.outputs.front().name
-      : plan.productOutput ? plan.productOutput->name
-                           : "product";
+  std::string target = plan.libraryEpilogue ? request.outputs.front().name
+                       : plan.productOutput ? plan.productOutput->name
+                                            : "product";
 
   SmallVector<std::string> parameters =
       getBufferParameters(request.inputs, request.outputs);
   std::string launchBody;
   if (target == "product") {
-    result.scratchBytes =
-        "sinterAlign(static_cast<size_t>(" +
-        getNumElements(product.shape).str() + ") * sizeof(float))";
+    result.scratchBytes = "sinterAlign(static_cast<size_t>(" +
+                          getNumElements(product.shape).str() +
+                          ") * sizeof(float))";
     launchBody += "  float *const product = static_cast<float *>(scratch);\n";
   }
-  launchBody += "  SINTER_RT_TRY(" +
-                getLibraryCall(plan, call, getPrecisionName(context.precision),
-                               target) +
-                ");\n";
+  launchBody +=
+      "  SINTER_RT_TRY(" +
+      getLibraryCall(plan, call, getPrecisionName(context.precision), target) +
+      ");\n";
 
   if (!epilogueOutputs.empty()) {
     EvalKernel epilogue;
@@ -315,7 +314,7 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
     }
     std::optional<bool> rows = reducesRows(body, context.shapes);
     FailureOr<GeneratedKernel> generated =
-        !rows  ? generatePointwise(context, epilogue)
+        !rows   ? generatePointwise(context, epilogue)
         : *rows ? generateRowReduction(context, epilogue)
                 : generateColumnReduction(context, epilogue);
     if (failed(generated))
@@ -324,10 +323,10 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
     result.launchCode = generated->launchCode + "\n";
     if (!generated->scratchBytes.empty()) {
       // The epilogue's own scratch follows the product.
-      result.scratchBytes = result.scratchBytes.empty()
-                                ? generated->scratchBytes
-                                : result.scratchBytes + " + " +
-                                      generated->scratchBytes;
+      result.scratchBytes =
+          result.scratchBytes.empty()
+              ? generated->scratchBytes
+              : result.scratchBytes + " + " + generated->scratchBytes;
     }
     SmallVector<std::string> arguments = {"ctx", "stream"};
     for (const Buffer &input : epilogue.inputs)
@@ -335,17 +334,18 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
     llvm::append_range(arguments, getBufferNames(epilogue.outputs));
     llvm::append_range(arguments, generated->dims);
     if (!generated->scratchBytes.empty()) {
-      std::string offset =
-          target == "product"
-              ? "static_cast<char *>(scratch) + sinterAlign(static_cast<size_t>(" +
-                    getNumElements(product.shape).str() + ") * sizeof(float))"
-              : "scratch";
+      std::string offset = target == "product"
+                               ? "static_cast<char *>(scratch) + "
+                                 "sinterAlign(static_cast<size_t>(" +
+                                     getNumElements(product.shape).str() +
+                                     ") * sizeof(float))"
+                               : "scratch";
       arguments.push_back(offset);
     }
     launchBody += "  return launch_" + epilogue.name + "(" +
                   llvm::join(arguments, ", ") + ");\n";
-    result.strategy = "cuBLAS GEMM, then " + epilogue.name + " (" +
-                      generated->strategy + ")";
+    result.strategy =
+        "cuBLAS GEMM, then " + epilogue.name + " (" + generated->strategy + ")";
   } else {
     launchBody += "  return SINTER_OK;\n";
     result.strategy = plan.libraryEpilogue
@@ -354,8 +354,8 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
                                     .drop_front(strlen("SINTER_EPILOGUE_"))
                                     .str() +
                                 " epilogue"
-                          : call.batched ? "cuBLAS strided batched GEMM"
-                                         : "cuBLAS GEMM";
+                      : call.batched ? "cuBLAS strided batched GEMM"
+                                     : "cuBLAS GEMM";
   }
   if (!result.scratchBytes.empty())
     context.helpers.insert("align");

@@ -110,9 +110,9 @@ SmallVector<std::string> cuda::getBufferParameters(ArrayRef<Buffer> inputs,
                                                    ArrayRef<Buffer> outputs) {
   SmallVector<std::string> parameters;
   for (const Buffer &buffer : inputs)
-    parameters.push_back(("const " + buffer.getElementType() +
-                          " *__restrict__ " + buffer.name)
-                             .str());
+    parameters.push_back(
+        ("const " + buffer.getElementType() + " *__restrict__ " + buffer.name)
+            .str());
   for (const Buffer &buffer : outputs)
     parameters.push_back(
         (buffer.getElementType() + " *__restrict__ " + buffer.name).str());

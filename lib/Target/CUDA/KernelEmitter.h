@@ -61,11 +61,12 @@ struct EmitterContext {
 struct KernelRequest {
   /// `<model>_k<N>_<kind>`: the kernel's name.
   std::string name;
-  KernelOp op;
+  /// Mutable: op handles are values whose accessors are not const.
+  mutable KernelOp op;
   /// One per kernel operand that is not a constant, in operand order.
-  SmallVector<Buffer> inputs;
+  std::vector<Buffer> inputs;
   /// One per kernel result.
-  SmallVector<Buffer> outputs;
+  std::vector<Buffer> outputs;
 };
 
 /// Values to store, computed element by element from leaf buffers: a
@@ -77,12 +78,18 @@ struct EvalKernel {
   Block *body = nullptr;
   /// Leaf buffers: region arguments, and matmul results stored by a library
   /// call.
-  SmallVector<Buffer> inputs;
-  SmallVector<Buffer> outputs;
+  std::vector<Buffer> inputs;
+  std::vector<Buffer> outputs;
   /// Region arguments that receive constants, with the constant values.
   SmallVector<std::pair<Value, Value>> constantArguments;
   /// Matvec: matmuls with one output column, computed as row reductions.
   SmallVector<MatmulOp> dotProducts;
+
+  /// True when `value` is read from one of the input buffers.
+  bool isInput(Value value) const {
+    return llvm::any_of(
+        inputs, [&](const Buffer &input) { return input.value == value; });
+  }
 };
 
 /// What a generator produces.
@@ -109,8 +116,8 @@ FailureOr<GeneratedKernel> generatePointwise(EmitterContext &context,
                                              const EvalKernel &kernel);
 FailureOr<GeneratedKernel> generateRowReduction(EmitterContext &context,
                                                 const EvalKernel &kernel);
-FailureOr<GeneratedKernel>
-generateColumnReduction(EmitterContext &context, const EvalKernel &kernel);
+FailureOr<GeneratedKernel> generateColumnReduction(EmitterContext &context,
+                                                   const EvalKernel &kernel);
 FailureOr<GeneratedKernel> generateGemm(EmitterContext &context,
                                         const KernelRequest &request);
 FailureOr<GeneratedKernel> generateMatvec(EmitterContext &context,
@@ -138,8 +145,9 @@ SmallVector<std::string> collectDims(const ShapeAnalysis &shapes,
 /// For reductions with results `results` (in program order) that read the
 /// values `reads[i]`: 1 + the highest level of the reductions whose results
 /// reduction i reads through the region's elementwise and shape ops.
-SmallVector<unsigned> computeReductionLevels(ArrayRef<Value> results,
-                                             ArrayRef<SmallVector<Value>> reads);
+SmallVector<unsigned>
+computeReductionLevels(ArrayRef<Value> results,
+                       ArrayRef<SmallVector<Value>> reads);
 
 /// The C parameter declarations of `inputs` (const, restrict) and `outputs`.
 SmallVector<std::string> getBufferParameters(ArrayRef<Buffer> inputs,

@@ -47,8 +47,8 @@ StringRef cuda::stringifyReductionKind(ReductionKind kind) {
 /// Builds the ReductionInfo of a reduction op of kind `kind`.
 template <typename OpTy>
 static ReductionInfo makeInfo(OpTy op, ReductionKind kind) {
-  return {kind,         op.getOperation(), op.getInput(),
-          op.getResult(), op.getDims(),    op.getKeepdim()};
+  return {kind,           op.getOperation(), op.getInput(),
+          op.getResult(), op.getDims(),      op.getKeepdim()};
 }
 
 std::optional<ReductionInfo> cuda::getReductionInfo(Operation *op) {

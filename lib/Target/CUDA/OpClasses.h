@@ -53,9 +53,7 @@ std::optional<ReductionInfo> getReductionInfo(Operation *op);
 
 /// True for the shape ops that move no data inside a kernel (reshape,
 /// transpose).
-inline bool isShapeOp(Operation *op) {
-  return isa<ReshapeOp, TransposeOp>(op);
-}
+inline bool isShapeOp(Operation *op) { return isa<ReshapeOp, TransposeOp>(op); }
 
 } // namespace mlir::sinter::cuda
 

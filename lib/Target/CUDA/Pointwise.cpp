@@ -45,7 +45,8 @@ static std::optional<Shape> broadcastExactly(ArrayRef<DimExpr> a,
 
 /// True when every dim of `shape` is 1: one element, read by every thread.
 static bool isScalarShape(ArrayRef<DimExpr> shape) {
-  return llvm::all_of(shape, [](const DimExpr &dim) { return dim.isConstant(1); });
+  return llvm::all_of(shape,
+                      [](const DimExpr &dim) { return dim.isConstant(1); });
 }
 
 namespace {
@@ -79,9 +80,8 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
                        "indices");
   }
 
-  bool hasShapeOps = llvm::any_of(*kernel.body, [](Operation &op) {
-    return isShapeOp(&op);
-  });
+  bool hasShapeOps =
+      llvm::any_of(*kernel.body, [](Operation &op) { return isShapeOp(&op); });
   bool allOutputsFull = llvm::all_of(kernel.outputs, [&](const Buffer &output) {
     return ArrayRef<DimExpr>(output.shape) == ArrayRef<DimExpr>(plan.shape);
   });
@@ -89,8 +89,9 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
     return shape != ArrayRef<DimExpr>(plan.shape) && !isScalarShape(shape);
   };
   plan.needsRowMultipleOf4 =
-      llvm::any_of(kernel.inputs,
-                   [&](const Buffer &input) { return isPartial(input.shape); }) ||
+      llvm::any_of(
+          kernel.inputs,
+          [&](const Buffer &input) { return isPartial(input.shape); }) ||
       llvm::any_of(*kernel.body, [&](Operation &op) {
         return llvm::any_of(op.getResults(), [&](Value result) {
           return isPartial(context.shapes.getShape(result));
@@ -199,9 +200,8 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
     // Rows are multiples of four long: the lanes share every coordinate
     // but the last.
     lane = *vectorBase;
-    lane.indices.back() =
-        addIndex(emitter.bindIndex(vectorBase->indices.back()),
-                 Expr("l", laneDepth));
+    lane.indices.back() = addIndex(
+        emitter.bindIndex(vectorBase->indices.back()), Expr("l", laneDepth));
     lane.linear.reset();
   } else {
     lane = delinearize(Expr("i + l", laneDepth), plan.shape);
@@ -216,9 +216,8 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
 
   for (const Buffer &output : kernel.outputs) {
     std::string out = output.name + "_out";
-    writer.line("dev::storeFloat4(" + output.name + " + i, make_float4(" +
-                out + "[0], " + out + "[1], " + out + "[2], " + out +
-                "[3]));");
+    writer.line("dev::storeFloat4(" + output.name + " + i, make_float4(" + out +
+                "[0], " + out + "[1], " + out + "[2], " + out + "[3]));");
   }
   writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < n / 4; "
                     "q += dev::gridStride()) {");
@@ -325,10 +324,10 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
             std::to_string(kPointwiseThreads) + "), " +
             std::to_string(kPointwiseThreads) + ", 0, stream>>>(" +
             llvm::join(arguments, ", ") + ");\n";
-  launch += "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n";
+  launch +=
+      "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n";
   result.launchCode = launch;
-  result.strategy = plan->vectorized
-                        ? "grid-stride loop, float4 when aligned"
-                        : "grid-stride loop";
+  result.strategy = plan->vectorized ? "grid-stride loop, float4 when aligned"
+                                     : "grid-stride loop";
   return result;
 }

@@ -75,9 +75,9 @@ struct RowPlan {
   /// The number of rows R.
   DimExpr rows;
   /// The reductions in the order they are computed.
-  SmallVector<RowReduction> reductions;
+  std::vector<RowReduction> reductions;
   /// Inputs copied to shared memory, with their elements per row.
-  SmallVector<std::pair<const Buffer *, DimExpr>> cached;
+  std::vector<std::pair<const Buffer *, DimExpr>> cached;
   /// The longest row the kernel walks, when every length is static.
   std::optional<int64_t> staticRowLength;
   /// The row lengths, for the host's choice of team size.
@@ -103,9 +103,9 @@ static bool reducesTrailingBlock(ArrayRef<DimExpr> shape,
 
 /// Collects the reductions of `kernel`, with their input shapes and group
 /// sizes (levels and segments come later).
-static FailureOr<SmallVector<RowReduction>>
+static FailureOr<std::vector<RowReduction>>
 collectReductions(EmitterContext &context, const EvalKernel &kernel) {
-  SmallVector<RowReduction> reductions;
+  std::vector<RowReduction> reductions;
   for (Operation &op : *kernel.body) {
     if (std::optional<ReductionInfo> info = getReductionInfo(&op)) {
       const Shape &shape = context.shapes.getShape(info->input);
@@ -117,13 +117,14 @@ collectReductions(EmitterContext &context, const EvalKernel &kernel) {
       reduction.op = &op;
       reduction.result = info->result;
       reduction.inputShape = shape;
-      reduction.groupSize = getNumElements(shape) /
-                            getNumElements(context.shapes.getShape(info->result));
+      reduction.groupSize =
+          getNumElements(shape) /
+          getNumElements(context.shapes.getShape(info->result));
       reductions.push_back(std::move(reduction));
       continue;
     }
     auto matmul = dyn_cast<MatmulOp>(op);
-    if (!matmul)
+    if (!matmul || kernel.isInput(matmul.getResult()))
       continue;
     if (!llvm::is_contained(kernel.dotProducts, matmul))
       return op.emitError("CUDA emitter: a matmul in a row kernel must be a "
@@ -131,8 +132,8 @@ collectReductions(EmitterContext &context, const EvalKernel &kernel) {
     // [..., M, 1] = lhs [..., M, K] @ rhs [..., K, 1]: a sum over K.
     Shape shape = context.shapes.getShape(matmul.getResult());
     Shape lhs = context.shapes.getShape(matmul.getLhs());
-    DimExpr contraction = matmul.getTransposeA() ? lhs[lhs.size() - 2]
-                                                 : lhs.back();
+    DimExpr contraction =
+        matmul.getTransposeA() ? lhs[lhs.size() - 2] : lhs.back();
     shape.back() = contraction;
     RowReduction reduction;
     reduction.kind = ReductionKind::Sum;
@@ -177,7 +178,7 @@ static SmallVector<Value> getReducedValues(const RowReduction &reduction) {
 static FailureOr<RowPlan> planRows(EmitterContext &context,
                                    const EvalKernel &kernel) {
   RowPlan plan;
-  FailureOr<SmallVector<RowReduction>> reductions =
+  FailureOr<std::vector<RowReduction>> reductions =
       collectReductions(context, kernel);
   if (failed(reductions))
     return failure();
@@ -195,10 +196,10 @@ static FailureOr<RowPlan> planRows(EmitterContext &context,
   SmallVector<unsigned> levels = computeReductionLevels(resultList, reads);
   for (auto [reduction, level] : llvm::zip(plan.reductions, levels))
     reduction.level = level;
-  llvm::stable_sort(plan.reductions, [](const RowReduction &a,
-                                        const RowReduction &b) {
-    return a.level < b.level;
-  });
+  llvm::stable_sort(plan.reductions,
+                    [](const RowReduction &a, const RowReduction &b) {
+                      return a.level < b.level;
+                    });
 
   // Rows: the result count of some reduction that divides every other's.
   auto divides = [](const DimExpr &rows, const DimExpr &count) {
@@ -424,14 +425,12 @@ std::string RowWriter::getSharedFloats(StringRef cached) const {
       segments.push_back(reduction.segments.str());
   for (auto &[buffer, perRow] : plan.cached)
     rows.push_back(perRow.str());
-  std::string total = segments.empty() ? "0" : llvm::join(segments, " + ");
-  if (!rows.empty() && cached != "false") {
-    std::string rowFloats = llvm::join(rows, " + ");
-    total += cached == "true" ? " + " + rowFloats
-                              : " + (" + cached.str() + " ? " + rowFloats +
-                                    " : 0)";
-  }
-  return total;
+  if (!rows.empty() && cached == "true")
+    segments.append(rows.begin(), rows.end());
+  else if (!rows.empty() && cached != "false")
+    segments.push_back("(" + cached.str() + " ? " + llvm::join(rows, " + ") +
+                       " : 0)");
+  return segments.empty() ? "0" : llvm::join(segments, " + ");
 }
 
 Coords RowWriter::rowCoords(ArrayRef<DimExpr> shape, const Expr &position) {
@@ -474,9 +473,9 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
     if (reduction->isPerRow())
       return Expr(reduction->storage + (reduction->isArg() ? ".index" : ""),
                   reduction->storageDepth);
-    Expr linear = emitter.bindIndex(
-        linearize(coords, context.shapes.getShape(reduction->result)));
-    Expr local = emitter.bindIndex(rowLocal(linear, reduction->segments));
+    Expr local = emitter.bindIndex(
+        rowLocal(linearize(coords, context.shapes.getShape(reduction->result)),
+                 reduction->segments));
     return writer.bind(Expr(reduction->storage + "[" + local.text + "]",
                             std::max(local.depth, rowDepth)),
                        "float", "v");
@@ -486,16 +485,16 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
   if (shared == sharedRows.end() || cachedCondition == "false")
     return loadElement(emitter, buffer, coords);
   DimExpr perRow = getNumElements(buffer.shape) / plan.rows;
-  Expr linear = emitter.bindIndex(linearize(coords, buffer.shape));
+  Expr linear = linearize(coords, buffer.shape);
   Expr local = emitter.bindIndex(rowLocal(linear, perRow));
+  if (cachedCondition != "true")
+    linear = emitter.bindIndex(linear);
   std::string fromShared = shared->second + "[" + local.text + "]";
-  std::string text =
-      cachedCondition == "true"
-          ? fromShared
-          : cachedCondition + " ? " + fromShared + " : " + buffer.name + "[" +
-                linear.text + "]";
-  return writer.bind(Expr(text, std::max(local.depth, rowDepth)), "float",
-                     "v");
+  std::string text = cachedCondition == "true"
+                         ? fromShared
+                         : cachedCondition + " ? " + fromShared + " : " +
+                               buffer.name + "[" + linear.text + "]";
+  return writer.bind(Expr(text, std::max(local.depth, rowDepth)), "float", "v");
 }
 
 FailureOr<Expr> RowWriter::emitDotElement(MatmulOp matmul,
@@ -523,8 +522,8 @@ FailureOr<Expr> RowWriter::emitDotElement(MatmulOp matmul,
   FailureOr<Expr> b = emitter.emit(matmul.getRhs(), rhs);
   if (failed(a) || failed(b))
     return failure();
-  return writer.bind(Expr(a->text + " * " + b->text, maxDepth(*a, *b)),
-                     "float", "v");
+  return writer.bind(Expr(a->text + " * " + b->text, maxDepth(*a, *b)), "float",
+                     "v");
 }
 
 FailureOr<Expr> RowWriter::emitReducedElement(const RowReduction &reduction,
@@ -555,8 +554,7 @@ void RowWriter::writeCacheFill() {
                               ") { // Copy the rows read more than once.");
 }
 
-LogicalResult
-RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
+LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   DimExpr length = group.front()->groupSize;
   SmallVector<std::string> accumulators, combiners;
   for (RowReduction *reduction : group) {
@@ -584,8 +582,8 @@ RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     reduction->storage = writer.freshName("red");
     reduction->storageDepth = rowDepth;
     context.helpers.insert("team_reduce");
-    writer.line((getAccumulatorType(*reduction) + " " + reduction->storage +
-                 " = " +
+    writer.line(("const " + getAccumulatorType(*reduction) + " " +
+                 reduction->storage + " = " +
                  getFinal(*reduction, "teamReduce<kThreads, " + combiner +
                                           ">(" + acc + ")") +
                  ";")
@@ -608,9 +606,8 @@ RowWriter::writeSegmentReductions(ArrayRef<RowReduction *> group) {
     accumulators.push_back(acc);
   }
   writer.openScope(); // over the elements of a segment
-  Expr position = addIndex(
-      mulIndex(Expr("g", segmentDepth), sizeExpr(size)),
-      Expr("q", writer.getDepth()));
+  Expr position = addIndex(mulIndex(Expr("g", segmentDepth), sizeExpr(size)),
+                           Expr("q", writer.getDepth()));
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
     FailureOr<Expr> element = emitReducedElement(*reduction, position);
@@ -625,8 +622,8 @@ RowWriter::writeSegmentReductions(ArrayRef<RowReduction *> group) {
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
     writer.line(acc + " = dev::warpReduce<" + combiner + ">(" + acc + ");");
-    stores.push_back(reduction->storage + "[g] = " +
-                     getFinal(*reduction, acc) + ";");
+    stores.push_back(reduction->storage + "[g] = " + getFinal(*reduction, acc) +
+                     ";");
   }
   writer.line("if (lane == 0) {");
   for (const std::string &store : stores)
@@ -640,12 +637,11 @@ RowWriter::writeSegmentReductions(ArrayRef<RowReduction *> group) {
 
 LogicalResult RowWriter::writeOutputs() {
   // One loop per row length, outputs in order.
-  SmallVector<std::pair<DimExpr, SmallVector<const Buffer *>>> groups;
+  std::vector<std::pair<DimExpr, SmallVector<const Buffer *>>> groups;
   for (const Buffer &output : kernel.outputs) {
     DimExpr perRow = getNumElements(output.shape) / plan.rows;
-    auto it = llvm::find_if(groups, [&](auto &group) {
-      return group.first == perRow;
-    });
+    auto it = llvm::find_if(groups,
+                            [&](auto &group) { return group.first == perRow; });
     if (it == groups.end())
       groups.push_back({perRow, {&output}});
     else
@@ -673,9 +669,8 @@ FailureOr<std::string> RowWriter::write() {
   writer.line("constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads "
               ": 1;");
   writer.line("const int tid = threadIdx.x % kThreads;");
-  bool hasSegments = llvm::any_of(plan.reductions, [](const RowReduction &r) {
-    return !r.isPerRow();
-  });
+  bool hasSegments = llvm::any_of(
+      plan.reductions, [](const RowReduction &r) { return !r.isPerRow(); });
   if (hasSegments) {
     writer.line("const int warp = tid / dev::kWarpSize;");
     writer.line("const int lane = tid % dev::kWarpSize;");
@@ -683,7 +678,8 @@ FailureOr<std::string> RowWriter::write() {
   if (usesShared()) {
     writer.line("extern __shared__ float sharedMemory[];");
     writer.line("float *const shared = sharedMemory + threadIdx.x / kThreads "
-                "* (" + getSharedFloats(cachedCondition) + ");");
+                "* (" +
+                getSharedFloats(cachedCondition) + ");");
     std::string offset = "0";
     for (RowReduction &reduction : plan.reductions) {
       if (reduction.isPerRow())
@@ -710,8 +706,7 @@ FailureOr<std::string> RowWriter::write() {
   for (size_t begin = 0; begin < plan.reductions.size();) {
     unsigned level = plan.reductions[begin].level;
     size_t end = begin;
-    while (end < plan.reductions.size() &&
-           plan.reductions[end].level == level)
+    while (end < plan.reductions.size() && plan.reductions[end].level == level)
       ++end;
     SmallVector<RowReduction *> pending;
     for (size_t i = begin; i < end; ++i)
@@ -772,7 +767,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
     for (auto &[buffer, perRow] : plan->cached)
       rowFloats += *perRow.getConstant();
     int64_t rowsPerBlock = staticTeam < 256 ? 256 / staticTeam : 1;
-    bool fits = rowsPerBlock * (segmentFloats + rowFloats) * 4 <= kMaxSharedBytes;
+    bool fits =
+        rowsPerBlock * (segmentFloats + rowFloats) * 4 <= kMaxSharedBytes;
     if (rowsPerBlock * segmentFloats * 4 > kMaxSharedBytes)
       return emitError(kernel.body->getParentOp()->getLoc(),
                        "CUDA emitter: too many row segments for shared memory");
@@ -815,17 +811,19 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
     templateArguments.push_back("cached");
   }
 
-  std::string launch = "template <int kThreads>\n" +
-                       getLaunchSignature(kernel.name + "_rows",
-                                          templateParameters);
-  launch += "  constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads : 1;\n";
+  std::string launch =
+      "template <int kThreads>\n" +
+      getLaunchSignature(kernel.name + "_rows", templateParameters);
+  launch +=
+      "  constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads : 1;\n";
   launch += "  const int64_t rows = " + plan->rows.str() + ";\n";
   bool usesShared = bodyWriter.getSharedFloats(cachedCondition) != "0";
   std::string sharedBytes = "0";
   if (usesShared) {
-    launch += "  const size_t sharedBytes = static_cast<size_t>(kRowsPerBlock) * "
-              "(" + bodyWriter.getSharedFloats(cachedCondition) +
-              ") * sizeof(float);\n";
+    launch +=
+        "  const size_t sharedBytes = static_cast<size_t>(kRowsPerBlock) * "
+        "(" +
+        bodyWriter.getSharedFloats(cachedCondition) + ") * sizeof(float);\n";
     launch += "  if (sharedBytes > 48 * 1024)\n"
               "    SINTER_RT_TRY(sinter_rt_check_cuda(ctx, "
               "cudaFuncSetAttribute(" +
@@ -834,13 +832,15 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
               "static_cast<int>(sharedBytes)), \"cudaFuncSetAttribute\"));\n";
     sharedBytes = "sharedBytes";
   }
-  launch += "  const int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;\n";
+  launch +=
+      "  const int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;\n";
   launch += "  " + kernel.name +
             "<kThreads><<<static_cast<unsigned>(blocks < INT32_MAX ? blocks : "
             "INT32_MAX), kRowsPerBlock * kThreads, " +
             sharedBytes + ", stream>>>(" + llvm::join(templateArguments, ", ") +
             ");\n";
-  launch += "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n\n";
+  launch +=
+      "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n\n";
 
   launch += getLaunchSignature(kernel.name, launchParameters);
   SmallVector<std::string> callArguments = {"ctx", "stream"};
@@ -849,19 +849,20 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   if (staticTeam) {
     launch += "  return launch_" + kernel.name + "_rows<" +
               std::to_string(staticTeam) + ">" + call + ");\n}\n";
-    result.strategy = (staticTeam == 32 ? "one warp per row"
-                                        : "one block of " +
-                                              std::to_string(staticTeam) +
-                                              " threads per row");
+    result.strategy =
+        (staticTeam == 32 ? "one warp per row"
+                          : "one block of " + std::to_string(staticTeam) +
+                                " threads per row");
     if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
     else if (!plan->cached.empty())
       result.strategy += ", rows re-read (too long for shared memory)";
   } else {
     launch += "  const int64_t length = " + maxOf(plan->rowLengths) + ";\n";
-    launch += "  const int threads = length <= " +
-              std::to_string(kWarpRowLimit) + " ? 32 : length <= " +
-              std::to_string(kMediumRowLimit) + " ? 256 : 1024;\n";
+    launch +=
+        "  const int threads = length <= " + std::to_string(kWarpRowLimit) +
+        " ? 32 : length <= " + std::to_string(kMediumRowLimit) +
+        " ? 256 : 1024;\n";
     if (runtimeCache) {
       launch += "  const int64_t rowsPerBlock = threads < 256 ? 256 / threads "
                 ": 1;\n";
@@ -875,8 +876,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
               "_rows<32>" + call + ");\n";
     launch += "  if (threads == 256)\n    return launch_" + kernel.name +
               "_rows<256>" + call + ");\n";
-    launch += "  return launch_" + kernel.name + "_rows<1024>" + call +
-              ");\n}\n";
+    launch +=
+        "  return launch_" + kernel.name + "_rows<1024>" + call + ");\n}\n";
     result.strategy = "one warp or block per row by row length";
     if (runtimeCache)
       result.strategy += ", rows cached in shared memory when they fit";

@@ -239,7 +239,8 @@ Operation *ScalarEmitter::getConstantDef(Value value) const {
 
 FailureOr<Expr> ScalarEmitter::emitConstant(Operation *constant, Value value,
                                             const Coords &coords) {
-  auto attr = dyn_cast<DenseElementsAttr>(cast<ConstantOp>(constant).getValue());
+  auto attr =
+      dyn_cast<DenseElementsAttr>(cast<ConstantOp>(constant).getValue());
   if (!attr || !isa<Float32Type>(attr.getElementType()))
     return constant->emitError(
         "CUDA emitter: constants must be dense f32 elements");
@@ -281,8 +282,7 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
   unsigned depth = 0;
   for (Value operand : op->getOperands()) {
     FailureOr<Expr> element = emit(
-        operand,
-        broadcastCoords(coords, getShape(value), getShape(operand)));
+        operand, broadcastCoords(coords, getShape(value), getShape(operand)));
     if (failed(element))
       return failure();
     operands.push_back(element->text);

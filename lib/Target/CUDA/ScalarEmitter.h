@@ -95,7 +95,9 @@ public:
   void addLeaf(Value value) { leaves.insert(value); }
   /// Tells the emitter that region argument `argument` receives `outer`;
   /// arguments that receive constants are emitted as those constants.
-  void mapArgument(Value argument, Value outer) { outerValues[argument] = outer; }
+  void mapArgument(Value argument, Value outer) {
+    outerValues[argument] = outer;
+  }
 
   /// Returns an expression (a variable or a literal) holding element
   /// `coords` of `value`, declaring what it needs. Emits an error at the op

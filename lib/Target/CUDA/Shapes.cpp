@@ -10,6 +10,7 @@
 #include "OpClasses.h"
 
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
@@ -65,7 +66,8 @@ DimExpr DimExpr::operator*(const DimExpr &other) const {
   int64_t a = std::gcd(numerator, other.denominator);
   int64_t b = std::gcd(other.numerator, denominator);
   int64_t num = 0, den = 0;
-  result.overflowed |= llvm::MulOverflow(numerator / a, other.numerator / b, num);
+  result.overflowed |=
+      llvm::MulOverflow(numerator / a, other.numerator / b, num);
   result.overflowed |=
       llvm::MulOverflow(denominator / b, other.denominator / a, den);
   result.numerator = num;
@@ -193,10 +195,10 @@ void ShapeAnalysis::requireEqual(Operation *op, const DimExpr &actual,
                                  const DimExpr &expected, StringRef what) {
   if (actual == expected)
     return;
-  checks.push_back({actual.str(), expected.str(), expected.str(),
-                    (what + " of " + describe(op) + " (must equal " +
-                     expected.str() + ")")
-                        .str()});
+  checks.push_back(
+      {actual.str(), expected.str(), expected.str(),
+       (what + " of " + describe(op) + " (must equal " + expected.str() + ")")
+           .str()});
 }
 
 Shape ShapeAnalysis::broadcast(Operation *op, ArrayRef<DimExpr> lhs,
@@ -221,8 +223,7 @@ Shape ShapeAnalysis::broadcast(Operation *op, ArrayRef<DimExpr> lhs,
   return result;
 }
 
-LogicalResult ShapeAnalysis::setShape(Operation *op, Value value,
-                                      Shape shape) {
+LogicalResult ShapeAnalysis::setShape(Operation *op, Value value, Shape shape) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || type.getRank() != static_cast<int64_t>(shape.size()))
     return op->emitError("CUDA emitter: result is not a ranked tensor of the "
@@ -261,9 +262,9 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
   if (isElementwiseUnary(op))
     return setShape(op, op->getResult(0), shapeOf(op->getOperand(0)));
   if (isElementwiseBinary(op))
-    return setShape(op, op->getResult(0),
-                    broadcast(op, shapeOf(op->getOperand(0)),
-                              shapeOf(op->getOperand(1))));
+    return setShape(
+        op, op->getResult(0),
+        broadcast(op, shapeOf(op->getOperand(0)), shapeOf(op->getOperand(1))));
   if (std::optional<ReductionInfo> reduction = getReductionInfo(op))
     return setShape(op, reduction->result,
                     reduceShape(shapeOf(reduction->input), reduction->dims,
@@ -301,11 +302,10 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
         else if (quotient.isExpressible() && !quotient.getConstant() &&
                  quotient.hasFraction())
           // count / known is exact only when known divides count.
-          checks.push_back({"(" + count.str() + " % " + known.str() + ")", "0",
-                            "0",
-                            "element count of " + describe(op) +
-                                " (must be a multiple of " + known.str() +
-                                ")"});
+          checks.push_back(
+              {"(" + count.str() + " % " + known.str() + ")", "0", "0",
+               "element count of " + describe(op) + " (must be a multiple of " +
+                   known.str() + ")"});
         return setShape(op, reshape.getResult(), shape);
       })
       .Case([&](MatmulOp matmul) {
@@ -317,9 +317,8 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
         requireEqual(op, rhs[rhs.size() - 2], lhs.back(), "contraction dim");
         Shape batch;
         if (lhs.size() == 3 || rhs.size() == 3)
-          batch = broadcast(
-              op, lhs.size() == 3 ? Shape{lhs[0]} : Shape{},
-              rhs.size() == 3 ? Shape{rhs[0]} : Shape{});
+          batch = broadcast(op, lhs.size() == 3 ? Shape{lhs[0]} : Shape{},
+                            rhs.size() == 3 ? Shape{rhs[0]} : Shape{});
         batch.push_back(lhs[lhs.size() - 2]);
         batch.push_back(rhs.back());
         return setShape(op, matmul.getResult(), batch);
@@ -350,8 +349,7 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
 
 LogicalResult ShapeAnalysis::run(func::FuncOp func,
                                  ArrayRef<Shape> argumentShapes) {
-  for (auto [argument, shape] :
-       llvm::zip(func.getArguments(), argumentShapes))
+  for (auto [argument, shape] : llvm::zip(func.getArguments(), argumentShapes))
     shapes[argument] = shape;
   for (Operation &op : func.getBody().front())
     if (failed(visit(&op)))

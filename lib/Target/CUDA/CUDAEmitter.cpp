@@ -1,0 +1,983 @@
+//===- CUDAEmitter.cpp - Fused sinter modules to CUDA source --------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver of the CUDA backend. For a fused model module it
+//   - reads the signature (ModelSignature.h) and names every dim and buffer
+//     with a unique C identifier;
+//   - derives symbolic shapes (ShapeAnalysis) of @prepare and @forward;
+//   - dispatches every sinter.kernel to the generator of its kind;
+//   - plans the workspace (intermediates share slots once dead, kernels
+//     share one scratch area) and writes the host code: create (runs
+//     @prepare once), forward, workspace_bytes, destroy, last_error;
+//   - assembles `<model>.h` and `<model>.cu`, the latter opening with the
+//     provenance and the fusion plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Target/CUDA/CUDAEmitter.h"
+
+#include "KernelEmitter.h"
+
+#include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+StringRef mlir::sinter::stringifyGemmPrecision(GemmPrecision precision) {
+  switch (precision) {
+  case GemmPrecision::F32:
+    return "f32";
+  case GemmPrecision::TF32:
+    return "tf32";
+  case GemmPrecision::BF16:
+    return "bf16";
+  }
+  llvm_unreachable("unknown precision");
+}
+
+std::optional<GemmPrecision> mlir::sinter::parseGemmPrecision(StringRef text) {
+  return llvm::StringSwitch<std::optional<GemmPrecision>>(text)
+      .Case("f32", GemmPrecision::F32)
+      .Case("tf32", GemmPrecision::TF32)
+      .Case("bf16", GemmPrecision::BF16)
+      .Default(std::nullopt);
+}
+
+/// The ops that may appear directly in @forward or @prepare of a fused
+/// module.
+static bool isAllowedAtTopLevel(Operation &op) {
+  return isa<KernelOp, ConstantOp, func::ReturnOp>(op);
+}
+
+bool mlir::sinter::isFusedModel(ModuleOp module) {
+  for (func::FuncOp func : {getForwardFunc(module), getPrepareFunc(module)})
+    if (func && !llvm::all_of(func.getBody().front(), isAllowedAtTopLevel))
+      return false;
+  return static_cast<bool>(getForwardFunc(module));
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Gives the names of one model unique C identifiers that cannot collide
+/// with C++ keywords or the locals of generated code.
+class Namer {
+public:
+  std::string getUnique(StringRef name);
+
+private:
+  static bool isReserved(StringRef name);
+  llvm::StringSet<> used;
+};
+} // namespace
+
+bool Namer::isReserved(StringRef name) {
+  static const llvm::StringSet<> reserved = {
+      // C and C++ keywords and common macros.
+      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
+      "catch", "char", "class", "const", "constexpr", "continue", "default",
+      "delete", "do", "double", "else", "enum", "explicit", "export", "extern",
+      "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator",
+      "or", "private", "protected", "public", "register", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "template", "this",
+      "throw", "true", "try", "typedef", "typename", "union", "unsigned",
+      "using", "virtual", "void", "volatile", "while", "xor", "NULL",
+      "INFINITY", "NAN", "main", "assert",
+      // Names of the runtime, CUDA and generated code.
+      "dev", "sinter", "std", "cuda", "dim3", "float4", "int64_t", "size_t",
+      "model", "params", "ctx", "stream", "scratch", "cursor", "workspace",
+      "product", "status", "bytes", "n", "begin", "q", "i", "l", "vec", "work",
+      "tid", "warp", "lane", "shared", "sharedMemory", "r", "j", "g", "p", "s",
+      "k", "column", "acc", "total", "partial", "slices", "splits", "rows",
+      "blocks", "length", "threads", "cached", "sharedBytes", "rowsPerBlock",
+      "kThreads", "kRowsPerBlock", "gridBlocks", "teamReduce", "teamSync",
+      "ProdOp", "ArgValue", "ArgMaxOp", "ArgMinOp", "shuffle", "shuffleDown",
+      "sinterAlign", "sinterColumnSplits", "threadIdx", "blockIdx", "blockDim",
+      "gridDim", "warpSize"};
+  if (reserved.contains(name) || name.starts_with("__"))
+    return true;
+  // Generated locals: i0, v3, acc1, red0, segment2, stats0, partial1,
+  // splits0, slot0, and arrays derived from buffer names.
+  for (StringRef prefix : {"i", "v", "acc", "red", "segment", "stats",
+                           "partial", "splits", "slot", "k", "p", "kernel"}) {
+    StringRef rest = name;
+    if (rest.consume_front(prefix) && !rest.empty() &&
+        llvm::all_of(rest, llvm::isDigit))
+      return true;
+  }
+  return name.ends_with("_row") || name.ends_with("_out") ||
+         name.contains("_v");
+}
+
+std::string Namer::getUnique(StringRef name) {
+  std::string base;
+  for (char c : name)
+    base += llvm::isAlnum(c) ? c : '_';
+  if (base.empty() || llvm::isDigit(base.front()))
+    base = "t_" + base;
+  if (isReserved(base))
+    base += "_t";
+  std::string unique = base;
+  for (unsigned suffix = 2; used.contains(unique) || isReserved(unique);
+       ++suffix)
+    unique = base + "_" + std::to_string(suffix);
+  used.insert(unique);
+  return unique;
+}
+
+/// Returns `text` as a C string literal.
+static std::string quote(StringRef text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      quoted += '\\';
+    quoted += c == '\n' ? ' ' : c;
+  }
+  return quoted + "\"";
+}
+
+//===----------------------------------------------------------------------===//
+// The model emitter
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One function of the model (@prepare or @forward) as host code sees it.
+struct FunctionInfo {
+  func::FuncOp func;
+  /// "forward" or "prepare".
+  std::string role;
+  /// Kernel name prefix: "<model>_k" or "<model>_p".
+  std::string kernelPrefix;
+  ShapeAnalysis shapes;
+  /// Per argument: the host expression of its pointer and its base name.
+  SmallVector<std::string> argumentPointers;
+  SmallVector<std::string> argumentNames;
+  /// The kernels, with their generated code.
+  struct Kernel {
+    KernelOp op;
+    std::string name;
+    GeneratedKernel code;
+    KernelRequest request;
+  };
+  std::vector<Kernel> kernels;
+  /// The body of the host function that runs the kernels.
+  std::string hostBody;
+  /// The workspace this function needs, in bytes (a C expression).
+  std::string workspaceBytes;
+};
+
+/// Generates the files of one model.
+class ModelEmitter {
+public:
+  ModelEmitter(ModuleOp module, const CUDAEmitterOptions &options)
+      : module(module), options(options), constants("") {}
+
+  FailureOr<CUDAOutput> emit();
+
+private:
+  LogicalResult readSignature();
+  LogicalResult checkFunction(func::FuncOp func);
+  LogicalResult planFunction(FunctionInfo &info);
+  LogicalResult generateKernels(FunctionInfo &info, EmitterContext &context);
+  LogicalResult writeHostBody(FunctionInfo &info);
+  std::string getHeader() const;
+  std::string getSource(const EmitterContext &context) const;
+  std::string getFusionPlan(const FunctionInfo &info) const;
+  std::string getHostCode() const;
+
+  ModuleOp module;
+  const CUDAEmitterOptions &options;
+  ModelSignature signature;
+  Namer namer;
+  std::string model;
+  ConstantPool constants;
+
+  /// Dims: C names, in API order, and the model's defaults.
+  SmallVector<std::string> dims;
+  /// Inputs, params and outputs of the C API.
+  struct ApiValue {
+    std::string name;
+    std::string type;
+    Shape shape;
+    std::string userName;
+  };
+  std::vector<ApiValue> inputs, params, outputs;
+  /// Prepared values: C member names and shapes.
+  std::vector<ApiValue> prepared;
+
+  FunctionInfo forward, prepare;
+  bool hasPrepare = false;
+  /// Helpers the host code needs beyond the kernels'.
+  std::set<std::string> hostHelpers;
+};
+} // namespace
+
+LogicalResult ModelEmitter::checkFunction(func::FuncOp func) {
+  for (Operation &op : func.getBody().front()) {
+    if (!isAllowedAtTopLevel(op))
+      return op.emitError("CUDA emitter: '")
+             << op.getName()
+             << "' is outside any sinter.kernel; run sinter-form-kernels "
+                "first (sinterc -emit=cuda runs the whole pipeline)";
+    for (Type type : op.getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      Type element = tensor ? tensor.getElementType() : Type();
+      bool isF32 = element && element.isF32();
+      bool isIndex = element && element.isInteger(64) && isa<KernelOp>(op);
+      if (!isF32 && !isIndex)
+        return op.emitError("CUDA emitter: only f32 tensors (and i64 "
+                            "indices) are supported, not ")
+               << type;
+    }
+  }
+  for (Type type : func.getArgumentTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.getElementType().isF32())
+      return func.emitError("CUDA emitter: arguments must be f32 tensors, not ")
+             << type;
+  }
+  return success();
+}
+
+LogicalResult ModelEmitter::readSignature() {
+  FailureOr<ModelSignature> read = getModelSignature(module);
+  if (failed(read))
+    return failure();
+  signature = std::move(*read);
+  model = namer.getUnique(signature.modelName);
+  constants = ConstantPool(model);
+
+  // Dims: every dim the signature names, in name order.
+  std::set<std::string> dimNames;
+  for (auto &[name, value] : signature.dims)
+    dimNames.insert(name);
+  for (const ModelValue &value : signature.arguments)
+    for (const std::string &name : value.dimNames)
+      if (!name.empty())
+        dimNames.insert(name);
+  llvm::StringMap<std::string> dimIdentifiers;
+  for (const std::string &name : dimNames) {
+    dimIdentifiers[name] = namer.getUnique(name);
+    dims.push_back(dimIdentifiers[name]);
+  }
+  auto cDimNames = [&](ArrayRef<std::string> names) {
+    SmallVector<std::string> result;
+    for (const std::string &name : names)
+      result.push_back(name.empty() ? "" : dimIdentifiers[name]);
+    return result;
+  };
+
+  // The original arguments: inputs and params of the C API.
+  SmallVector<std::string> originalPointers;
+  std::vector<Shape> originalShapes;
+  for (auto [index, value] : llvm::enumerate(signature.arguments)) {
+    FailureOr<Shape> shape =
+        getArgumentShape(getForwardFunc(module), value.type,
+                         cDimNames(value.dimNames), "'" + value.name + "'");
+    if (failed(shape))
+      return failure();
+    ApiValue api{namer.getUnique(value.name), "float", *shape, value.name};
+    if (value.role == ArgumentRole::Param) {
+      originalPointers.push_back("model->params." + api.name);
+      params.push_back(api);
+    } else {
+      originalPointers.push_back(api.name);
+      inputs.push_back(api);
+    }
+    originalShapes.push_back(*shape);
+  }
+
+  // @prepare: its arguments are original params.
+  func::FuncOp prepareFunc = getPrepareFunc(module);
+  hasPrepare = static_cast<bool>(prepareFunc);
+  std::vector<Shape> prepareShapes;
+  if (hasPrepare) {
+    if (failed(checkFunction(prepareFunc)))
+      return failure();
+    prepare.func = prepareFunc;
+    prepare.role = "prepare";
+    prepare.kernelPrefix = model + "_p";
+    for (unsigned index : signature.prepareArguments) {
+      prepare.argumentPointers.push_back(originalPointers[index]);
+      prepare.argumentNames.push_back(
+          StringRef(originalPointers[index]).rsplit('.').second.str());
+      prepareShapes.push_back(originalShapes[index]);
+    }
+    if (failed(prepare.shapes.run(prepareFunc, prepareShapes)))
+      return failure();
+    auto ret =
+        cast<func::ReturnOp>(prepareFunc.getBody().front().getTerminator());
+    for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+      ApiValue api{"prepared" + std::to_string(index), "float",
+                   prepare.shapes.getShape(value), ""};
+      if (!getNumElements(api.shape).getConstant())
+        return prepareFunc.emitError("CUDA emitter: prepared value #")
+               << index << " has a size that depends on symbolic dims";
+      prepared.push_back(api);
+    }
+  }
+
+  // @forward: original arguments and prepared values.
+  func::FuncOp forwardFunc = getForwardFunc(module);
+  if (failed(checkFunction(forwardFunc)))
+    return failure();
+  forward.func = forwardFunc;
+  forward.role = "forward";
+  forward.kernelPrefix = model + "_k";
+  std::vector<Shape> forwardShapes;
+  for (const ArgumentSource &source : signature.forwardArguments) {
+    if (source.kind == ArgumentSource::Kind::Original) {
+      forward.argumentPointers.push_back(originalPointers[source.index]);
+      std::string pointer = originalPointers[source.index];
+      forward.argumentNames.push_back(
+          StringRef(pointer).contains('.')
+              ? StringRef(pointer).rsplit('.').second.str()
+              : pointer);
+      forwardShapes.push_back(originalShapes[source.index]);
+    } else {
+      if (source.index >= prepared.size())
+        return forwardFunc.emitError("CUDA emitter: @forward reads @prepare "
+                                     "result #")
+               << source.index << ", which does not exist";
+      forward.argumentPointers.push_back("model->" +
+                                         prepared[source.index].name);
+      forward.argumentNames.push_back(prepared[source.index].name);
+      forwardShapes.push_back(prepared[source.index].shape);
+    }
+  }
+  if (failed(forward.shapes.run(forwardFunc, forwardShapes)))
+    return failure();
+  auto ret =
+      cast<func::ReturnOp>(forwardFunc.getBody().front().getTerminator());
+  for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+    const ModelValue &result = signature.results[index];
+    bool isIndex =
+        cast<RankedTensorType>(value.getType()).getElementType().isInteger(64);
+    outputs.push_back({namer.getUnique(result.name),
+                       isIndex ? "int64_t" : "float",
+                       forward.shapes.getShape(value), result.name});
+  }
+  return success();
+}
+
+LogicalResult ModelEmitter::planFunction(FunctionInfo &info) {
+  // Names and host pointers of kernel results.
+  llvm::DenseMap<Value, std::string> pointers, names;
+  for (auto [argument, pointer, name] :
+       llvm::zip(info.func.getArguments(), info.argumentPointers,
+                 info.argumentNames)) {
+    pointers[argument] = pointer;
+    names[argument] = name;
+  }
+  auto ret = cast<func::ReturnOp>(info.func.getBody().front().getTerminator());
+  ArrayRef<ApiValue> results = info.role == "forward" ? outputs : prepared;
+  auto prefixOf = [&](StringRef name) {
+    return info.role == "forward" ? name.str() : "model->" + name.str();
+  };
+  // A kernel result that is returned is written where the caller wants it
+  // (the first time it is returned).
+  for (auto [index, value] : llvm::enumerate(ret.getOperands()))
+    if (isa_and_nonnull<KernelOp>(value.getDefiningOp()) &&
+        !pointers.count(value)) {
+      pointers[value] = prefixOf(results[index].name);
+      names[value] = results[index].name;
+    }
+
+  unsigned kernelIndex = 0;
+  for (Operation &op : info.func.getBody().front()) {
+    auto kernel = dyn_cast<KernelOp>(op);
+    if (!kernel)
+      continue;
+    FunctionInfo::Kernel entry;
+    entry.op = kernel;
+    entry.name = info.kernelPrefix + std::to_string(kernelIndex) + "_" +
+                 stringifyKernelKind(kernel.getKind()).str();
+    for (auto [resultIndex, result] : llvm::enumerate(kernel.getResults()))
+      if (!names.count(result))
+        names[result] = namer.getUnique(
+            (info.kernelPrefix.substr(model.size() + 1) +
+             std::to_string(kernelIndex) + "_r" + std::to_string(resultIndex)));
+    // Buffers, named uniquely within the kernel.
+    llvm::StringSet<> kernelNames;
+    auto kernelName = [&](StringRef base) {
+      std::string name = base.str();
+      for (unsigned suffix = 2; kernelNames.contains(name); ++suffix)
+        name = base.str() + "_" + std::to_string(suffix);
+      kernelNames.insert(name);
+      return name;
+    };
+    Block &body = kernel.getBody().front();
+    for (auto [argument, operand] :
+         llvm::zip(body.getArguments(), kernel.getInputs())) {
+      if (isa_and_nonnull<ConstantOp>(operand.getDefiningOp()))
+        continue;
+      if (!names.count(operand))
+        return kernel.emitError("CUDA emitter: kernel operand has no buffer");
+      Buffer buffer;
+      buffer.name = kernelName(names[operand]);
+      buffer.value = argument;
+      buffer.shape = info.shapes.getShape(operand);
+      buffer.isIndex = cast<RankedTensorType>(operand.getType())
+                           .getElementType()
+                           .isInteger(64);
+      entry.request.inputs.push_back(buffer);
+    }
+    auto yield = cast<YieldOp>(body.getTerminator());
+    for (auto [result, value] :
+         llvm::zip(kernel.getResults(), yield.getValues())) {
+      Buffer buffer;
+      buffer.name = kernelName(names[result]);
+      buffer.value = value;
+      buffer.shape = info.shapes.getShape(result);
+      buffer.isIndex = cast<RankedTensorType>(result.getType())
+                           .getElementType()
+                           .isInteger(64);
+      entry.request.outputs.push_back(buffer);
+    }
+    entry.request.name = entry.name;
+    entry.request.op = kernel;
+    info.kernels.push_back(std::move(entry));
+    ++kernelIndex;
+  }
+  return success();
+}
+
+LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
+                                            EmitterContext &context) {
+  EmitterContext local{info.shapes, context.constants, context.precision,
+                       std::move(context.helpers)};
+  for (FunctionInfo::Kernel &kernel : info.kernels) {
+    FailureOr<GeneratedKernel> code;
+    switch (kernel.op.getKind()) {
+    case KernelKind::gemm:
+      code = generateGemm(local, kernel.request);
+      break;
+    case KernelKind::matvec:
+      code = generateMatvec(local, kernel.request);
+      break;
+    case KernelKind::pointwise:
+      code =
+          generatePointwise(local, makeEvalKernel(kernel.request, kernel.name));
+      break;
+    case KernelKind::row_reduction:
+      code = generateRowReduction(local,
+                                  makeEvalKernel(kernel.request, kernel.name));
+      break;
+    case KernelKind::column_reduction:
+      code = generateColumnReduction(
+          local, makeEvalKernel(kernel.request, kernel.name));
+      break;
+    }
+    if (failed(code))
+      return failure();
+    kernel.code = std::move(*code);
+  }
+  context.helpers = std::move(local.helpers);
+  return success();
+}
+
+/// The bytes of `count` elements of `type` as a size_t expression.
+static std::string getBytes(const DimExpr &count, StringRef type) {
+  return "static_cast<size_t>(" + count.str() + ") * sizeof(" + type.str() +
+         ")";
+}
+
+LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
+  Block &block = info.func.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  ArrayRef<ApiValue> results = info.role == "forward" ? outputs : prepared;
+
+  // Pointers of values, and the last kernel that reads each.
+  llvm::DenseMap<Value, std::string> pointers;
+  for (auto [argument, pointer] :
+       llvm::zip(info.func.getArguments(), info.argumentPointers))
+    pointers[argument] = pointer;
+  llvm::DenseMap<Value, size_t> lastUse;
+  for (auto [index, kernel] : llvm::enumerate(info.kernels))
+    for (Value operand : kernel.op.getInputs())
+      lastUse[operand] = index;
+  auto resultPointer = [&](StringRef name) {
+    return info.role == "forward" ? name.str() : "model->" + name.str();
+  };
+  for (auto [index, value] : llvm::enumerate(ret.getOperands()))
+    if (isa_and_nonnull<KernelOp>(value.getDefiningOp()) &&
+        !pointers.count(value))
+      pointers[value] = resultPointer(results[index].name);
+
+  // Workspace slots: an intermediate takes a slot of the same size whose
+  // value no later kernel reads, or a new one.
+  struct Slot {
+    DimExpr elements;
+    std::string type;
+    std::optional<Value> owner;
+  };
+  std::vector<Slot> slots;
+  std::string declarations, calls;
+  SmallVector<std::string> scratchSizes;
+  for (auto [index, kernel] : llvm::enumerate(info.kernels)) {
+    for (Slot &slot : slots)
+      if (slot.owner && lastUse.lookup(*slot.owner) < index)
+        slot.owner.reset();
+    for (auto [result, buffer] :
+         llvm::zip(kernel.op.getResults(), kernel.request.outputs)) {
+      if (pointers.count(result))
+        continue;
+      DimExpr elements = getNumElements(buffer.shape);
+      std::string type = buffer.getElementType().str();
+      size_t chosen = slots.size();
+      for (auto [slotIndex, slot] : llvm::enumerate(slots))
+        if (!slot.owner && slot.elements == elements && slot.type == type) {
+          chosen = slotIndex;
+          break;
+        }
+      if (chosen == slots.size())
+        slots.push_back({elements, type, std::nullopt});
+      slots[chosen].owner = result;
+      pointers[result] = buffer.name;
+      declarations += "  " + type + " *const " + buffer.name +
+                      " = reinterpret_cast<" + type + " *>(slot" +
+                      std::to_string(chosen) + ");\n";
+    }
+    // The call.
+    SmallVector<std::string> arguments = {"ctx", "stream"};
+    for (auto [argument, operand] : llvm::zip(
+             kernel.op.getBody().front().getArguments(), kernel.op.getInputs()))
+      if (!isa_and_nonnull<ConstantOp>(operand.getDefiningOp()))
+        arguments.push_back(pointers[operand]);
+    for (Value result : kernel.op.getResults())
+      arguments.push_back(pointers[result]);
+    llvm::append_range(arguments, kernel.code.dims);
+    if (!kernel.code.scratchBytes.empty()) {
+      arguments.push_back("scratch");
+      scratchSizes.push_back(kernel.code.scratchBytes);
+    }
+    calls += "  SINTER_RT_TRY(launch_" + kernel.name + "(" +
+             llvm::join(arguments, ", ") + "));\n";
+  }
+
+  // Returned values that no kernel wrote in place: copies.
+  llvm::DenseSet<Value> written;
+  for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+    std::string target = resultPointer(results[index].name);
+    bool inPlace = isa_and_nonnull<KernelOp>(value.getDefiningOp()) &&
+                   pointers[value] == target;
+    if (inPlace && written.insert(value).second)
+      continue;
+    if (isa_and_nonnull<ConstantOp>(value.getDefiningOp()))
+      return ret.emitError("CUDA emitter: a model result is a constant; "
+                           "compute it in a kernel");
+    calls +=
+        "  SINTER_RT_TRY(sinter_rt_check_cuda(ctx, cudaMemcpyAsync(" + target +
+        ", " + pointers[value] + ", " +
+        getBytes(getNumElements(results[index].shape), results[index].type) +
+        ", cudaMemcpyDeviceToDevice, stream), \"cudaMemcpyAsync\"));\n";
+  }
+
+  // The layout: slots, then the scratch area shared by all kernels.
+  std::string layout, bytes;
+  SmallVector<std::string> terms;
+  if (!slots.empty() || !scratchSizes.empty()) {
+    layout += "  char *cursor = static_cast<char *>(model->workspace);\n";
+    for (auto [index, slot] : llvm::enumerate(slots)) {
+      std::string size =
+          "sinterAlign(" + getBytes(slot.elements, slot.type) + ")";
+      layout += "  char *const slot" + std::to_string(index) + " = cursor;\n";
+      layout += "  cursor += " + size + ";\n";
+      terms.push_back(size);
+    }
+    if (!scratchSizes.empty()) {
+      layout += "  void *const scratch = cursor;\n";
+      std::string scratch = scratchSizes.front();
+      for (const std::string &size : ArrayRef(scratchSizes).drop_front())
+        scratch = "std::max<size_t>(" + scratch + ", " + size + ")";
+      terms.push_back(scratch);
+    }
+    hostHelpers.insert("align");
+  }
+  info.workspaceBytes = terms.empty() ? "0" : llvm::join(terms, " + ");
+  info.hostBody = layout + declarations + calls;
+  return success();
+}
+
+std::string ModelEmitter::getFusionPlan(const FunctionInfo &info) const {
+  std::string text;
+  for (const FunctionInfo::Kernel &kernel : info.kernels) {
+    text += "//   " + kernel.name + ": " +
+            listOpNames(KernelOp(kernel.op).getBody().front()) + "\n";
+    text += "//       " + kernel.code.strategy + "\n";
+  }
+  return text;
+}
+
+/// The C declaration of `value`'s shape for comments: "float[B][64]".
+static std::string describeApiValue(StringRef type, ArrayRef<DimExpr> shape) {
+  std::string text = type.str();
+  for (const DimExpr &dim : shape) {
+    std::string size = dim.str();
+    if (size.front() == '(')
+      size = size.substr(1, size.size() - 2);
+    text += "[" + size + "]";
+  }
+  return text;
+}
+
+std::string ModelEmitter::getHeader() const {
+  std::string guard = StringRef(model).upper() + "_H";
+  std::string text;
+  text += "// " + model + ".h: the C API of model '" + signature.modelName +
+          "', generated by " + options.compilerVersion +
+          ".\n// Do not edit: regenerate with sinterc. The kernels are in " +
+          model + ".cu; link the Sinter\n// runtime (sinter_rt) and cuBLAS.\n";
+  text += "//\n// Every function returns a sinter_status (sinter/rt.h; "
+          "sinter_status_string()\n// explains it, " +
+          model +
+          "_last_error() gives the details) and never exits\n// or aborts. "
+          "Tensors are dense, row-major, on the device, 4-byte aligned\n// "
+          "(16-byte alignment enables the vectorized paths). Work is queued on "
+          "the\n// given stream; no call waits for the GPU except " +
+          model + "_create and\n// " + model +
+          "_destroy. A model object is used by one host thread at a time.\n";
+  text += "\n#ifndef " + guard + "\n#define " + guard + "\n\n";
+  text += "#include \"sinter/rt.h\"\n\n#include <stddef.h>\n#include "
+          "<stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+
+  text += "/// The params of " + model +
+          ": device pointers that must stay valid until\n/// " + model +
+          "_destroy.\ntypedef struct " + model + "_params {\n";
+  for (const ApiValue &param : params)
+    text += "  const float *" + param.name + "; /**< " +
+            describeApiValue("float", param.shape) + " */\n";
+  if (params.empty())
+    text += "  int unused; /**< The model has no params. */\n";
+  text += "} " + model + "_params;\n\n";
+  text +=
+      "/// A created model: its params, the values computed from them once, "
+      "a\n/// cuBLAS context and a workspace.\ntypedef struct " +
+      model + " " + model + ";\n\n";
+
+  text += "/// Creates the model on the current device: copies *params (the "
+          "pointers), sets\n/// up cuBLAS and runs the param-only computations "
+          "once, on `stream`. Waits for\n/// the device. On failure *model is "
+          "NULL.\n";
+  text += "sinter_status " + model + "_create(" + model + " **model, const " +
+          model + "_params *params,\n    cudaStream_t stream);\n\n";
+
+  SmallVector<std::string> forwardParams = {model + " *model"};
+  std::string dimsDoc;
+  for (const std::string &dim : dims) {
+    forwardParams.push_back("int64_t " + dim);
+    dimsDoc += "/// " + dim + ": a symbolic dim, at least 1";
+    for (auto &[name, value] : signature.dims)
+      if (name == dim)
+        dimsDoc +=
+            " (the model's example value is " + std::to_string(value) + ")";
+    dimsDoc += ".\n";
+  }
+  std::string valuesDoc;
+  for (const ApiValue &input : inputs) {
+    forwardParams.push_back("const float *" + input.name);
+    valuesDoc += "/// " + input.name + ": input, " +
+                 describeApiValue("float", input.shape) + ".\n";
+  }
+  for (const ApiValue &output : outputs) {
+    forwardParams.push_back(output.type + " *" + output.name);
+    valuesDoc += "/// " + output.name + ": output, " +
+                 describeApiValue(output.type, output.shape) + ".\n";
+  }
+  forwardParams.push_back("cudaStream_t stream");
+  text += "/// Runs the model on `stream`. Checks the dims and pointers first "
+          "(an error\n/// status, nothing launched); grows the workspace in "
+          "stream order when the\n/// dims need more than any call before.\n";
+  text += dimsDoc + valuesDoc;
+  text += "sinter_status " + model + "_forward(" +
+          llvm::join(forwardParams, ", ") + ");\n\n";
+
+  SmallVector<std::string> bytesParams;
+  for (const std::string &dim : dims)
+    bytesParams.push_back("int64_t " + dim);
+  bytesParams.push_back("size_t *bytes");
+  text += "/// Sets *bytes to the device workspace that " + model +
+          "_forward needs for these\n/// dims (the model allocates and owns "
+          "it).\n";
+  text += "sinter_status " + model + "_workspace_bytes(" +
+          llvm::join(bytesParams, ", ") + ");\n\n";
+  text += "/// Destroys the model and frees what it owns; NULL is accepted. "
+          "Waits for the\n/// device.\n";
+  text += "sinter_status " + model + "_destroy(" + model + " *model);\n\n";
+  text += "/// The message of the model's last failure (\"\" if none); with "
+          "NULL, the\n/// calling thread's last failure of a call without a "
+          "model.\n";
+  text +=
+      "const char *" + model + "_last_error(const " + model + " *model);\n\n";
+  text += "#ifdef __cplusplus\n} // extern \"C\"\n#endif\n\n#endif // " +
+          guard + "\n";
+  return text;
+}
+
+std::string ModelEmitter::getHostCode() const {
+  std::string text;
+  text += "struct " + model + " {\n  sinter_rt_context *ctx;\n  " + model +
+          "_params params;\n";
+  for (const ApiValue &value : prepared)
+    text += "  float *" + value.name + "; // " +
+            describeApiValue("float", value.shape) + ", from @prepare\n";
+  text += "  void *workspace;\n  size_t workspaceBytes;\n};\n\n";
+
+  // Dim checks, shared by forward and workspace_bytes.
+  auto dimChecks = [&](StringRef ctx) {
+    std::string checks;
+    for (const std::string &dim : dims)
+      checks += "  SINTER_RT_TRY(sinter_rt_check_dim(" + ctx.str() + ", " +
+                quote(dim) + ", " + dim + ", 1, SINTER_RT_MAX_DIM));\n";
+    for (const RuntimeCheck &check : forward.shapes.getChecks())
+      checks += "  SINTER_RT_TRY(sinter_rt_check_dim(" + ctx.str() + ", " +
+                quote(check.what) + ", " + check.value + ", " + check.min +
+                ", " + check.max + "));\n";
+    return checks;
+  };
+  SmallVector<std::string> dimParams, dimArgs = dims;
+  for (const std::string &dim : dims)
+    dimParams.push_back("int64_t " + dim);
+
+  text += "namespace {\n\n";
+  text += "/// The workspace " + model + "_forward needs, in bytes.\n";
+  text += "size_t " + model + "_forward_bytes(" + llvm::join(dimParams, ", ") +
+          ") {\n";
+  for (const std::string &dim : dims)
+    if (forward.workspaceBytes.find(dim) == std::string::npos)
+      text += "  (void)" + dim + ";\n";
+  text += "  return " + forward.workspaceBytes + ";\n}\n\n";
+
+  bool needsReserve = forward.workspaceBytes != "0" ||
+                      (hasPrepare && prepare.workspaceBytes != "0");
+  if (needsReserve) {
+    text += "/// Grows the workspace to at least `bytes`, in stream order "
+            "(no host wait).\n";
+    text += "sinter_status " + model + "_reserve(" + model +
+            " *model, size_t bytes, cudaStream_t stream) {\n";
+    text += "  if (bytes <= model->workspaceBytes)\n    return SINTER_OK;\n";
+    text += "  if (model->workspace)\n    SINTER_RT_TRY(sinter_rt_check_cuda("
+            "model->ctx, cudaFreeAsync(model->workspace, stream), "
+            "\"cudaFreeAsync\"));\n";
+    text += "  model->workspace = nullptr;\n  model->workspaceBytes = 0;\n";
+    text += "  SINTER_RT_TRY(sinter_rt_check_cuda(model->ctx, "
+            "cudaMallocAsync(&model->workspace, bytes, stream), "
+            "\"cudaMallocAsync\"));\n";
+    text += "  model->workspaceBytes = bytes;\n  return SINTER_OK;\n}\n\n";
+  }
+
+  if (hasPrepare) {
+    text += "/// Computes the param-only values (@prepare) once.\n";
+    text += "sinter_status " + model + "_prepare(" + model +
+            " *model, cudaStream_t stream) {\n";
+    text += "  sinter_rt_context *const ctx = model->ctx;\n";
+    for (const ApiValue &value : prepared)
+      text += "  SINTER_RT_TRY(sinter_rt_check_cuda(ctx, cudaMalloc(&model->" +
+              value.name + ", " +
+              getBytes(getNumElements(value.shape), "float") +
+              "), \"cudaMalloc\"));\n";
+    if (prepare.workspaceBytes != "0")
+      text += "  SINTER_RT_TRY(" + model + "_reserve(model, " +
+              prepare.workspaceBytes + ", stream));\n";
+    text += prepare.hostBody + "  return SINTER_OK;\n}\n\n";
+  }
+  text += "} // namespace\n\n";
+
+  // create
+  text += "sinter_status " + model + "_create(" + model + " **model, const " +
+          model + "_params *params,\n    cudaStream_t stream) {\n";
+  text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
+          "1));\n  *model = nullptr;\n";
+  text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"params\", "
+          "params, 1));\n";
+  for (const ApiValue &param : params)
+    text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"params->" +
+            param.name + "\", params->" + param.name + ", sizeof(float)));\n";
+  text += "  " + model + " *created = static_cast<" + model +
+          " *>(calloc(1, sizeof(" + model + ")));\n";
+  text += "  if (!created)\n    return SINTER_ERROR_OUT_OF_MEMORY;\n";
+  text += "  created->params = *params;\n";
+  text += "  sinter_status status = sinter_rt_create(&created->ctx, stream, "
+          "0);\n";
+  if (hasPrepare)
+    text += "  if (status == SINTER_OK)\n    status = " + model +
+            "_prepare(created, stream);\n";
+  text += "  if (status != SINTER_OK) {\n    " + model +
+          "_destroy(created);\n    return status;\n  }\n";
+  text += "  *model = created;\n  return SINTER_OK;\n}\n\n";
+
+  // forward
+  SmallVector<std::string> forwardParams = {model + " *model"};
+  llvm::append_range(forwardParams, dimParams);
+  for (const ApiValue &input : inputs)
+    forwardParams.push_back("const float *" + input.name);
+  for (const ApiValue &output : outputs)
+    forwardParams.push_back(output.type + " *" + output.name);
+  forwardParams.push_back("cudaStream_t stream");
+  text += "sinter_status " + model + "_forward(" +
+          llvm::join(forwardParams, ", ") + ") {\n";
+  text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
+          "1));\n";
+  text += "  sinter_rt_context *const ctx = model->ctx;\n";
+  text += "  SINTER_RT_TRY(sinter_rt_set_stream(ctx, stream));\n";
+  text += dimChecks("ctx");
+  for (const ApiValue &input : inputs)
+    text += "  SINTER_RT_TRY(sinter_rt_check_pointer(ctx, " +
+            quote(input.name) + ", " + input.name + ", sizeof(float)));\n";
+  for (const ApiValue &output : outputs)
+    text += "  SINTER_RT_TRY(sinter_rt_check_pointer(ctx, " +
+            quote(output.name) + ", " + output.name + ", sizeof(" +
+            output.type + ")));\n";
+  if (forward.workspaceBytes != "0")
+    text += "  SINTER_RT_TRY(" + model + "_reserve(model, " + model +
+            "_forward_bytes(" + llvm::join(dimArgs, ", ") + "), stream));\n";
+  text += forward.hostBody + "  return SINTER_OK;\n}\n\n";
+
+  // workspace_bytes
+  SmallVector<std::string> bytesParams = dimParams;
+  bytesParams.push_back("size_t *bytes");
+  text += "sinter_status " + model + "_workspace_bytes(" +
+          llvm::join(bytesParams, ", ") + ") {\n";
+  text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"bytes\", bytes, "
+          "1));\n";
+  text += dimChecks("nullptr");
+  text += "  *bytes = " + model + "_forward_bytes(" +
+          llvm::join(dimArgs, ", ") + ");\n  return SINTER_OK;\n}\n\n";
+
+  // destroy
+  text += "sinter_status " + model + "_destroy(" + model + " *model) {\n";
+  text += "  if (!model)\n    return SINTER_OK;\n";
+  text += "  sinter_status status = SINTER_OK;\n";
+  text += "  auto release = [&](void *pointer) {\n"
+          "    if (!pointer)\n      return;\n"
+          "    sinter_status freed =\n        sinter_rt_check_cuda(model->ctx, "
+          "cudaFree(pointer), \"cudaFree\");\n"
+          "    if (status == SINTER_OK)\n      status = freed;\n  };\n";
+  text += "  release(model->workspace);\n";
+  for (const ApiValue &value : prepared)
+    text += "  release(model->" + value.name + ");\n";
+  text += "  sinter_status destroyed = sinter_rt_destroy(model->ctx);\n";
+  text += "  if (status == SINTER_OK)\n    status = destroyed;\n";
+  text += "  free(model);\n  return status;\n}\n\n";
+
+  // last_error
+  text += "const char *" + model + "_last_error(const " + model +
+          " *model) {\n  return sinter_rt_last_error(model ? model->ctx : "
+          "nullptr);\n}\n";
+  return text;
+}
+
+/// The host helper definitions.
+static std::string getHostHelper(StringRef name) {
+  if (name == "align")
+    return "/// Rounds a workspace size up to 256 bytes: every buffer starts "
+           "aligned.\nsize_t sinterAlign(size_t bytes) {\n  return (bytes + "
+           "255) & ~static_cast<size_t>(255);\n}\n";
+  if (name == "column_splits")
+    return "/// The slices the rows of a column reduction are split into: a "
+           "function of the\n/// shape only, so that results do not depend on "
+           "the GPU.\nint64_t sinterColumnSplits(int64_t rows) {\n  int64_t "
+           "splits = (rows + 255) / 256;\n  return splits < 1 ? 1 : splits > "
+           "256 ? 256 : splits;\n}\n";
+  return getDeviceHelper(name);
+}
+
+std::string ModelEmitter::getSource(const EmitterContext &context) const {
+  std::string text;
+  text += "// " + model + ".cu: model '" + signature.modelName +
+          "', generated by " + options.compilerVersion + ". Do not edit.\n";
+  text += "//\n";
+  text += "// Source:    " + options.sourceName + "\n";
+  text += "// Compiler:  " + options.compilerVersion + "\n";
+  text +=
+      "// Flags:     " + (options.flags.empty() ? "(none)" : options.flags) +
+      "\n";
+  text += "// Precision: " + stringifyGemmPrecision(options.precision).str();
+  switch (options.precision) {
+  case GemmPrecision::F32:
+    text += " (GEMMs in fp32: CUBLAS_COMPUTE_32F, TF32 off)\n";
+    break;
+  case GemmPrecision::TF32:
+    text += " (GEMMs on TF32 tensor cores, fp32 accumulation)\n";
+    break;
+  case GemmPrecision::BF16:
+    text += " (GEMMs on bf16 tensor cores, fp32 accumulation)\n";
+    break;
+  }
+  text += "// Other math: fp32 with PyTorch's definitions "
+          "(sinter/rt_device.cuh).\n//\n";
+  if (hasPrepare) {
+    text += "// Fusion plan of @prepare (run once by " + model + "_create):\n" +
+            getFusionPlan(prepare) + "//\n";
+  }
+  text += "// Fusion plan of @forward (run by " + model + "_forward):\n" +
+          getFusionPlan(forward);
+  text += "\n#include \"" + model + ".h\"\n\n";
+  text += "#include \"sinter/rt_device.cuh\"\n\n";
+  text += "#include <algorithm>\n#include <cstdint>\n#include <cstdlib>\n\n";
+  text += "namespace {\n\nnamespace dev = sinter::dev;\n\n";
+  std::set<std::string> helpers = context.helpers;
+  helpers.insert(hostHelpers.begin(), hostHelpers.end());
+  for (const std::string &helper : helpers)
+    text += getHostHelper(helper) + "\n";
+  if (std::string declarations = constants.getDeclarations();
+      !declarations.empty())
+    text += declarations + "\n";
+  for (const FunctionInfo *info : {&prepare, &forward}) {
+    if (!info->func)
+      continue;
+    for (const FunctionInfo::Kernel &kernel : info->kernels) {
+      std::string rule(77, '-');
+      text += "//" + rule + "\n// " + kernel.name + ": " +
+              kernel.code.strategy + "\n" +
+              describeOps(KernelOp(kernel.op).getBody().front(), "//   ") +
+              "//" + rule + "\n\n";
+      text += kernel.code.deviceCode + "\n" + kernel.code.launchCode + "\n";
+    }
+  }
+  text += "} // namespace\n\n";
+  text += getHostCode();
+  return text;
+}
+
+FailureOr<CUDAOutput> ModelEmitter::emit() {
+  if (failed(readSignature()))
+    return failure();
+  EmitterContext context{forward.shapes, constants, options.precision, {}};
+  for (FunctionInfo *info : {&prepare, &forward}) {
+    if (!info->func)
+      continue;
+    if (failed(planFunction(*info)) ||
+        failed(generateKernels(*info, context)) || failed(writeHostBody(*info)))
+      return failure();
+  }
+  if (hasPrepare && !prepare.shapes.getChecks().empty())
+    return prepare.func.emitError(
+        "CUDA emitter: @prepare depends on symbolic dims");
+  CUDAOutput output;
+  output.modelName = model;
+  output.header = getHeader();
+  output.source = getSource(context);
+  return output;
+}
+
+FailureOr<CUDAOutput>
+mlir::sinter::emitCUDA(ModuleOp module, const CUDAEmitterOptions &options) {
+  ModelEmitter emitter(module, options);
+  return emitter.emit();
+}
