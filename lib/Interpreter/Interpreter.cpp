@@ -35,8 +35,8 @@ using namespace mlir::sinter::interp;
 // HostTensor and shape helpers
 //===----------------------------------------------------------------------===//
 
-std::optional<int64_t> mlir::sinter::getCheckedNumElements(
-    ArrayRef<int64_t> shape) {
+std::optional<int64_t>
+mlir::sinter::getCheckedNumElements(ArrayRef<int64_t> shape) {
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim < 0)
@@ -77,9 +77,8 @@ int64_t HostTensor::numElements() const {
   return count;
 }
 
-FailureOr<HostTensor> interp::allocateResult(Operation *op,
-                                             ArrayRef<int64_t> shape,
-                                             bool isInteger) {
+FailureOr<HostTensor>
+interp::allocateResult(Operation *op, ArrayRef<int64_t> shape, bool isInteger) {
   if (!getCheckedNumElements(shape))
     return op->emitOpError("result of shape ")
            << formatShape(shape) << " exceeds the interpreter's limit of "
@@ -100,8 +99,7 @@ static bool isSupportedElementType(Type type) {
   return type.isInteger(64);
 }
 
-/// Rounds every value of `tensor` to the float type `type` (f32 mode).
-static void roundToElementType(HostTensor &tensor, Type type) {
+void mlir::sinter::roundToElementType(HostTensor &tensor, Type type) {
   auto floatType = dyn_cast<FloatType>(type);
   if (!floatType || floatType.isF64())
     return;
@@ -131,10 +129,9 @@ static LogicalResult checkAgainstType(Operation *op, const HostTensor &tensor,
     return op->emitError() << what << " has element type "
                            << tensorType.getElementType()
                            << ", which the interpreter does not support";
-  bool matches = tensorType.getRank() ==
-                 static_cast<int64_t>(tensor.shape.size());
-  for (auto [actual, expected] :
-       llvm::zip(tensor.shape, tensorType.getShape()))
+  bool matches =
+      tensorType.getRank() == static_cast<int64_t>(tensor.shape.size());
+  for (auto [actual, expected] : llvm::zip(tensor.shape, tensorType.getShape()))
     if (!ShapedType::isDynamic(expected) && actual != expected)
       matches = false;
   if (!matches)
@@ -341,8 +338,7 @@ runFunction(func::FuncOp func, ArrayRef<const HostTensor *> arguments,
                           "one block");
   if (arguments.size() != func.getNumArguments())
     return func.emitError("expects ")
-           << func.getNumArguments() << " arguments, got "
-           << arguments.size();
+           << func.getNumArguments() << " arguments, got " << arguments.size();
   SmallVector<TensorRef> bound;
   for (auto [index, argument] : llvm::enumerate(arguments)) {
     Type type = func.getArgumentTypes()[index];
@@ -387,9 +383,9 @@ runPrepare(func::FuncOp prepare, ArrayRef<std::string> modelNames,
   for (unsigned index = 0; index < prepare.getNumArguments(); ++index) {
     auto name = prepare.getArgAttrOfType<StringAttr>(index, kNameAttrName);
     if (!name)
-      return prepare.emitError() << "argument #" << index << " has no "
-                                 << kNameAttrName << " naming the @"
-                                 << kForwardFuncName << " param it takes";
+      return prepare.emitError()
+             << "argument #" << index << " has no " << kNameAttrName
+             << " naming the @" << kForwardFuncName << " param it takes";
     const auto *found = llvm::find(modelNames, name.getValue());
     if (found == modelNames.end())
       return prepare.emitError()
@@ -447,9 +443,9 @@ Interpreter::runModel(ModuleOp module, ArrayRef<HostTensor> arguments) {
       continue;
     if (*result < 0 || *result >= static_cast<int64_t>(prepared.size()))
       return forward.emitError()
-             << describeArgument(forward, index) << " takes result #"
-             << *result << " of @" << kPrepareFuncName << ", which has "
-             << prepared.size() << " results";
+             << describeArgument(forward, index) << " takes result #" << *result
+             << " of @" << kPrepareFuncName << ", which has " << prepared.size()
+             << " results";
     forwardArguments[index] = prepared[*result].get();
   }
   FailureOr<SmallVector<TensorRef>> results =

@@ -1,4 +1,5 @@
-//===- Interpreter.h - Reference semantics of the sinter dialect -*- C++ -*-===//
+//===- Interpreter.h - Reference semantics of the sinter dialect -*- C++
+//-*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.
@@ -99,6 +100,10 @@ struct HostTensor {
 
   int64_t numElements() const;
 };
+
+/// Rounds every value of `tensor` to the float type `elementType` (f32, f16,
+/// bf16, ...); f64 and integer types leave it unchanged.
+void roundToElementType(HostTensor &tensor, Type elementType);
 
 /// Runs model modules. One interpreter may run many modules.
 class Interpreter {
