@@ -1,5 +1,4 @@
-//===- InitHints.h - Drawing tensors from init hints -------------*- C++
-//-*-===//
+//===- InitHints.h - Drawing tensors from init hints ------------*- C++ -*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.

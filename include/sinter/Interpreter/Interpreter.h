@@ -1,5 +1,4 @@
-//===- Interpreter.h - Reference semantics of the sinter dialect -*- C++
-//-*-===//
+//===- Interpreter.h - Reference semantics of sinter ------------*- C++ -*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.

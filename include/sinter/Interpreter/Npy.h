@@ -1,5 +1,4 @@
-//===- Npy.h - NumPy .npy files of host tensors ------------------*- C++
-//-*-===//
+//===- Npy.h - NumPy .npy files of host tensors -----------------*- C++ -*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.

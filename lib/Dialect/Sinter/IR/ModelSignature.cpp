@@ -41,8 +41,8 @@ static LogicalResult readDimNames(Operation *op, DictionaryAttr attrs,
   for (auto [index, name] : llvm::enumerate(names)) {
     auto text = dyn_cast<StringAttr>(name);
     if (!text)
-      return op->emitError()
-             << what << ": " << kDimNamesAttrName << " entries must be strings";
+      return op->emitError() << what << ": " << kDimNamesAttrName
+                             << " entries must be strings";
     dimNames[index] = text.str();
   }
   return success();
@@ -91,19 +91,19 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
                                  << " '" << role.getValue() << "'";
     if (failed(readDimNames(forward, attrs, tensorType, what, value.dimNames)))
       return failure();
-    if (auto init =
-            attrs ? attrs.getAs<DictionaryAttr>(kInitAttrName) : nullptr) {
+    if (auto init = attrs ? attrs.getAs<DictionaryAttr>(kInitAttrName)
+                          : nullptr) {
       auto kind = init.getAs<StringAttr>("kind");
       auto args = init.getAs<ArrayAttr>("args");
       if (!kind)
-        return forward.emitError()
-               << what << ": " << kInitAttrName << " needs a string 'kind'";
+        return forward.emitError() << what << ": " << kInitAttrName
+                                   << " needs a string 'kind'";
       InitHint hint{kind.str(), {}};
       for (Attribute arg : args ? args.getValue() : ArrayRef<Attribute>()) {
         auto number = dyn_cast<FloatAttr>(arg);
         if (!number)
-          return forward.emitError()
-                 << what << ": " << kInitAttrName << " args must be floats";
+          return forward.emitError() << what << ": " << kInitAttrName
+                                     << " args must be floats";
         hint.args.push_back(number.getValueAsDouble());
       }
       value.init = std::move(hint);
@@ -140,8 +140,9 @@ void mlir::sinter::setArgumentInfo(func::FuncOp func, unsigned index,
                                    const ModelValue &value) {
   Builder builder(func.getContext());
   func.setArgAttr(index, kRoleAttrName,
-                  builder.getStringAttr(
-                      value.role == ArgumentRole::Param ? "param" : "input"));
+                  builder.getStringAttr(value.role == ArgumentRole::Param
+                                            ? "param"
+                                            : "input"));
   func.setArgAttr(index, kNameAttrName, builder.getStringAttr(value.name));
   func.setArgAttr(index, kDimNamesAttrName,
                   getDimNamesAttr(builder, value.dimNames));

@@ -1,5 +1,4 @@
-//===- ModelSignature.h - The model interface of a sinter module -*- C++
-//-*-===//
+//===- ModelSignature.h - The model interface of a sinter module -*- C++ -*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.
