@@ -21,5 +21,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 
 tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
-tools = ["sinter-opt"]
+tools = ["sinter-opt", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

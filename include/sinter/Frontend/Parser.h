@@ -1,4 +1,5 @@
-//===- Parser.h - The .sinter model language ---------------------*- C++ -*-===//
+//===- Parser.h - The .sinter model language ---------------------*- C++
+//-*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.
@@ -31,8 +32,14 @@ OwningOpRef<ModuleOp> parseSinterModel(llvm::SourceMgr &sourceMgr,
 
 /// Returns the names of the models of the main buffer of `sourceMgr`, in
 /// order, or failure after emitting an error if it does not parse.
+FailureOr<SmallVector<std::string>> listSinterModels(llvm::SourceMgr &sourceMgr,
+                                                     MLIRContext *context);
+
+/// Returns the names of the models of `sourceMgr`'s main buffer, `.sinter`
+/// text or (when `isMLIR` is set) textual MLIR, or failure after emitting an
+/// error if it does not parse.
 FailureOr<SmallVector<std::string>>
-listSinterModels(llvm::SourceMgr &sourceMgr, MLIRContext *context);
+listModels(llvm::SourceMgr &sourceMgr, MLIRContext *context, bool isMLIR);
 
 /// Loads a model from `sourceMgr`'s main buffer, which is `.sinter` text or,
 /// when `isMLIR` is set, textual MLIR holding a model module (or a module

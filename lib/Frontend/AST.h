@@ -1,0 +1,136 @@
+//===- AST.h - Syntax tree of the .sinter language --------------*- C++ -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the parser produces and the lowering consumes: the models of a file,
+// their statements and expressions, each with the source location of its
+// first character. Expression trees are at most kMaxExpressionDepth deep, so
+// everything that walks them recursively is bounded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_LIB_FRONTEND_AST_H
+#define SINTER_LIB_FRONTEND_AST_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::sinter::frontend {
+
+/// Deepest expression tree the parser builds (a long chain `a + b + ...` is
+/// as deep as it has operators).
+constexpr unsigned kMaxExpressionDepth = 1024;
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// One argument of a call: positional when `name` is empty.
+struct Argument {
+  std::string name;
+  llvm::SMLoc nameLoc;
+  ExprPtr value;
+};
+
+/// An expression. Which fields are meaningful depends on `kind`.
+struct Expr {
+  enum class Kind {
+    /// `integer` (when `isInteger`) or `number`.
+    Number,
+    /// `boolean`.
+    Bool,
+    /// `text` without the quotes.
+    String,
+    /// A reference to `text`.
+    Name,
+    /// `[operands...]`.
+    List,
+    /// `text(arguments...)`.
+    Call,
+    /// `operands[0] op operands[1]`, `op` one of + - * / @.
+    Binary,
+    /// `-operands[0]`.
+    Negate,
+    /// `operands[0].T`.
+    Transpose,
+  };
+
+  Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
+
+  Kind kind;
+  llvm::SMLoc loc;
+  /// Height of the tree rooted here (1 for a leaf).
+  unsigned depth = 1;
+  double number = 0.0;
+  int64_t integer = 0;
+  bool isInteger = false;
+  bool boolean = false;
+  char op = 0;
+  std::string text;
+  std::vector<ExprPtr> operands;
+  std::vector<Argument> arguments;
+};
+
+/// One dimension of a declared type: a size or the name of a `dim`.
+struct DimSpec {
+  int64_t size = 0;
+  std::string name;
+  llvm::SMLoc loc;
+};
+
+/// `f32[B, 8192]`.
+struct TypeSpec {
+  std::string elementType;
+  llvm::SMLoc loc;
+  std::vector<DimSpec> dims;
+};
+
+/// One statement of a model body.
+struct Statement {
+  enum class Kind {
+    /// `dim name = dimValue`.
+    Dim,
+    /// `input name: type`.
+    Input,
+    /// `param name: type [= value]`, `value` a call of an init hint.
+    Param,
+    /// `name = value`.
+    Assign,
+    /// `return results...`.
+    Return,
+  };
+
+  Statement(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
+
+  Kind kind;
+  llvm::SMLoc loc;
+  std::string name;
+  llvm::SMLoc nameLoc;
+  int64_t dimValue = 0;
+  TypeSpec type;
+  ExprPtr value;
+  std::vector<ExprPtr> results;
+};
+
+/// `model name { body }`.
+struct ModelDecl {
+  std::string name;
+  llvm::SMLoc loc;
+  std::vector<Statement> body;
+};
+
+/// The models of one file, in order.
+struct SourceFile {
+  std::vector<ModelDecl> models;
+};
+
+} // namespace mlir::sinter::frontend
+
+#endif // SINTER_LIB_FRONTEND_AST_H

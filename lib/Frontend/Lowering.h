@@ -1,0 +1,232 @@
+//===- Lowering.h - .sinter syntax tree to the sinter dialect ---*- C++ -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The second half of the frontend: resolves names, dims and builtins of one
+// model and builds its `module @<model>` with `func.func @forward`. Every op
+// is created through ModelLowering::create, which infers the result type with
+// the op's own inference and verifies the op at once, so that a type error is
+// reported at the user's source location and never reaches an assertion.
+//
+// Lowering.cpp holds statements, expressions and op creation; Builtins.cpp
+// holds the builtin functions and init hints.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_LIB_FRONTEND_LOWERING_H
+#define SINTER_LIB_FRONTEND_LOWERING_H
+
+#include "AST.h"
+
+#include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <type_traits>
+
+namespace mlir::sinter::frontend {
+
+/// Lowers `model` to a verified model module; emits an error and returns
+/// null on any name or type error.
+OwningOpRef<ModuleOp> lowerModel(const ModelDecl &model,
+                                 const llvm::SourceMgr &sourceMgr,
+                                 MLIRContext *context);
+
+/// The value of an expression while lowering: a tensor, or a compile-time
+/// number, boolean, string, list or dim reference (arguments of builtins).
+struct EvalValue {
+  enum class Kind { Tensor, Number, Bool, String, List, Dim };
+
+  Kind kind = Kind::Number;
+  llvm::SMLoc loc;
+  Value tensor;
+  double number = 0.0;
+  int64_t integer = 0;
+  bool isInteger = false;
+  bool boolean = false;
+  /// A string's text or a dim's name.
+  std::string text;
+  std::vector<EvalValue> list;
+
+  /// Describes the value for a message: "a tensor", "the integer 3".
+  std::string describe() const;
+};
+
+/// An evaluated call of a builtin: its arguments bound to parameter names.
+struct BoundCall {
+  llvm::StringRef name;
+  llvm::SMLoc loc;
+  llvm::StringMap<EvalValue> arguments;
+
+  const EvalValue *lookup(llvm::StringRef param) const {
+    auto it = arguments.find(param);
+    return it == arguments.end() ? nullptr : &it->second;
+  }
+};
+
+/// Lowers one model. Not reusable: construct, call lower() once.
+class ModelLowering {
+public:
+  ModelLowering(const ModelDecl &model, const llvm::SourceMgr &sourceMgr,
+                MLIRContext *context);
+
+  OwningOpRef<ModuleOp> lower();
+
+  //===--- Diagnostics ---------------------------------------------------===//
+
+  Location getLoc(llvm::SMLoc loc) const;
+  InFlightDiagnostic emitError(llvm::SMLoc loc) const;
+
+  //===--- Checked op creation -------------------------------------------===//
+
+  /// Creates an `OpTy` from `operands` and its inherent `attributes`. The
+  /// result type is inferred by the op (or is `resultType` for ops without
+  /// inference) and the op is verified; on any error the diagnostic is at
+  /// `loc` and nothing is left in the IR.
+  template <typename OpTy>
+  FailureOr<Value> create(llvm::SMLoc loc, ValueRange operands,
+                          ArrayRef<NamedAttribute> attributes = {},
+                          Type resultType = {}) {
+    Location location = getLoc(loc);
+    OperationState state(location, OpTy::getOperationName());
+    state.addOperands(operands);
+    DictionaryAttr dictionary = builder.getDictionaryAttr(attributes);
+    using Properties = typename OpTy::Properties;
+    if constexpr (!std::is_same_v<Properties, EmptyProperties>) {
+      if (failed(OpTy::setPropertiesFromAttr(
+              state.getOrAddProperties<Properties>(), dictionary,
+              [&] { return mlir::emitError(location); })))
+        return failure();
+    }
+    if constexpr (OpTy::template hasTrait<InferTypeOpInterface::Trait>()) {
+      SmallVector<Type, 1> types;
+      if (failed(OpTy::inferReturnTypes(
+              builder.getContext(), location, state.operands, dictionary,
+              state.getRawProperties(), state.regions, types)))
+        return failure();
+      state.addTypes(types);
+    } else {
+      state.addTypes(resultType);
+    }
+    return finishOp(builder.create(state));
+  }
+
+  /// Like create, for ops whose optional operands are given as null values
+  /// (norms): adds the operand segment sizes.
+  template <typename OpTy>
+  FailureOr<Value>
+  createWithOptionalOperands(llvm::SMLoc loc, ArrayRef<Value> operands,
+                             ArrayRef<NamedAttribute> attributes = {}) {
+    SmallVector<Value> present;
+    SmallVector<NamedAttribute> allAttributes(attributes);
+    allAttributes.push_back(getSegmentSizes(operands, present));
+    return create<OpTy>(loc, present, allAttributes);
+  }
+
+  /// A rank-0 constant of `elementType` holding `value`.
+  FailureOr<Value> createScalar(llvm::SMLoc loc, double value,
+                                Type elementType);
+
+  /// `value` as a tensor: tensors as they are, numbers as rank-0 constants
+  /// of `elementType`; anything else is an error naming `what`.
+  FailureOr<Value> toTensor(const EvalValue &value, Type elementType,
+                            llvm::Twine what);
+
+  /// The element type a number takes next to `tensor`: its float element
+  /// type, or f32.
+  Type getScalarTypeFor(Value tensor) const;
+
+  /// Records the dim names of a value whose names do not follow from its
+  /// operands (reshape).
+  void setDimNames(Value value, SmallVector<std::string> names) {
+    dimNames[value] = std::move(names);
+  }
+
+  /// The symbolic dim names of `value`, "" for each static or unnamed dim.
+  SmallVector<std::string> getDimNames(Value value) const;
+
+  /// The dims declared so far, with their default values.
+  const llvm::StringMap<int64_t> &getDims() const { return dims; }
+
+  Builder &getBuilder() { return builder; }
+
+  /// Lowers an expression to its value.
+  FailureOr<EvalValue> lowerExpr(const Expr &expr);
+
+  /// `lhs @ rhs`, either operand transposed (2-D only) by the matmul itself.
+  FailureOr<Value> lowerMatmul(llvm::SMLoc loc, Value lhs, Value rhs,
+                               bool transposeA, bool transposeB);
+
+  //===--- Builtins (Builtins.cpp) ---------------------------------------===//
+
+  /// Lowers a call of a builtin function.
+  FailureOr<EvalValue> lowerCall(const Expr &call);
+
+  /// Checks `init`, a call of an init hint, and returns the hint; null
+  /// gives PyTorch's nn.Linear default, linear_default(defaultFanIn).
+  FailureOr<InitHint> lowerInitHint(const Expr *init, int64_t defaultFanIn);
+
+private:
+  //===--- Statements ----------------------------------------------------===//
+
+  LogicalResult declareSignature();
+  LogicalResult declareName(llvm::StringRef name, llvm::SMLoc loc);
+  /// Resolves a declared type; `lastDimSize` receives the default size of
+  /// its last dim (1 for a scalar).
+  FailureOr<ModelValue> resolveType(const TypeSpec &spec, int64_t &lastDimSize);
+  LogicalResult lowerBody();
+  LogicalResult lowerReturn(const Statement &statement);
+
+  //===--- Expressions ---------------------------------------------------===//
+
+  FailureOr<EvalValue> lowerName(const Expr &expr);
+  FailureOr<EvalValue> lowerBinary(const Expr &expr);
+  FailureOr<EvalValue> lowerNegate(const Expr &expr);
+
+  FailureOr<EvalValue> lowerTranspose(const Expr &expr);
+  FailureOr<EvalValue> foldBinary(char op, llvm::SMLoc loc,
+                                  const EvalValue &lhs, const EvalValue &rhs);
+
+  FailureOr<Value> finishOp(Operation *op);
+  NamedAttribute getSegmentSizes(ArrayRef<Value> operands,
+                                 SmallVectorImpl<Value> &present);
+  void propagateDimNames(Operation *op);
+
+  const ModelDecl &model;
+  const llvm::SourceMgr &sourceMgr;
+  OpBuilder builder;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp forward;
+
+  /// Declared dims and their default values.
+  llvm::StringMap<int64_t> dims;
+  /// Inputs and params in declaration order, and the statement of each.
+  SmallVector<ModelValue> arguments;
+  /// Where each dim, input and param is declared.
+  llvm::StringMap<llvm::SMLoc> declarations;
+  /// Values visible at the current statement.
+  llvm::StringMap<EvalValue> scope;
+  /// Set while the arguments of an init hint are evaluated: they must be
+  /// constant numbers.
+  bool inInitHint = false;
+  /// Symbolic dim names of tensors, where any dim has one.
+  llvm::DenseMap<Value, SmallVector<std::string>> dimNames;
+};
+
+/// Returns the candidate closest to `name` by edit distance if it is close
+/// enough to be a likely typo, else "".
+llvm::StringRef findClosest(llvm::StringRef name,
+                            ArrayRef<llvm::StringRef> candidates);
+
+} // namespace mlir::sinter::frontend
+
+#endif // SINTER_LIB_FRONTEND_LOWERING_H

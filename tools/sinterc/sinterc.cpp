@@ -1,0 +1,244 @@
+//===- sinterc.cpp - The Sinter compiler driver ---------------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// sinterc [options] <file.sinter|file.mlir>
+//
+// Reads a model (.sinter text, or MLIR in the sinter dialect), lowers it and
+// prints the stage chosen by -emit. Exit status: 0 on success, 1 for errors
+// in the input, 2 for usage errors (unknown flag, missing input, bad option
+// value, unknown model).
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/IR/SinterDialect.h"
+#include "sinter/Frontend/Parser.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+using namespace mlir;
+
+namespace {
+
+/// The exit status of sinterc.
+enum ExitCode : int {
+  ExitSuccess = 0,
+  /// The input does not parse, type-check or verify, or cannot be read.
+  ExitInputError = 1,
+  /// The command line is wrong.
+  ExitUsageError = 2,
+};
+
+/// The stages sinterc can print.
+enum class EmitAction {
+  /// The model lowered to the sinter dialect.
+  MLIR,
+};
+
+/// The option groups --help shows; everything else that libMLIR registers
+/// (LLVM backend flags) is hidden.
+cl::OptionCategory &getSintercCategory() {
+  static cl::OptionCategory category("sinterc options");
+  return category;
+}
+cl::OptionCategory &getMLIRCategory() {
+  static cl::OptionCategory category(
+      "MLIR options (context, printing, pass manager, timing)");
+  return category;
+}
+
+/// The options of compile mode. They are registered when this is
+/// constructed, so that a subcommand can register options of its own.
+struct CompileOptions {
+  cl::opt<std::string> inputFilename{
+      cl::Positional, cl::desc("<input .sinter or .mlir file>"),
+      cl::value_desc("file"), cl::cat(getSintercCategory())};
+  cl::opt<std::string> outputPath{
+      "o",
+      cl::desc("Where to write the output: a file, or a directory that "
+               "receives <model>.mlir; '-' (the default) is stdout"),
+      cl::value_desc("dir|file"), cl::init("-"), cl::cat(getSintercCategory())};
+  cl::opt<EmitAction> emitAction{
+      "emit", cl::desc("The stage to print"),
+      cl::values(clEnumValN(EmitAction::MLIR, "mlir",
+                            "the model lowered to the sinter dialect "
+                            "(func.func @forward), verified")),
+      cl::init(EmitAction::MLIR), cl::cat(getSintercCategory())};
+  cl::opt<std::string> modelName{
+      "model", cl::desc("The model to compile, when the input defines several"),
+      cl::value_desc("name"), cl::cat(getSintercCategory())};
+  cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help"),
+                          cl::cat(getSintercCategory())};
+};
+
+} // namespace
+
+static void printVersion(llvm::raw_ostream &os) {
+  os << "sinterc " << SINTER_VERSION << "\n";
+}
+
+/// Files MLIR's standard options (-mlir-*) under their own --help heading
+/// and hides the LLVM options that libMLIR registers but sinterc ignores.
+static void organizeHelp() {
+  for (auto &entry : cl::getRegisteredOptions())
+    if (entry.first.starts_with("mlir-"))
+      entry.second->addCategory(getMLIRCategory());
+  cl::HideUnrelatedOptions({&getSintercCategory(), &getMLIRCategory()});
+}
+
+/// Prints a usage error and returns its exit code.
+static int usageError(const llvm::Twine &message) {
+  llvm::errs() << "sinterc: error: " << message << "\n";
+  return ExitUsageError;
+}
+
+/// Checks that the input names exactly one model (by `modelName` when set);
+/// errors are usage errors since the command line must change.
+static int checkModelChoice(ArrayRef<std::string> models, StringRef modelName,
+                            StringRef inputFilename) {
+  std::string available = llvm::join(models, ", ");
+  if (!modelName.empty() && !llvm::is_contained(models, modelName))
+    return usageError("no model named '" + modelName + "' in " + inputFilename +
+                      "; it defines: " + available);
+  if (modelName.empty() && models.size() > 1)
+    return usageError(inputFilename + " defines " + llvm::Twine(models.size()) +
+                      " models; choose one with --model=<name>: " + available);
+  return ExitSuccess;
+}
+
+/// Returns the file to write for a model: `outputPath` itself, or
+/// `<outputPath>/<model>.mlir` when it names a directory.
+static std::string getOutputFile(StringRef outputPath, StringRef model,
+                                 StringRef extension) {
+  bool isDirectory = llvm::sys::fs::is_directory(outputPath) ||
+                     llvm::sys::path::is_separator(outputPath.back());
+  if (outputPath == "-" || !isDirectory)
+    return outputPath.str();
+  llvm::SmallString<128> path(outputPath);
+  llvm::sys::path::append(path, model + "." + extension);
+  return std::string(path);
+}
+
+/// Writes `module` to `path` ('-' for stdout).
+static int writeModule(ModuleOp module, StringRef path) {
+  std::string errorMessage;
+  if (path != "-") {
+    StringRef parent = llvm::sys::path::parent_path(path);
+    if (!parent.empty())
+      if (std::error_code error = llvm::sys::fs::create_directories(parent))
+        return llvm::errs() << "sinterc: error: cannot create directory '"
+                            << parent << "': " << error.message() << "\n",
+               ExitInputError;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(path, &errorMessage);
+  if (!output) {
+    llvm::errs() << "sinterc: error: " << errorMessage << "\n";
+    return ExitInputError;
+  }
+  module.print(output->os(), OpPrintingFlags());
+  output->os() << "\n";
+  output->keep();
+  return ExitSuccess;
+}
+
+/// Compile mode: sinterc [options] <file.sinter|file.mlir>.
+static int compileMain(int argc, char **argv) {
+  CompileOptions options;
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  organizeHelp();
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "sinterc: the Sinter compiler\n\n"
+          "  Reads a model (.sinter, or .mlir in the sinter dialect) and "
+          "prints the stage\n  chosen by -emit. Exit status: 0 success, 1 "
+          "input error, 2 usage error.\n",
+          &llvm::errs()))
+    return ExitUsageError;
+  if (options.shortHelp) {
+    cl::PrintHelpMessage();
+    return ExitSuccess;
+  }
+
+  std::string inputFilename = options.inputFilename;
+  if (inputFilename.empty())
+    return usageError("no input file; usage: sinterc [options] "
+                      "<file.sinter|file.mlir> (see --help)");
+  StringRef extension = llvm::sys::path::extension(inputFilename);
+  if (extension != ".sinter" && extension != ".mlir")
+    return usageError("input '" + inputFilename +
+                      "' must end in .sinter or .mlir");
+  bool isMLIR = extension == ".mlir";
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << "sinterc: error: " << errorMessage << "\n";
+    return ExitInputError;
+  }
+
+  DialectRegistry registry;
+  registry.insert<sinter::SinterDialect, func::FuncDialect>();
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnosticHandler(sourceMgr, &context);
+
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+
+  TimingScope parseTiming = timing.nest("Parse");
+  FailureOr<SmallVector<std::string>> models =
+      sinter::listModels(sourceMgr, &context, isMLIR);
+  if (failed(models))
+    return ExitInputError;
+  if (int code = checkModelChoice(*models, options.modelName, inputFilename))
+    return code;
+  OwningOpRef<ModuleOp> module =
+      sinter::loadModel(sourceMgr, &context, isMLIR, options.modelName);
+  if (!module)
+    return ExitInputError;
+  parseTiming.stop();
+
+  std::string modelName = module->getSymName().value_or("model").str();
+  switch (options.emitAction) {
+  case EmitAction::MLIR: {
+    TimingScope outputTiming = timing.nest("Output");
+    return writeModule(*module,
+                       getOutputFile(options.outputPath, modelName, "mlir"));
+  }
+  }
+  llvm_unreachable("unknown -emit action");
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::SetVersionPrinter(printVersion);
+  // Subcommands (`sinterc <name> ...`) are dispatched here on argv[1],
+  // before any option is parsed; every other command line is compile mode.
+  return compileMain(argc, argv);
+}
