@@ -2,6 +2,8 @@
 # lit configuration of the Sinter test suite.
 
 import os
+import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -23,3 +25,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
 tools = ["sinter-opt", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Python for the test scripts: the python3 on PATH, where setup installs
+# NumPy, else the one running lit.
+config.substitutions.append(("%python", shutil.which("python3") or sys.executable))
