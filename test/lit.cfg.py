@@ -19,6 +19,11 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%sinter_src_root", config.sinter_src_root))
 
+# %python runs the python3 on PATH, where setup installs NumPy for the
+# interpreter tests (it precedes the default %python, which is lit's own).
+config.substitutions.append(
+    ("%python", '"%s"' % (shutil.which("python3") or sys.executable)))
+
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 
@@ -26,6 +31,3 @@ tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
 tools = ["sinter-opt", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Python for the test scripts: the python3 on PATH, where setup installs
-# NumPy, else the one running lit.
-config.substitutions.append(("%python", shutil.which("python3") or sys.executable))
