@@ -62,41 +62,49 @@ enum ExitCode : int {
   ExitUsageError = 2,
 };
 
+/// The category of the options of `sinterc run`: --help shows only these.
+cl::OptionCategory &getRunCategory() {
+  static cl::OptionCategory category("sinterc run options");
+  return category;
+}
+
 /// The options of `sinterc run`, registered when this is constructed.
 struct RunOptions {
-  cl::opt<std::string> inputFilename{cl::Positional,
-                                     cl::desc("<input .sinter or .mlir file>"),
-                                     cl::value_desc("file")};
+  cl::opt<std::string> inputFilename{
+      cl::Positional, cl::desc("<input .sinter or .mlir file>"),
+      cl::value_desc("file"), cl::cat(getRunCategory())};
   cl::opt<std::string> modelName{
       "model", cl::desc("The model to run, when the input defines several"),
-      cl::value_desc("name")};
+      cl::value_desc("name"), cl::cat(getRunCategory())};
   cl::list<std::string> dims{
       "dim",
       cl::desc("Set a symbolic dim of the model, e.g. --dim B=4 (repeat "
                "the flag or separate with commas for several); the default "
                "is the value the model declares"),
-      cl::value_desc("NAME=VALUE"), cl::CommaSeparated};
+      cl::value_desc("NAME=VALUE"), cl::CommaSeparated,
+      cl::cat(getRunCategory())};
   cl::opt<uint64_t> seed{
       "seed",
       cl::desc("Seed of the values drawn for inputs (randn) and params "
                "(their init hints); see sinter/Interpreter/InitHints.h"),
-      cl::value_desc("N"), cl::init(0)};
+      cl::value_desc("N"), cl::init(0), cl::cat(getRunCategory())};
   cl::list<std::string> inputs{
       "inputs",
       cl::desc("The model's inputs as .npy files (<f4, <f8), one per input "
                "in declaration order: --inputs a.npy b.npy; without it "
                "inputs are drawn from randn()"),
-      cl::value_desc("file.npy"), cl::CommaSeparated};
+      cl::value_desc("file.npy"), cl::CommaSeparated,
+      cl::cat(getRunCategory())};
   cl::opt<std::string> paramsDir{
       "params-dir",
       cl::desc("Read every param from <dir>/<name>.npy instead of drawing "
                "it from its init hint"),
-      cl::value_desc("dir")};
+      cl::value_desc("dir"), cl::cat(getRunCategory())};
   cl::opt<std::string> outDir{
       "out-dir",
       cl::desc("Write every output to <dir>/<name>.npy (<f4 in f32 mode, "
                "<f8 in f64 mode, <i8 for indices)"),
-      cl::value_desc("dir")};
+      cl::value_desc("dir"), cl::cat(getRunCategory())};
   cl::opt<Precision> precision{
       "precision", cl::desc("The arithmetic of the interpreter"),
       cl::values(clEnumValN(Precision::F32, "f32",
@@ -105,18 +113,20 @@ struct RunOptions {
                  clEnumValN(Precision::F64, "f64",
                             "everything in double: the reference for "
                             "accuracy")),
-      cl::init(Precision::F32)};
+      cl::init(Precision::F32), cl::cat(getRunCategory())};
   cl::opt<std::string> saveInputsDir{
       "save-inputs",
       cl::desc("Write every input and param used to <dir>/<name>.npy "
                "(<f4, or <f8 when a value is not a float32), so that other "
                "programs can reuse the exact data"),
-      cl::value_desc("dir")};
+      cl::value_desc("dir"), cl::cat(getRunCategory())};
   cl::opt<bool> printValues{
       "print-values",
       cl::desc("Also print every value of outputs of at most 4096 "
-               "elements, one row of the last dim per line")};
-  cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help")};
+               "elements, one row of the last dim per line"),
+      cl::cat(getRunCategory())};
+  cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help"),
+                          cl::cat(getRunCategory())};
 };
 
 /// The largest output --print-values prints in full.
@@ -436,10 +446,13 @@ static uint64_t getChecksum(const HostTensor &tensor) {
   return hash;
 }
 
-/// Prints one value as %.6g (floats) or exactly (indices).
+/// Prints one value as %.6g (floats; every NaN as `nan`) or exactly
+/// (indices).
 static void printValue(llvm::raw_ostream &os, double value, bool isInteger) {
   if (isInteger)
     os << static_cast<int64_t>(value);
+  else if (std::isnan(value))
+    os << "nan";
   else
     os << llvm::format("%.6g", value);
 }
@@ -527,6 +540,7 @@ static int emitOutputs(const RunOptions &options,
 
 int mlir::sinter::runMain(int argc, char **argv) {
   RunOptions options;
+  cl::HideUnrelatedOptions(getRunCategory());
   SmallVector<std::string> args = expandInputLists(argc, argv);
   SmallVector<const char *> argPointers = llvm::map_to_vector(
       args, [](const std::string &arg) { return arg.c_str(); });
