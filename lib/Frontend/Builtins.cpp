@@ -370,8 +370,8 @@ static FailureOr<Value> lowerHardtanh(const Arguments &args) {
     return failure();
   if (*minValue > *maxValue)
     return args.lowering.emitError(args.getLoc())
-           << "hardtanh() min_val " << *minValue << " is greater than max_val "
-           << *maxValue;
+           << "hardtanh() min_val " << formatNumber(*minValue)
+           << " is greater than max_val " << formatNumber(*maxValue);
   return args.lowering.create<HardtanhOp>(
       args.getLoc(), {*input},
       {args.f64("min", *minValue), args.f64("max", *maxValue)});
@@ -402,8 +402,8 @@ static FailureOr<Value> lowerClamp(const Arguments &args) {
            << "clamp() needs min= or max= (or both)";
   if (bounds[0] && bounds[1] && *bounds[0] > *bounds[1])
     return args.lowering.emitError(args.getLoc())
-           << "clamp() min " << *bounds[0] << " is greater than max "
-           << *bounds[1];
+           << "clamp() min " << formatNumber(*bounds[0])
+           << " is greater than max " << formatNumber(*bounds[1]);
   return args.lowering.create<ClampOp>(args.getLoc(), {*input}, attributes);
 }
 
@@ -880,16 +880,17 @@ FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
 static LogicalResult checkInitHint(ModelLowering &lowering, SMLoc loc,
                                    const InitHint &hint) {
   if (hint.kind == "uniform" && !(hint.args[0] <= hint.args[1]))
-    return lowering.emitError(loc) << "uniform(lo, hi) needs lo <= hi, got "
-                                   << hint.args[0] << " > " << hint.args[1];
-  if (hint.kind == "normal" && !(hint.args[1] >= 0.0))
     return lowering.emitError(loc)
-           << "normal(mean, std) needs std >= 0, got " << hint.args[1];
+           << "uniform(lo, hi) needs lo <= hi, got "
+           << formatNumber(hint.args[0]) << " > " << formatNumber(hint.args[1]);
+  if (hint.kind == "normal" && !(hint.args[1] >= 0.0))
+    return lowering.emitError(loc) << "normal(mean, std) needs std >= 0, got "
+                                   << formatNumber(hint.args[1]);
   if (hint.kind == "linear_default" &&
       (hint.args[0] < 1.0 || hint.args[0] != std::floor(hint.args[0])))
     return lowering.emitError(loc)
            << "linear_default(fan_in) needs an integer fan_in >= 1, got "
-           << hint.args[0];
+           << formatNumber(hint.args[0]);
   return success();
 }
 

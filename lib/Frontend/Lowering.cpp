@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -51,11 +52,10 @@ StringRef mlir::sinter::frontend::findClosest(StringRef name,
   return best;
 }
 
-/// Formats a number as a message shows it (1.5, 1e-05).
-static std::string formatNumber(double number) {
+std::string mlir::sinter::frontend::formatNumber(double value) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << number;
+  os << llvm::format("%g", value);
   return text;
 }
 
@@ -132,7 +132,7 @@ FailureOr<Value> ModelLowering::createScalar(SMLoc loc, double value,
   APFloat::opStatus status = converted.convert(
       floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
   if (status & APFloat::opOverflow)
-    return emitError(loc) << "constant " << value << " overflows "
+    return emitError(loc) << "constant " << formatNumber(value) << " overflows "
                           << elementType;
   auto type = RankedTensorType::get({}, elementType);
   return create<ConstantOp>(
@@ -585,8 +585,9 @@ FailureOr<EvalValue> ModelLowering::foldBinary(char op, SMLoc loc,
     break;
   }
   if (!std::isfinite(result.number))
-    return emitError(loc) << "the constant " << lhs.number << " " << op << " "
-                          << rhs.number << " overflows a double";
+    return emitError(loc) << "the constant " << formatNumber(lhs.number) << " "
+                          << op << " " << formatNumber(rhs.number)
+                          << " overflows a double";
   return result;
 }
 

@@ -222,6 +222,9 @@ private:
   llvm::DenseMap<Value, SmallVector<std::string>> dimNames;
 };
 
+/// Formats a number for a message: 1, 0.5, 1e-05.
+std::string formatNumber(double value);
+
 /// Returns the candidate closest to `name` by edit distance if it is close
 /// enough to be a likely typo, else "".
 llvm::StringRef findClosest(llvm::StringRef name,

@@ -379,9 +379,8 @@ FailureOr<ExprPtr> SyntaxParser::makeNode(Expr::Kind kind, SMLoc loc,
   for (const ExprPtr &operand : operands)
     node->depth = std::max(node->depth, operand->depth + 1);
   if (node->depth > kMaxExpressionDepth)
-    return emitError(loc) << "expression is too large (more than "
-                          << kMaxExpressionDepth
-                          << " nested operations); split it into statements";
+    return emitError(loc) << "expression is more than " << kMaxExpressionDepth
+                          << " levels deep; split it into statements";
   node->operands = std::move(operands);
   return node;
 }

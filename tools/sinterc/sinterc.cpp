@@ -180,7 +180,7 @@ static int compileMain(int argc, char **argv) {
           &llvm::errs()))
     return ExitUsageError;
   if (options.shortHelp) {
-    cl::PrintHelpMessage();
+    cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
     return ExitSuccess;
   }
 
