@@ -7,6 +7,8 @@
 
 #include "sinter/Interpreter/InitHints.h"
 
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>

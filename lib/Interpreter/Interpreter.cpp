@@ -52,20 +52,6 @@ mlir::sinter::getCheckedNumElements(ArrayRef<int64_t> shape) {
   return count;
 }
 
-std::string mlir::sinter::formatShape(ArrayRef<int64_t> shape) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << '[';
-  llvm::interleaveComma(shape, os, [&](int64_t dim) {
-    if (ShapedType::isDynamic(dim))
-      os << '?';
-    else
-      os << dim;
-  });
-  os << ']';
-  return text;
-}
-
 HostTensor::HostTensor(ArrayRef<int64_t> shape, bool isInteger)
     : shape(shape), data(getCheckedNumElements(shape).value_or(0)),
       isInteger(isInteger) {}

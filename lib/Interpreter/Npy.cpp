@@ -15,6 +15,8 @@
 
 #include "sinter/Interpreter/Npy.h"
 
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"

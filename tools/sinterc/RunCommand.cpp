@@ -26,6 +26,7 @@
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
 #include "sinter/Frontend/Parser.h"
 #include "sinter/Interpreter/InitHints.h"
 #include "sinter/Interpreter/Interpreter.h"

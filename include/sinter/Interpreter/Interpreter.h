@@ -81,9 +81,6 @@ constexpr int64_t kMaxTensorElements = int64_t(1) << 30;
 /// negative or the count exceeds kMaxTensorElements.
 std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape);
 
-/// Formats a shape as `[4, 8]`.
-std::string formatShape(ArrayRef<int64_t> shape);
-
 /// A dense row-major host tensor. Values are held as double; in f32 mode
 /// every value is an exactly representable float.
 struct HostTensor {
