@@ -87,7 +87,7 @@ static bool isSupportedElementType(Type type) {
 
 void mlir::sinter::roundToElementType(HostTensor &tensor, Type type) {
   auto floatType = dyn_cast<FloatType>(type);
-  if (!floatType || floatType.isF64())
+  if (!floatType || floatType.isF64() || !isSupportedElementType(type))
     return;
   if (floatType.isF32()) {
     for (double &value : tensor.data)
@@ -215,6 +215,10 @@ Executor::evaluate(Operation &op, const DenseMap<Value, TensorRef> &values) {
   if (op.getNumResults() != 1 || op.getNumRegions() != 0 ||
       !isa<SinterDialect>(op.getDialect()))
     return op.emitOpError("is not supported by the interpreter");
+  for (Type type : op.getResultTypes())
+    if (!isSupportedElementType(getElementTypeOrSelf(type)))
+      return op.emitOpError("has a result of type ")
+             << type << ", which the interpreter does not support";
   auto lookup = [&](Value value) -> const HostTensor * {
     return value ? values.lookup(value).get() : nullptr;
   };
@@ -279,9 +283,11 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
 // Interpreter
 //===----------------------------------------------------------------------===//
 
-/// Returns the user's name of argument `index` of `func` for messages.
+/// Names argument `index` of `func` for messages: `@forward argument #0
+/// ('x')`.
 static std::string describeArgument(func::FuncOp func, unsigned index) {
-  std::string text = "argument #" + std::to_string(index);
+  std::string text =
+      "@" + func.getSymName().str() + " argument #" + std::to_string(index);
   if (auto name = func.getArgAttrOfType<StringAttr>(index, kNameAttrName))
     text += " ('" + name.str() + "')";
   return text;
@@ -323,8 +329,9 @@ runFunction(func::FuncOp func, ArrayRef<const HostTensor *> arguments,
     return func.emitError("the interpreter runs functions with a body of "
                           "one block");
   if (arguments.size() != func.getNumArguments())
-    return func.emitError("expects ")
-           << func.getNumArguments() << " arguments, got " << arguments.size();
+    return func.emitError("@")
+           << func.getSymName() << " expects " << func.getNumArguments()
+           << " arguments, got " << arguments.size();
   SmallVector<TensorRef> bound;
   for (auto [index, argument] : llvm::enumerate(arguments)) {
     Type type = func.getArgumentTypes()[index];
@@ -370,13 +377,13 @@ runPrepare(func::FuncOp prepare, ArrayRef<std::string> modelNames,
     auto name = prepare.getArgAttrOfType<StringAttr>(index, kNameAttrName);
     if (!name)
       return prepare.emitError()
-             << "argument #" << index << " has no " << kNameAttrName
+             << describeArgument(prepare, index) << " has no " << kNameAttrName
              << " naming the @" << kForwardFuncName << " param it takes";
     const auto *found = llvm::find(modelNames, name.getValue());
     if (found == modelNames.end())
       return prepare.emitError()
-             << "argument #" << index << " ('" << name.getValue()
-             << "') names no argument of @" << kForwardFuncName;
+             << describeArgument(prepare, index) << " names no argument of @"
+             << kForwardFuncName;
     prepareArguments.push_back(&arguments[found - modelNames.begin()]);
   }
   return runFunction(prepare, prepareArguments, precision);
@@ -404,11 +411,13 @@ Interpreter::runModel(ModuleOp module, ArrayRef<HostTensor> arguments) {
     modelNames.push_back(name ? name.str() : "");
   }
   if (arguments.size() != modelIndices.size())
-    return forward.emitError("the model takes ")
+    return forward.emitError("the model (@")
+           << kForwardFuncName << " without its prepared arguments) takes "
            << modelIndices.size() << " arguments, got " << arguments.size();
   if (hasPrepared && !prepare)
-    return forward.emitError("has prepared arguments but the module has no "
-                             "func.func @")
+    return forward.emitError("@")
+           << kForwardFuncName
+           << " has prepared arguments but the module has no func.func @"
            << kPrepareFuncName;
 
   SmallVector<TensorRef> prepared;

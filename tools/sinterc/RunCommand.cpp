@@ -575,6 +575,7 @@ int mlir::sinter::runMain(int argc, char **argv) {
   DialectRegistry registry;
   registry.insert<SinterDialect, func::FuncDialect>();
   MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnosticHandler(sourceMgr, &context);
