@@ -72,10 +72,10 @@ namespace mlir::sinter {
 /// The arithmetic the interpreter computes in.
 enum class Precision { F32, F64 };
 
-/// The largest tensor the interpreter allocates, in elements (8 GiB of
-/// doubles); larger shapes are reported as errors instead of exhausting
-/// memory.
-constexpr int64_t kMaxTensorElements = int64_t(1) << 30;
+/// The largest tensor the interpreter allocates, in elements (2 GiB of
+/// doubles, twice the largest tensor of the examples at their default dims);
+/// larger shapes are reported as errors instead of exhausting memory.
+constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
 
 /// Returns the number of elements of `shape`, or std::nullopt if a dim is
 /// negative or the count exceeds kMaxTensorElements.
