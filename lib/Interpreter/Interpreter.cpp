@@ -103,6 +103,23 @@ void mlir::sinter::roundToElementType(HostTensor &tensor, Type type) {
   }
 }
 
+bool mlir::sinter::isRepresentableAs(const HostTensor &tensor,
+                                     Type elementType) {
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType || floatType.isF64() || !isSupportedElementType(elementType))
+    return true;
+  if (floatType.isF32())
+    return llvm::all_of(tensor.data, [](double value) {
+      return std::isnan(value) ||
+             static_cast<double>(static_cast<float>(value)) == value;
+    });
+  HostTensor rounded = tensor;
+  roundToElementType(rounded, elementType);
+  return llvm::equal(rounded.data, tensor.data, [](double a, double b) {
+    return a == b || (std::isnan(a) && std::isnan(b));
+  });
+}
+
 /// Checks that `tensor`, computed for a value of type `type` (`what`), has
 /// its rank, static dims and kind of element.
 static LogicalResult checkAgainstType(Operation *op, const HostTensor &tensor,
@@ -293,26 +310,12 @@ static std::string describeArgument(func::FuncOp func, unsigned index) {
   return text;
 }
 
-/// Returns true if every value of `tensor` is already of the float type
-/// `type`, so that f32 mode need not copy it to round it.
-static bool isRepresentable(const HostTensor &tensor, Type type) {
-  auto floatType = dyn_cast<FloatType>(type);
-  if (!floatType || floatType.isF64())
-    return true;
-  if (floatType.isF32())
-    return llvm::all_of(tensor.data, [](double value) {
-      return std::isnan(value) ||
-             static_cast<double>(static_cast<float>(value)) == value;
-    });
-  return false;
-}
-
 /// Binds `argument` to a value of type `type` without copying it, unless
 /// f32 mode must round it.
 static TensorRef bindArgument(const HostTensor &argument, Type type,
                               Precision precision) {
   Type elementType = getElementTypeOrSelf(type);
-  if (precision == Precision::F64 || isRepresentable(argument, elementType))
+  if (precision == Precision::F64 || isRepresentableAs(argument, elementType))
     return TensorRef(&argument, [](const HostTensor *) {});
   auto rounded = std::make_shared<HostTensor>(argument);
   roundToElementType(*rounded, elementType);

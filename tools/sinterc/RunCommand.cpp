@@ -383,14 +383,6 @@ static int drawArguments(const RunOptions &options,
   return ExitSuccess;
 }
 
-/// Returns true if every value of `tensor` is exactly a float32.
-static bool holdsOnlyFloat32(const HostTensor &tensor) {
-  return llvm::all_of(tensor.data, [](double value) {
-    return std::isnan(value) ||
-           static_cast<double>(static_cast<float>(value)) == value;
-  });
-}
-
 /// Creates `dir` and checks that every value can name a file in it.
 static int prepareDirectory(StringRef dir, ArrayRef<ModelValue> values,
                             StringRef what) {
@@ -410,8 +402,9 @@ static int saveArguments(StringRef dir, const ModelSignature &signature,
   if (int code = prepareDirectory(dir, signature.arguments, "argument"))
     return code;
   for (auto [value, tensor] : llvm::zip(signature.arguments, tensors)) {
-    NpyElementType type =
-        holdsOnlyFloat32(tensor) ? NpyElementType::F32 : NpyElementType::F64;
+    bool isFloat32 =
+        isRepresentableAs(tensor, Float32Type::get(value.type.getContext()));
+    NpyElementType type = isFloat32 ? NpyElementType::F32 : NpyElementType::F64;
     if (llvm::Error error =
             writeNpyFile(getNpyPath(dir, value.name), tensor, type))
       return fail(ExitInputError, llvm::toString(std::move(error)));

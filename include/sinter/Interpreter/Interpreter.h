@@ -97,6 +97,11 @@ struct HostTensor {
   int64_t numElements() const;
 };
 
+/// Returns true if every value of `tensor` is exactly a value of the element
+/// type `elementType`, i.e. roundToElementType would not change it (NaN
+/// counts as representable).
+bool isRepresentableAs(const HostTensor &tensor, Type elementType);
+
 /// Rounds every value of `tensor` to the float type `elementType` (f32, f16,
 /// bf16, ...); f64 and integer types leave it unchanged.
 void roundToElementType(HostTensor &tensor, Type elementType);
