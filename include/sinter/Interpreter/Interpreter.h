@@ -7,9 +7,9 @@
 //
 // Executes modules of the sinter dialect on the CPU: the executable
 // definition of every op's semantics (PyTorch's), against which the passes
-// and the CUDA backend are tested. In f32 mode values are stored and computed
-// as PyTorch's CPU fp32 reference does; in f64 mode everything is double, the
-// reference that accuracy is measured against.
+// and the CUDA backend are tested. In f32 mode values are stored as fp32, as
+// in PyTorch's fp32 tensors; in f64 mode everything is double, the reference
+// that accuracy is measured against.
 //
 // Arithmetic
 // ----------
@@ -24,7 +24,10 @@
 // PyTorch's float accumulation, deterministic and independent of summation
 // order), whose error against f64 is the error that fp32 storage itself
 // causes. Composite ops (softmax, norms, gelu, mish, ...) round only their
-// final result, as a fused fp32 kernel would.
+// final result, as a fused fp32 kernel would. PyTorch's CPU kernels and the
+// generated CUDA accumulate in float instead, so they differ from this
+// reference by their own accumulation error (about 1e-6 relative on rows of
+// thousands): compare them with a tolerance, and judge accuracy against f64.
 //
 // Arguments are rounded to the element type of the function argument on
 // entry in f32 mode. Shapes come from the arguments: static dims of the
@@ -51,7 +54,8 @@
 // @prepare result it uses, marked with the attribute
 // `sinter.prepared = <index of the @prepare result> : i64` (kPreparedAttrName
 // in ModelSignature.h). runModel binds @prepare's arguments by name, runs
-// it once, and feeds its results to the prepared arguments of @forward.
+// it once (whenever the module has one), and feeds its results to the
+// prepared arguments of @forward.
 //
 //===----------------------------------------------------------------------===//
 
