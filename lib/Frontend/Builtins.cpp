@@ -253,10 +253,7 @@ static FailureOr<BoundCall> bindArguments(ModelLowering &lowering,
         InFlightDiagnostic diag = lowering.emitError(loc)
                                   << signature.name << "() has no argument '"
                                   << argument.name << "'";
-        StringRef closest = findClosest(argument.name, signature.params);
-        if (!closest.empty())
-          diag << "; did you mean '" << closest << "'?";
-        else
+        if (!suggestClosest(diag, argument.name, signature.params))
           diag << " (its arguments: " << llvm::join(signature.params, ", ")
                << ")";
         return failure();
@@ -670,6 +667,10 @@ static FailureOr<Value> lowerReshape(const Arguments &args) {
   ArrayRef<EvalValue> elements(*shapeArg);
   if (shapeArg->kind == EvalValue::Kind::List)
     elements = shapeArg->list;
+  if (elements.size() > kMaxRank)
+    return args.lowering.emitError(shapeArg->loc)
+           << "reshape() to " << elements.size() << " dims; the limit is "
+           << kMaxRank;
 
   // The symbolic dims of the input still to be matched by the result.
   SmallVector<std::string> unmatched;
@@ -855,12 +856,10 @@ FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
     if (scope.count(call.text))
       return diag << "'" << call.text << "' is a value, not a function";
     diag << "unknown function '" << call.text << "'";
-    StringRef closest =
-        findClosest(call.text, getNames(builtins, [](const Builtin &entry) {
-                      return entry.signature.name;
-                    }));
-    if (!closest.empty())
-      diag << "; did you mean '" << closest << "'?";
+    suggestClosest(diag, call.text,
+                   getNames(builtins, [](const Builtin &entry) {
+                     return entry.signature.name;
+                   }));
     return failure();
   }
   FailureOr<BoundCall> bound = bindArguments(*this, call, builtin->signature);
@@ -869,14 +868,10 @@ FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
   FailureOr<Value> result = builtin->lower(Arguments(*this, *bound));
   if (failed(result))
     return failure();
-  EvalValue value;
-  value.kind = EvalValue::Kind::Tensor;
-  value.loc = call.loc;
-  value.tensor = *result;
-  return value;
+  return EvalValue::getTensor(*result, call.loc);
 }
 
-/// Checks the arguments of an init hint; `args` has one value per param.
+/// Checks the arguments of an init hint (one value per parameter).
 static LogicalResult checkInitHint(ModelLowering &lowering, SMLoc loc,
                                    const InitHint &hint) {
   if (hint.kind == "uniform" && !(hint.args[0] <= hint.args[1]))
@@ -909,10 +904,9 @@ FailureOr<InitHint> ModelLowering::lowerInitHint(const Expr *init,
   if (signature == hints.end()) {
     InFlightDiagnostic diag = emitError(init->loc)
                               << "unknown init hint '" << init->text << "'";
-    StringRef closest = findClosest(init->text, hintNames);
-    if (!closest.empty())
-      return diag << "; did you mean '" << closest << "'?";
-    return diag << "; expected " << expected;
+    if (!suggestClosest(diag, init->text, hintNames))
+      diag << "; expected " << expected;
+    return failure();
   }
 
   inInitHint = true;

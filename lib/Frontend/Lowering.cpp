@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -36,8 +37,9 @@ using llvm::SMLoc;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-StringRef mlir::sinter::frontend::findClosest(StringRef name,
-                                              ArrayRef<StringRef> candidates) {
+bool mlir::sinter::frontend::suggestClosest(InFlightDiagnostic &diag,
+                                            StringRef name,
+                                            ArrayRef<StringRef> candidates) {
   StringRef best;
   unsigned bestDistance = std::max<size_t>(2, name.size() / 3) + 1;
   for (StringRef candidate : candidates) {
@@ -49,7 +51,10 @@ StringRef mlir::sinter::frontend::findClosest(StringRef name,
       bestDistance = distance;
     }
   }
-  return best;
+  if (best.empty())
+    return false;
+  diag << "; did you mean '" << best << "'?";
+  return true;
 }
 
 std::string mlir::sinter::frontend::formatNumber(double value) {
@@ -240,8 +245,9 @@ LogicalResult ModelLowering::declareName(StringRef name, SMLoc loc) {
   auto [it, inserted] = declarations.try_emplace(name, loc);
   if (inserted)
     return success();
-  emitError(loc) << "redefinition of '" << name << "'";
-  mlir::emitRemark(getLoc(it->second))
+  InFlightDiagnostic diag = emitError(loc)
+                            << "redefinition of '" << name << "'";
+  diag.attachNote(getLoc(it->second))
       << "'" << name << "' was first declared here";
   return failure();
 }
@@ -261,6 +267,9 @@ FailureOr<ModelValue> ModelLowering::resolveType(const TypeSpec &spec,
     return failure();
   }
 
+  if (spec.dims.size() > kMaxRank)
+    return emitError(spec.loc) << "tensor has " << spec.dims.size()
+                               << " dims; the limit is " << kMaxRank;
   ModelValue value;
   SmallVector<int64_t> shape;
   int64_t elements = 1;
@@ -270,14 +279,10 @@ FailureOr<ModelValue> ModelLowering::resolveType(const TypeSpec &spec,
       auto it = dims.find(dim.name);
       if (it == dims.end()) {
         SmallVector<StringRef> candidates;
-        for (const auto &entry : dims)
-          candidates.push_back(entry.getKey());
+        appendKeys(dims, candidates);
         InFlightDiagnostic diag = emitError(dim.loc)
                                   << "unknown dim '" << dim.name << "'";
-        StringRef closest = findClosest(dim.name, candidates);
-        if (!closest.empty())
-          diag << "; did you mean '" << closest << "'?";
-        else
+        if (!suggestClosest(diag, dim.name, candidates))
           diag << "; declare it first with 'dim " << dim.name << " = <size>'";
         return failure();
       }
@@ -392,11 +397,8 @@ LogicalResult ModelLowering::lowerBody() {
                << "'" << statement.name
                << "' is already assigned above; declare inputs and params "
                   "before using their names";
-      EvalValue value;
-      value.kind = EvalValue::Kind::Tensor;
-      value.loc = statement.nameLoc;
-      value.tensor = forward.getArgument(argumentIndex++);
-      scope[statement.name] = std::move(value);
+      scope[statement.name] = EvalValue::getTensor(
+          forward.getArgument(argumentIndex++), statement.nameLoc);
       break;
     }
     case Statement::Kind::Assign: {
@@ -517,22 +519,19 @@ FailureOr<EvalValue> ModelLowering::lowerName(const Expr &expr) {
     return value;
   }
   if (SMLoc declared = declarations.lookup(expr.text); declared.isValid()) {
-    emitError(expr.loc) << "'" << expr.text
-                        << "' is used before its declaration";
-    mlir::emitRemark(getLoc(declared))
+    InFlightDiagnostic diag = emitError(expr.loc)
+                              << "'" << expr.text
+                              << "' is used before its declaration";
+    diag.attachNote(getLoc(declared))
         << "'" << expr.text << "' is declared here";
     return failure();
   }
   SmallVector<StringRef> candidates;
-  for (const auto &entry : scope)
-    candidates.push_back(entry.getKey());
-  for (const auto &entry : dims)
-    candidates.push_back(entry.getKey());
+  appendKeys(scope, candidates);
+  appendKeys(dims, candidates);
   InFlightDiagnostic diag = emitError(expr.loc)
                             << "use of undeclared name '" << expr.text << "'";
-  StringRef closest = findClosest(expr.text, candidates);
-  if (!closest.empty())
-    diag << "; did you mean '" << closest << "'?";
+  suggestClosest(diag, expr.text, candidates);
   return failure();
 }
 
@@ -656,11 +655,7 @@ FailureOr<EvalValue> ModelLowering::lowerBinary(const Expr &expr) {
   }
   if (failed(result))
     return failure();
-  EvalValue value;
-  value.kind = EvalValue::Kind::Tensor;
-  value.loc = expr.loc;
-  value.tensor = *result;
-  return value;
+  return EvalValue::getTensor(*result, expr.loc);
 }
 
 FailureOr<Value> ModelLowering::lowerMatmul(SMLoc loc, Value lhs, Value rhs,

@@ -35,6 +35,9 @@
 
 namespace mlir::sinter::frontend {
 
+/// Highest tensor rank a model may declare or reshape to (PyTorch's limit).
+constexpr size_t kMaxRank = 64;
+
 /// Lowers `model` to a verified model module; emits an error and returns
 /// null on any name or type error.
 OwningOpRef<ModuleOp> lowerModel(const ModelDecl &model,
@@ -59,6 +62,15 @@ struct EvalValue {
 
   /// Describes the value for a message: "a tensor", "the integer 3".
   std::string describe() const;
+
+  /// A tensor value from `loc`.
+  static EvalValue getTensor(Value tensor, llvm::SMLoc loc) {
+    EvalValue value;
+    value.kind = Kind::Tensor;
+    value.loc = loc;
+    value.tensor = tensor;
+    return value;
+  }
 };
 
 /// An evaluated call of a builtin: its arguments bound to parameter names.
@@ -225,10 +237,22 @@ private:
 /// Formats a number for a message: 1, 0.5, 1e-05.
 std::string formatNumber(double value);
 
-/// Returns the candidate closest to `name` by edit distance if it is close
-/// enough to be a likely typo, else "".
-llvm::StringRef findClosest(llvm::StringRef name,
-                            ArrayRef<llvm::StringRef> candidates);
+/// Appends "; did you mean '<candidate>'?" to `diag` when a candidate is
+/// close enough to `name` (by edit distance) to be a likely typo; ties go to
+/// the earlier candidate. Returns whether it appended.
+bool suggestClosest(InFlightDiagnostic &diag, llvm::StringRef name,
+                    ArrayRef<llvm::StringRef> candidates);
+
+/// Appends the keys of `map` to `names`, sorted (a StringMap's own order
+/// is not deterministic).
+template <typename T>
+void appendKeys(const llvm::StringMap<T> &map,
+                SmallVectorImpl<llvm::StringRef> &names) {
+  size_t start = names.size();
+  for (const auto &entry : map)
+    names.push_back(entry.getKey());
+  llvm::sort(names.begin() + start, names.end());
+}
 
 } // namespace mlir::sinter::frontend
 

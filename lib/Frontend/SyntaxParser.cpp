@@ -13,8 +13,8 @@
 //               | 'param' NAME ':' type ['=' expr] | 'return' expr (',' expr)*
 //               | NAME '=' expr
 //   type       := NAME '[' [dim (',' dim)*] ']'        dim := INT | NAME
-//   expr       := term (('+' | '-') term)*
-//   term       := unary (('*' | '/' | '@') unary)*
+//   expr       := term (('+' | '-') term)*            (parseBinary(0))
+//   term       := unary (('*' | '/' | '@') unary)*    (parseBinary(1))
 //   unary      := ('-' | '+') unary | postfix
 //   postfix    := primary ('.' NAME)*
 //   primary    := NUMBER | STRING | NAME | NAME '(' args ')' | '[' exprs ']'
@@ -31,7 +31,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Error.h"
 
 using namespace mlir;
@@ -91,7 +92,7 @@ private:
   }
   /// Reports that the current token is not what was `expected`.
   LogicalResult emitUnexpected(StringRef expected);
-  LogicalResult expect(Token::Kind kind, StringRef context);
+  LogicalResult expect(Token::Kind kind, StringRef where);
   void skipNewlines() {
     while (consumeIf(Token::Kind::Newline)) {
     }
@@ -109,8 +110,10 @@ private:
 
   //===--- Expressions ---------------------------------------------------===//
 
-  FailureOr<ExprPtr> parseExpr();
-  FailureOr<ExprPtr> parseTerm();
+  FailureOr<ExprPtr> parseExpr() { return parseBinary(0); }
+  /// Parses a left-associative chain of the operators of precedence
+  /// `level` (see isBinaryOperator).
+  FailureOr<ExprPtr> parseBinary(unsigned level);
   FailureOr<ExprPtr> parseUnary();
   FailureOr<ExprPtr> parsePostfix();
   FailureOr<ExprPtr> parsePrimary();
@@ -385,35 +388,25 @@ FailureOr<ExprPtr> SyntaxParser::makeNode(Expr::Kind kind, SMLoc loc,
   return node;
 }
 
-FailureOr<ExprPtr> SyntaxParser::parseExpr() {
-  FailureOr<ExprPtr> lhs = parseTerm();
-  while (succeeded(lhs) &&
-         (token.is(Token::Kind::Plus) || token.is(Token::Kind::Minus))) {
-    char op = token.spelling.front();
-    SMLoc loc = token.getLoc();
-    consume();
-    FailureOr<ExprPtr> rhs = parseTerm();
-    if (failed(rhs))
-      return failure();
-    std::vector<ExprPtr> operands;
-    operands.push_back(std::move(*lhs));
-    operands.push_back(std::move(*rhs));
-    lhs = makeNode(Expr::Kind::Binary, loc, std::move(operands));
-    if (succeeded(lhs))
-      (*lhs)->op = op;
-  }
-  return lhs;
+/// Whether `kind` is a binary operator of precedence `level`: 0 for + and -,
+/// 1 for * / @ (Python's levels; unary minus binds tighter than both).
+static bool isBinaryOperator(Token::Kind kind, unsigned level) {
+  if (level == 0)
+    return kind == Token::Kind::Plus || kind == Token::Kind::Minus;
+  return kind == Token::Kind::Star || kind == Token::Kind::Slash ||
+         kind == Token::Kind::At;
 }
 
-FailureOr<ExprPtr> SyntaxParser::parseTerm() {
-  FailureOr<ExprPtr> lhs = parseUnary();
-  while (succeeded(lhs) &&
-         (token.is(Token::Kind::Star) || token.is(Token::Kind::Slash) ||
-          token.is(Token::Kind::At))) {
+FailureOr<ExprPtr> SyntaxParser::parseBinary(unsigned level) {
+  auto parseOperand = [&] {
+    return level == 0 ? parseBinary(1) : parseUnary();
+  };
+  FailureOr<ExprPtr> lhs = parseOperand();
+  while (succeeded(lhs) && isBinaryOperator(token.kind, level)) {
     char op = token.spelling.front();
     SMLoc loc = token.getLoc();
     consume();
-    FailureOr<ExprPtr> rhs = parseUnary();
+    FailureOr<ExprPtr> rhs = parseOperand();
     if (failed(rhs))
       return failure();
     std::vector<ExprPtr> operands;
