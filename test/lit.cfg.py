@@ -2,6 +2,8 @@
 # lit configuration of the Sinter test suite.
 
 import os
+import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -17,6 +19,11 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%sinter_src_root", config.sinter_src_root))
 
+# %python runs the python3 on PATH, where setup installs NumPy for the
+# interpreter tests (it precedes the default %python, which is lit's own).
+config.substitutions.append(
+    ("%python", '"%s"' % (shutil.which("python3") or sys.executable)))
+
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -25,3 +32,4 @@ config.substitutions.append(("%python", config.python_executable))
 tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
 tools = ["sinter-opt", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+

@@ -122,8 +122,8 @@ static FailureOr<HostTensor> mapBinary(Operation *op, const HostTensor &lhs,
                   double *o = out + offsets[0];
                   const double *x = a + offsets[1], *y = b + offsets[2];
                   for (int64_t j = 0; j < count; ++j)
-                    o[j * strides[0]] = fn(x[j * strides[1]],
-                                           y[j * strides[2]]);
+                    o[j * strides[0]] =
+                        fn(x[j * strides[1]], y[j * strides[2]]);
                 });
   return result;
 }
@@ -148,13 +148,14 @@ FailureOr<HostTensor> interp::evaluateUnary(Operation *op,
       .Case([&](TanhOp) { return map([](double x) { return std::tanh(x); }); })
       .Case([&](SigmoidOp) { return map(sigmoid); })
       .Case([&](ReluOp) {
-        return map([](double x) { return std::isnan(x) ? x : std::max(x, 0.0); });
+        return map(
+            [](double x) { return std::isnan(x) ? x : std::max(x, 0.0); });
       })
-      .Case([&](SiluOp) { return map([](double x) { return x * sigmoid(x); }); })
+      .Case(
+          [&](SiluOp) { return map([](double x) { return x * sigmoid(x); }); })
       .Case([&](MishOp) {
-        return map([](double x) {
-          return x * std::tanh(std::log1p(std::exp(x)));
-        });
+        return map(
+            [](double x) { return x * std::tanh(std::log1p(std::exp(x))); });
       })
       .Case([&](SeluOp) { return map(selu); })
       .Case([&](HardsigmoidOp) {
@@ -193,14 +194,16 @@ FailureOr<HostTensor> interp::evaluateUnary(Operation *op,
       .Case([&](HardtanhOp hardtanh) {
         double lo = hardtanh.getMin().convertToDouble();
         double hi = hardtanh.getMax().convertToDouble();
-        return map([lo, hi](double x) { return clampPropagatingNaN(x, lo, hi); });
+        return map(
+            [lo, hi](double x) { return clampPropagatingNaN(x, lo, hi); });
       })
       .Case([&](ClampOp clamp) {
-        double lo = clamp.getMin() ? clamp.getMin()->convertToDouble()
-                                   : -HUGE_VAL;
-        double hi = clamp.getMax() ? clamp.getMax()->convertToDouble()
-                                   : HUGE_VAL;
-        return map([lo, hi](double x) { return clampPropagatingNaN(x, lo, hi); });
+        double lo =
+            clamp.getMin() ? clamp.getMin()->convertToDouble() : -HUGE_VAL;
+        double hi =
+            clamp.getMax() ? clamp.getMax()->convertToDouble() : HUGE_VAL;
+        return map(
+            [lo, hi](double x) { return clampPropagatingNaN(x, lo, hi); });
       })
       .Default([&](Operation *) -> Result {
         return op->emitOpError("is not an elementwise unary op");
@@ -213,10 +216,14 @@ FailureOr<HostTensor> interp::evaluateBinary(Operation *op,
   using Result = FailureOr<HostTensor>;
   auto map = [&](auto fn) { return mapBinary(op, lhs, rhs, fn); };
   return llvm::TypeSwitch<Operation *, Result>(op)
-      .Case([&](AddOp) { return map([](double a, double b) { return a + b; }); })
-      .Case([&](SubOp) { return map([](double a, double b) { return a - b; }); })
-      .Case([&](MulOp) { return map([](double a, double b) { return a * b; }); })
-      .Case([&](DivOp) { return map([](double a, double b) { return a / b; }); })
+      .Case(
+          [&](AddOp) { return map([](double a, double b) { return a + b; }); })
+      .Case(
+          [&](SubOp) { return map([](double a, double b) { return a - b; }); })
+      .Case(
+          [&](MulOp) { return map([](double a, double b) { return a * b; }); })
+      .Case(
+          [&](DivOp) { return map([](double a, double b) { return a / b; }); })
       .Case([&](MaximumOp) { return map(maximumPropagatingNaN); })
       .Case([&](MinimumOp) { return map(minimumPropagatingNaN); })
       .Case([&](PowOp) {

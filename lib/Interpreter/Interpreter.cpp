@@ -35,8 +35,8 @@ using namespace mlir::sinter::interp;
 // HostTensor and shape helpers
 //===----------------------------------------------------------------------===//
 
-std::optional<int64_t> mlir::sinter::getCheckedNumElements(
-    ArrayRef<int64_t> shape) {
+std::optional<int64_t>
+mlir::sinter::getCheckedNumElements(ArrayRef<int64_t> shape) {
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim < 0)
@@ -52,20 +52,6 @@ std::optional<int64_t> mlir::sinter::getCheckedNumElements(
   return count;
 }
 
-std::string mlir::sinter::formatShape(ArrayRef<int64_t> shape) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << '[';
-  llvm::interleaveComma(shape, os, [&](int64_t dim) {
-    if (ShapedType::isDynamic(dim))
-      os << '?';
-    else
-      os << dim;
-  });
-  os << ']';
-  return text;
-}
-
 HostTensor::HostTensor(ArrayRef<int64_t> shape, bool isInteger)
     : shape(shape), data(getCheckedNumElements(shape).value_or(0)),
       isInteger(isInteger) {}
@@ -77,9 +63,8 @@ int64_t HostTensor::numElements() const {
   return count;
 }
 
-FailureOr<HostTensor> interp::allocateResult(Operation *op,
-                                             ArrayRef<int64_t> shape,
-                                             bool isInteger) {
+FailureOr<HostTensor>
+interp::allocateResult(Operation *op, ArrayRef<int64_t> shape, bool isInteger) {
   if (!getCheckedNumElements(shape))
     return op->emitOpError("result of shape ")
            << formatShape(shape) << " exceeds the interpreter's limit of "
@@ -100,10 +85,9 @@ static bool isSupportedElementType(Type type) {
   return type.isInteger(64);
 }
 
-/// Rounds every value of `tensor` to the float type `type` (f32 mode).
-static void roundToElementType(HostTensor &tensor, Type type) {
+void mlir::sinter::roundToElementType(HostTensor &tensor, Type type) {
   auto floatType = dyn_cast<FloatType>(type);
-  if (!floatType || floatType.isF64())
+  if (!floatType || floatType.isF64() || !isSupportedElementType(type))
     return;
   if (floatType.isF32()) {
     for (double &value : tensor.data)
@@ -119,6 +103,23 @@ static void roundToElementType(HostTensor &tensor, Type type) {
   }
 }
 
+bool mlir::sinter::isRepresentableAs(const HostTensor &tensor,
+                                     Type elementType) {
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType || floatType.isF64() || !isSupportedElementType(elementType))
+    return true;
+  if (floatType.isF32())
+    return llvm::all_of(tensor.data, [](double value) {
+      return std::isnan(value) ||
+             static_cast<double>(static_cast<float>(value)) == value;
+    });
+  HostTensor rounded = tensor;
+  roundToElementType(rounded, elementType);
+  return llvm::equal(rounded.data, tensor.data, [](double a, double b) {
+    return a == b || (std::isnan(a) && std::isnan(b));
+  });
+}
+
 /// Checks that `tensor`, computed for a value of type `type` (`what`), has
 /// its rank, static dims and kind of element.
 static LogicalResult checkAgainstType(Operation *op, const HostTensor &tensor,
@@ -131,10 +132,9 @@ static LogicalResult checkAgainstType(Operation *op, const HostTensor &tensor,
     return op->emitError() << what << " has element type "
                            << tensorType.getElementType()
                            << ", which the interpreter does not support";
-  bool matches = tensorType.getRank() ==
-                 static_cast<int64_t>(tensor.shape.size());
-  for (auto [actual, expected] :
-       llvm::zip(tensor.shape, tensorType.getShape()))
+  bool matches =
+      tensorType.getRank() == static_cast<int64_t>(tensor.shape.size());
+  for (auto [actual, expected] : llvm::zip(tensor.shape, tensorType.getShape()))
     if (!ShapedType::isDynamic(expected) && actual != expected)
       matches = false;
   if (!matches)
@@ -232,6 +232,10 @@ Executor::evaluate(Operation &op, const DenseMap<Value, TensorRef> &values) {
   if (op.getNumResults() != 1 || op.getNumRegions() != 0 ||
       !isa<SinterDialect>(op.getDialect()))
     return op.emitOpError("is not supported by the interpreter");
+  for (Type type : op.getResultTypes())
+    if (!isSupportedElementType(getElementTypeOrSelf(type)))
+      return op.emitOpError("has a result of type ")
+             << type << ", which the interpreter does not support";
   auto lookup = [&](Value value) -> const HostTensor * {
     return value ? values.lookup(value).get() : nullptr;
   };
@@ -296,26 +300,14 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
 // Interpreter
 //===----------------------------------------------------------------------===//
 
-/// Returns the user's name of argument `index` of `func` for messages.
+/// Names argument `index` of `func` for messages: `@forward argument #0
+/// ('x')`.
 static std::string describeArgument(func::FuncOp func, unsigned index) {
-  std::string text = "argument #" + std::to_string(index);
+  std::string text =
+      "@" + func.getSymName().str() + " argument #" + std::to_string(index);
   if (auto name = func.getArgAttrOfType<StringAttr>(index, kNameAttrName))
     text += " ('" + name.str() + "')";
   return text;
-}
-
-/// Returns true if every value of `tensor` is already of the float type
-/// `type`, so that f32 mode need not copy it to round it.
-static bool isRepresentable(const HostTensor &tensor, Type type) {
-  auto floatType = dyn_cast<FloatType>(type);
-  if (!floatType || floatType.isF64())
-    return true;
-  if (floatType.isF32())
-    return llvm::all_of(tensor.data, [](double value) {
-      return std::isnan(value) ||
-             static_cast<double>(static_cast<float>(value)) == value;
-    });
-  return false;
 }
 
 /// Binds `argument` to a value of type `type` without copying it, unless
@@ -323,7 +315,7 @@ static bool isRepresentable(const HostTensor &tensor, Type type) {
 static TensorRef bindArgument(const HostTensor &argument, Type type,
                               Precision precision) {
   Type elementType = getElementTypeOrSelf(type);
-  if (precision == Precision::F64 || isRepresentable(argument, elementType))
+  if (precision == Precision::F64 || isRepresentableAs(argument, elementType))
     return TensorRef(&argument, [](const HostTensor *) {});
   auto rounded = std::make_shared<HostTensor>(argument);
   roundToElementType(*rounded, elementType);
@@ -340,9 +332,9 @@ runFunction(func::FuncOp func, ArrayRef<const HostTensor *> arguments,
     return func.emitError("the interpreter runs functions with a body of "
                           "one block");
   if (arguments.size() != func.getNumArguments())
-    return func.emitError("expects ")
-           << func.getNumArguments() << " arguments, got "
-           << arguments.size();
+    return func.emitError("@")
+           << func.getSymName() << " expects " << func.getNumArguments()
+           << " arguments, got " << arguments.size();
   SmallVector<TensorRef> bound;
   for (auto [index, argument] : llvm::enumerate(arguments)) {
     Type type = func.getArgumentTypes()[index];
@@ -387,14 +379,14 @@ runPrepare(func::FuncOp prepare, ArrayRef<std::string> modelNames,
   for (unsigned index = 0; index < prepare.getNumArguments(); ++index) {
     auto name = prepare.getArgAttrOfType<StringAttr>(index, kNameAttrName);
     if (!name)
-      return prepare.emitError() << "argument #" << index << " has no "
-                                 << kNameAttrName << " naming the @"
-                                 << kForwardFuncName << " param it takes";
+      return prepare.emitError()
+             << describeArgument(prepare, index) << " has no " << kNameAttrName
+             << " naming the @" << kForwardFuncName << " param it takes";
     const auto *found = llvm::find(modelNames, name.getValue());
     if (found == modelNames.end())
       return prepare.emitError()
-             << "argument #" << index << " ('" << name.getValue()
-             << "') names no argument of @" << kForwardFuncName;
+             << describeArgument(prepare, index) << " names no argument of @"
+             << kForwardFuncName;
     prepareArguments.push_back(&arguments[found - modelNames.begin()]);
   }
   return runFunction(prepare, prepareArguments, precision);
@@ -422,11 +414,13 @@ Interpreter::runModel(ModuleOp module, ArrayRef<HostTensor> arguments) {
     modelNames.push_back(name ? name.str() : "");
   }
   if (arguments.size() != modelIndices.size())
-    return forward.emitError("the model takes ")
+    return forward.emitError("the model (@")
+           << kForwardFuncName << " without its prepared arguments) takes "
            << modelIndices.size() << " arguments, got " << arguments.size();
   if (hasPrepared && !prepare)
-    return forward.emitError("has prepared arguments but the module has no "
-                             "func.func @")
+    return forward.emitError("@")
+           << kForwardFuncName
+           << " has prepared arguments but the module has no func.func @"
            << kPrepareFuncName;
 
   SmallVector<TensorRef> prepared;
@@ -447,9 +441,9 @@ Interpreter::runModel(ModuleOp module, ArrayRef<HostTensor> arguments) {
       continue;
     if (*result < 0 || *result >= static_cast<int64_t>(prepared.size()))
       return forward.emitError()
-             << describeArgument(forward, index) << " takes result #"
-             << *result << " of @" << kPrepareFuncName << ", which has "
-             << prepared.size() << " results";
+             << describeArgument(forward, index) << " takes result #" << *result
+             << " of @" << kPrepareFuncName << ", which has " << prepared.size()
+             << " results";
     forwardArguments[index] = prepared[*result].get();
   }
   FailureOr<SmallVector<TensorRef>> results =

@@ -47,8 +47,8 @@ struct MatrixOperand {
   MatrixView getView(int64_t batch) const {
     int64_t rows = getStoredRows(), cols = getStoredCols();
     int64_t entry = getBatch() == 1 ? 0 : batch;
-    MatrixView view{tensor->data.data() + entry * rows * cols, rows, cols,
-                    cols, 1};
+    MatrixView view{tensor->data.data() + entry * rows * cols, rows, cols, cols,
+                    1};
     if (transposed) {
       std::swap(view.rows, view.cols);
       std::swap(view.rowStride, view.colStride);
@@ -80,8 +80,8 @@ static void accumulateScaledRows(const MatrixView &a, const MatrixView &b,
 /// c[i + r][j] = dot(a row i + r, b column j) for the `Rows` rows from `i`,
 /// a with contiguous rows and b with contiguous columns.
 template <int Rows>
-static void computeDotProducts(const double *a, const MatrixView &b,
-                               double *c, int64_t i) {
+static void computeDotProducts(const double *a, const MatrixView &b, double *c,
+                               int64_t i) {
   int64_t depth = b.rows, n = b.cols;
   for (int64_t j = 0; j < n; ++j) {
     const double *bColumn = b.data + j * b.colStride;
@@ -123,8 +123,7 @@ static void multiply(const MatrixView &a, const MatrixView &b, double *c) {
     computeDotProducts<1>(aRows, b, c, i);
 }
 
-FailureOr<HostTensor> interp::evaluateMatmul(MatmulOp op,
-                                             const HostTensor &lhs,
+FailureOr<HostTensor> interp::evaluateMatmul(MatmulOp op, const HostTensor &lhs,
                                              const HostTensor &rhs) {
   MatrixOperand a{&lhs, op.getTransposeA()};
   MatrixOperand b{&rhs, op.getTransposeB()};

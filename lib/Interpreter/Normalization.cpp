@@ -26,17 +26,18 @@ using namespace mlir::sinter::interp;
 
 /// Returns the value of the optional operand `value` (named `what`), null
 /// when absent, after checking that its run-time shape is `expected`.
-static FailureOr<const HostTensor *>
-getParameter(Operation *op, Value value, ValueLookup lookup, StringRef what,
-             ArrayRef<int64_t> expected) {
+static FailureOr<const HostTensor *> getParameter(Operation *op, Value value,
+                                                  ValueLookup lookup,
+                                                  StringRef what,
+                                                  ArrayRef<int64_t> expected) {
   if (!value)
     return static_cast<const HostTensor *>(nullptr);
   const HostTensor *tensor = lookup(value);
   if (ArrayRef<int64_t>(tensor->shape) != expected)
-    return op->emitOpError() << what << " has shape "
-                             << formatShape(tensor->shape) << " at run time "
-                             << "but " << formatShape(expected)
-                             << " is expected";
+    return op->emitOpError()
+           << what << " has shape " << formatShape(tensor->shape)
+           << " at run time "
+           << "but " << formatShape(expected) << " is expected";
   return tensor;
 }
 
@@ -127,8 +128,8 @@ FailureOr<HostTensor> interp::evaluateLayerNorm(LayerNormOp op,
 /// The machine epsilon of `type`'s element type (torch.finfo(dtype).eps).
 static double getMachineEpsilon(Type type) {
   auto floatType = cast<FloatType>(getElementTypeOrSelf(type));
-  int precision = llvm::APFloat::semanticsPrecision(
-      floatType.getFloatSemantics());
+  int precision =
+      llvm::APFloat::semanticsPrecision(floatType.getFloatSemantics());
   return std::ldexp(1.0, 1 - precision);
 }
 
@@ -217,17 +218,17 @@ static LogicalResult getAffine(Operation *op, Value weightValue,
 /// channels and spatial positions (group_norm; instance_norm when every
 /// channel is a group).
 static FailureOr<HostTensor> normalizeGroups(Operation *op, Value inputValue,
-                                             Value weightValue,
-                                             Value biasValue, int64_t groups,
-                                             double eps, ValueLookup lookup) {
+                                             Value weightValue, Value biasValue,
+                                             int64_t groups, double eps,
+                                             ValueLookup lookup) {
   const HostTensor &input = *lookup(inputValue);
   ChannelLayout layout = getChannelLayout(input.shape);
   if (layout.channels == 0)
     return allocateResult(op, input.shape);
   if (layout.channels % groups != 0)
     return op->emitOpError("channels (")
-           << layout.channels << ") are not divisible by num_groups ("
-           << groups << ") at run time";
+           << layout.channels << ") are not divisible by num_groups (" << groups
+           << ") at run time";
   const HostTensor *weight = nullptr, *bias = nullptr;
   if (failed(getAffine(op, weightValue, biasValue, lookup, layout.channels,
                        weight, bias)))
@@ -242,8 +243,7 @@ static FailureOr<HostTensor> normalizeGroups(Operation *op, Value inputValue,
     mean[i] = moments.mean;
     rstd[i] = getReciprocalStd(moments.variance, eps);
   }
-  return applyChannelNormalization(op, input, layout, mean, rstd, weight,
-                                   bias);
+  return applyChannelNormalization(op, input, layout, mean, rstd, weight, bias);
 }
 
 FailureOr<HostTensor> interp::evaluateGroupNorm(GroupNormOp op,
@@ -272,7 +272,8 @@ static void getBatchMoments(const HostTensor &input,
   auto forEachSlice = [&](auto visit) {
     for (int64_t n = 0; n < layout.samples; ++n)
       for (int64_t c = 0; c < layout.channels; ++c)
-        visit(c, input.data.data() + (n * layout.channels + c) * layout.spatial);
+        visit(c,
+              input.data.data() + (n * layout.channels + c) * layout.spatial);
   };
   forEachSlice([&](int64_t c, const double *x) {
     for (int64_t s = 0; s < layout.spatial; ++s)
@@ -317,6 +318,5 @@ FailureOr<HostTensor> interp::evaluateBatchNorm(BatchNormOp op,
   std::vector<double> rstd(layout.channels);
   for (int64_t c = 0; c < layout.channels; ++c)
     rstd[c] = getReciprocalStd(variance[c], eps);
-  return applyChannelNormalization(op, input, layout, mean, rstd, weight,
-                                   bias);
+  return applyChannelNormalization(op, input, layout, mean, rstd, weight, bias);
 }

@@ -97,13 +97,11 @@ static FailureOr<HostTensor> reduce(Operation *op, const HostTensor &input,
 
 /// Reports that `op` reduces an empty dim into a non-empty result when it
 /// has no value for an empty set (`what`).
-static LogicalResult checkNonEmptyReduction(Operation *op,
-                                            int64_t reducedCount,
+static LogicalResult checkNonEmptyReduction(Operation *op, int64_t reducedCount,
                                             ArrayRef<int64_t> resultShape,
                                             StringRef what) {
   if (reducedCount == 0 && getSizeOfDims(resultShape, 0, resultShape.size()))
-    return op->emitOpError("reduces an empty dimension, which has no ")
-           << what;
+    return op->emitOpError("reduces an empty dimension, which has no ") << what;
   return success();
 }
 
@@ -111,10 +109,10 @@ static LogicalResult checkNonEmptyReduction(Operation *op,
 template <typename IsBetter>
 static FailureOr<HostTensor>
 reduceExtremum(Operation *op, const HostTensor &input,
-               const ReductionLayout &layout, double initial,
-               IsBetter isBetter, StringRef what) {
-  if (failed(checkNonEmptyReduction(op, layout.reducedCount,
-                                    layout.resultShape, what)))
+               const ReductionLayout &layout, double initial, IsBetter isBetter,
+               StringRef what) {
+  if (failed(checkNonEmptyReduction(op, layout.reducedCount, layout.resultShape,
+                                    what)))
     return failure();
   return reduce(op, input, layout, initial, [&](double best, double x) {
     return isBetter(x, best) ? x : best;
@@ -168,7 +166,8 @@ static FailureOr<HostTensor> reduceVariance(Operation *op,
     double deviation = x - mean[out];
     acc[out] += deviation * deviation;
   });
-  int64_t divisor = std::max<int64_t>(0, layout.reducedCount - (unbiased ? 1 : 0));
+  int64_t divisor =
+      std::max<int64_t>(0, layout.reducedCount - (unbiased ? 1 : 0));
   for (double &value : acc)
     value /= static_cast<double>(divisor);
   return result;
@@ -176,10 +175,9 @@ static FailureOr<HostTensor> reduceVariance(Operation *op,
 
 /// argmax/argmin over the single dim `dim`: the index of the first extremum.
 template <typename IsBetter>
-static FailureOr<HostTensor> reduceArgExtremum(Operation *op,
-                                               const HostTensor &input,
-                                               int64_t dim, bool keepdim,
-                                               IsBetter isBetter) {
+static FailureOr<HostTensor>
+reduceArgExtremum(Operation *op, const HostTensor &input, int64_t dim,
+                  bool keepdim, IsBetter isBetter) {
   ArrayRef<int64_t> shape = input.shape;
   int64_t outer = getSizeOfDims(shape, 0, dim);
   int64_t extent = shape[dim];
@@ -235,12 +233,12 @@ FailureOr<HostTensor> interp::evaluateReduction(Operation *op,
                       [](double acc, double x) { return acc * x; });
       })
       .Case([&](MaxOp max) {
-        return reduceExtremum(op, input, layoutOf(max), -HUGE_VAL,
-                              isNewMaximum, "maximum");
+        return reduceExtremum(op, input, layoutOf(max), -HUGE_VAL, isNewMaximum,
+                              "maximum");
       })
       .Case([&](MinOp min) {
-        return reduceExtremum(op, input, layoutOf(min), HUGE_VAL,
-                              isNewMinimum, "minimum");
+        return reduceExtremum(op, input, layoutOf(min), HUGE_VAL, isNewMinimum,
+                              "minimum");
       })
       .Case([&](LogsumexpOp logsumexp) {
         return reduceLogsumexp(op, input, layoutOf(logsumexp));
@@ -268,8 +266,8 @@ FailureOr<HostTensor> interp::evaluateReduction(Operation *op,
 FailureOr<HostTensor> interp::evaluateSoftmax(Operation *op,
                                               const HostTensor &input) {
   bool isLog = isa<LogSoftmaxOp>(op);
-  int64_t dim = isLog ? cast<LogSoftmaxOp>(op).getDim()
-                      : cast<SoftmaxOp>(op).getDim();
+  int64_t dim =
+      isLog ? cast<LogSoftmaxOp>(op).getDim() : cast<SoftmaxOp>(op).getDim();
   ArrayRef<int64_t> shape = input.shape;
   int64_t outer = getSizeOfDims(shape, 0, dim);
   int64_t extent = shape[dim];

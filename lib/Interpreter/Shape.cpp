@@ -54,9 +54,9 @@ FailureOr<HostTensor> interp::evaluateReshape(ReshapeOp op,
   if (dynamicDim) {
     if (staticCount == 0 || count % staticCount != 0)
       return op.emitOpError("cannot reshape ")
-             << formatShape(input.shape) << " (" << count
-             << " elements) to " << op.getType()
-             << ": the count is not a multiple of " << staticCount;
+             << formatShape(input.shape) << " (" << count << " elements) to "
+             << op.getType() << ": the count is not a multiple of "
+             << staticCount;
     *dynamicDim = count / staticCount;
   } else if (staticCount != count) {
     return op.emitOpError("cannot reshape ")

@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RunCommand.h"
+
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
 #include "sinter/Frontend/Parser.h"
@@ -311,5 +313,7 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(printVersion);
   // Subcommands (`sinterc <name> ...`) are dispatched here on argv[1],
   // before any option is parsed; every other command line is compile mode.
+  if (argc > 1 && StringRef(argv[1]) == "run")
+    return sinter::runMain(argc, argv);
   return compileMain(argc, argv);
 }

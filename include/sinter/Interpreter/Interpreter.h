@@ -1,4 +1,4 @@
-//===- Interpreter.h - Reference semantics of sinter ops --------*- C++ -*-===//
+//===- Interpreter.h - Reference semantics of sinter ------------*- C++ -*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.
@@ -7,9 +7,9 @@
 //
 // Executes modules of the sinter dialect on the CPU: the executable
 // definition of every op's semantics (PyTorch's), against which the passes
-// and the CUDA backend are tested. In f32 mode values are stored and computed
-// as PyTorch's CPU fp32 reference does; in f64 mode everything is double, the
-// reference that accuracy is measured against.
+// and the CUDA backend are tested. In f32 mode values are stored as fp32, as
+// in PyTorch's fp32 tensors; in f64 mode everything is double, the reference
+// that accuracy is measured against.
 //
 // Arithmetic
 // ----------
@@ -24,7 +24,10 @@
 // PyTorch's float accumulation, deterministic and independent of summation
 // order), whose error against f64 is the error that fp32 storage itself
 // causes. Composite ops (softmax, norms, gelu, mish, ...) round only their
-// final result, as a fused fp32 kernel would.
+// final result, as a fused fp32 kernel would. PyTorch's CPU kernels and the
+// generated CUDA accumulate in float instead, so they differ from this
+// reference by their own accumulation error (about 1e-6 relative on rows of
+// thousands): compare them with a tolerance, and judge accuracy against f64.
 //
 // Arguments are rounded to the element type of the function argument on
 // entry in f32 mode. Shapes come from the arguments: static dims of the
@@ -51,7 +54,8 @@
 // @prepare result it uses, marked with the attribute
 // `sinter.prepared = <index of the @prepare result> : i64` (kPreparedAttrName
 // in ModelSignature.h). runModel binds @prepare's arguments by name, runs
-// it once, and feeds its results to the prepared arguments of @forward.
+// it once (whenever the module has one), and feeds its results to the
+// prepared arguments of @forward.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,17 +76,14 @@ namespace mlir::sinter {
 /// The arithmetic the interpreter computes in.
 enum class Precision { F32, F64 };
 
-/// The largest tensor the interpreter allocates, in elements (8 GiB of
-/// doubles); larger shapes are reported as errors instead of exhausting
-/// memory.
-constexpr int64_t kMaxTensorElements = int64_t(1) << 30;
+/// The largest tensor the interpreter allocates, in elements (2 GiB of
+/// doubles, twice the largest tensor of the examples at their default dims);
+/// larger shapes are reported as errors instead of exhausting memory.
+constexpr int64_t kMaxTensorElements = int64_t(1) << 28;
 
 /// Returns the number of elements of `shape`, or std::nullopt if a dim is
 /// negative or the count exceeds kMaxTensorElements.
 std::optional<int64_t> getCheckedNumElements(ArrayRef<int64_t> shape);
-
-/// Formats a shape as `[4, 8]`.
-std::string formatShape(ArrayRef<int64_t> shape);
 
 /// A dense row-major host tensor. Values are held as double; in f32 mode
 /// every value is an exactly representable float.
@@ -99,6 +100,15 @@ struct HostTensor {
 
   int64_t numElements() const;
 };
+
+/// Returns true if every value of `tensor` is exactly a value of the element
+/// type `elementType`, i.e. roundToElementType would not change it (NaN
+/// counts as representable).
+bool isRepresentableAs(const HostTensor &tensor, Type elementType);
+
+/// Rounds every value of `tensor` to the float type `elementType` (f32, f16,
+/// bf16, ...); f64 and integer types leave it unchanged.
+void roundToElementType(HostTensor &tensor, Type elementType);
 
 /// Runs model modules. One interpreter may run many modules.
 class Interpreter {

@@ -21,8 +21,8 @@ func::FuncOp mlir::sinter::getForwardFunc(ModuleOp module) {
 
 std::optional<int64_t> mlir::sinter::getPreparedIndex(func::FuncOp func,
                                                       unsigned index) {
-  if (auto prepared = func.getArgAttrOfType<IntegerAttr>(index,
-                                                         kPreparedAttrName))
+  if (auto prepared =
+          func.getArgAttrOfType<IntegerAttr>(index, kPreparedAttrName))
     return prepared.getInt();
   return std::nullopt;
 }

@@ -33,8 +33,7 @@ using namespace mlir::sinter;
 // Shape helpers
 //===----------------------------------------------------------------------===//
 
-/// Formats a shape as `[4, ?, 8]`.
-static std::string formatShape(ArrayRef<int64_t> shape) {
+std::string mlir::sinter::formatShape(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '[';

@@ -25,6 +25,9 @@
 
 namespace mlir::sinter {
 
+/// Formats a shape as `[4, ?, 8]`.
+std::string formatShape(ArrayRef<int64_t> shape);
+
 /// Computes the NumPy broadcast of two shapes, `?` for dimensions only known
 /// at run time. Returns std::nullopt when two static sizes other than 1
 /// differ; `mismatchDim` then receives the index (in the result) of the

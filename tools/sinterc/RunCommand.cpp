@@ -1,0 +1,604 @@
+//===- RunCommand.cpp - sinterc run: execute a model on the CPU -----------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// sinterc run <file.sinter|file.mlir> [--model=NAME] [--dim NAME=VALUE ...]
+//     [--seed=N] [--inputs a.npy ...] [--params-dir DIR] [--out-dir DIR]
+//     [--precision=f32|f64] [--save-inputs DIR] [--print-values]
+//
+// Symbolic dims take their defaults from the model, then the values given
+// with --dim, then the sizes of the .npy inputs (which must agree with any
+// --dim). Inputs without --inputs are drawn from randn(), params without
+// --params-dir from their init hints, all with --seed. Every output is
+// summarized on stdout as
+//
+//   <name> <type>[<shape>] min=<v> max=<v> mean=<v> fnv1a=<16 hex digits>
+//
+// where fnv1a is the 64-bit FNV-1a hash of the output's values as
+// little-endian float32 (int64 for index outputs), in f64 mode too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunCommand.h"
+
+#include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Dialect/Sinter/IR/SinterDialect.h"
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+#include "sinter/Frontend/Parser.h"
+#include "sinter/Interpreter/InitHints.h"
+#include "sinter/Interpreter/Interpreter.h"
+#include "sinter/Interpreter/Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace cl = llvm::cl;
+using namespace mlir;
+using namespace mlir::sinter;
+
+namespace {
+
+/// The exit status of `sinterc run`.
+enum ExitCode : int {
+  ExitSuccess = 0,
+  /// The model, a .npy file or a dim value is wrong, or the run failed.
+  ExitInputError = 1,
+  /// The command line is wrong.
+  ExitUsageError = 2,
+};
+
+/// The category of the options of `sinterc run`: --help shows only these.
+cl::OptionCategory &getRunCategory() {
+  static cl::OptionCategory category("sinterc run options");
+  return category;
+}
+
+/// The options of `sinterc run`, registered when this is constructed.
+struct RunOptions {
+  cl::opt<std::string> inputFilename{
+      cl::Positional, cl::desc("<input .sinter or .mlir file>"),
+      cl::value_desc("file"), cl::cat(getRunCategory())};
+  cl::opt<std::string> modelName{
+      "model", cl::desc("The model to run, when the input defines several"),
+      cl::value_desc("name"), cl::cat(getRunCategory())};
+  cl::list<std::string> dims{
+      "dim",
+      cl::desc("Set a symbolic dim of the model, e.g. --dim B=4 (repeat "
+               "the flag or separate with commas for several); the default "
+               "is the value the model declares"),
+      cl::value_desc("NAME=VALUE"), cl::CommaSeparated,
+      cl::cat(getRunCategory())};
+  cl::opt<uint64_t> seed{
+      "seed",
+      cl::desc("Seed of the values drawn for inputs (randn) and params "
+               "(their init hints); see sinter/Interpreter/InitHints.h"),
+      cl::value_desc("N"), cl::init(0), cl::cat(getRunCategory())};
+  cl::list<std::string> inputs{
+      "inputs",
+      cl::desc("The model's inputs as .npy files (<f4, <f8), one per input "
+               "in declaration order: --inputs a.npy b.npy; without it "
+               "inputs are drawn from randn()"),
+      cl::value_desc("file.npy"), cl::CommaSeparated,
+      cl::cat(getRunCategory())};
+  cl::opt<std::string> paramsDir{
+      "params-dir",
+      cl::desc("Read every param from <dir>/<name>.npy instead of drawing "
+               "it from its init hint"),
+      cl::value_desc("dir"), cl::cat(getRunCategory())};
+  cl::opt<std::string> outDir{
+      "out-dir",
+      cl::desc("Write every output to <dir>/<name>.npy (<f4 in f32 mode, "
+               "<f8 in f64 mode, <i8 for indices)"),
+      cl::value_desc("dir"), cl::cat(getRunCategory())};
+  cl::opt<Precision> precision{
+      "precision", cl::desc("The arithmetic of the interpreter"),
+      cl::values(clEnumValN(Precision::F32, "f32",
+                            "fp32 storage: every op's result is rounded "
+                            "to its element type (default)"),
+                 clEnumValN(Precision::F64, "f64",
+                            "everything in double: the reference for "
+                            "accuracy")),
+      cl::init(Precision::F32), cl::cat(getRunCategory())};
+  cl::opt<std::string> saveInputsDir{
+      "save-inputs",
+      cl::desc("Write every input and param used to <dir>/<name>.npy "
+               "(<f4, or <f8 when a value is not a float32), so that other "
+               "programs can reuse the exact data"),
+      cl::value_desc("dir"), cl::cat(getRunCategory())};
+  cl::opt<bool> printValues{
+      "print-values",
+      cl::desc("Also print every value of outputs of at most 4096 "
+               "elements, one row of the last dim per line"),
+      cl::cat(getRunCategory())};
+  cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help"),
+                          cl::cat(getRunCategory())};
+};
+
+/// The largest output --print-values prints in full.
+constexpr int64_t kMaxPrintedElements = 4096;
+
+/// Values of the symbolic dims and where each came from.
+struct DimBindings {
+  llvm::StringMap<int64_t> values;
+  /// Per dim: the --dim flag or the .npy file that set it, if any.
+  llvm::StringMap<std::string> setBy;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+/// Prints an error of `sinterc run` and returns `code`.
+static int fail(int code, const Twine &message) {
+  llvm::errs() << "sinterc run: error: " << message << "\n";
+  return code;
+}
+
+/// Returns true if `arg` is a .npy file name rather than an option.
+static bool isNpyArgument(StringRef arg) {
+  return !arg.starts_with("-") && arg.ends_with(".npy");
+}
+
+/// Rewrites `--inputs a.npy b.npy` into one `--inputs=<file>` per file: the
+/// flag takes every following argument that names a .npy file. Drops
+/// argv[1] ("run") so that the rest parses as its own command line.
+static SmallVector<std::string> expandInputLists(int argc, char **argv) {
+  SmallVector<std::string> args{std::string(argv[0]) + " run"};
+  for (int i = 2; i < argc; ++i) {
+    StringRef arg = argv[i];
+    StringRef flag = arg.take_until([](char c) { return c == '='; });
+    if (flag != "--inputs" && flag != "-inputs") {
+      args.push_back(arg.str());
+      continue;
+    }
+    if (arg.contains('='))
+      args.push_back(arg.str());
+    bool any = arg.contains('=');
+    for (; i + 1 < argc && isNpyArgument(argv[i + 1]); ++i, any = true)
+      args.push_back("--inputs=" + std::string(argv[i + 1]));
+    if (!any)
+      args.push_back(arg.str());
+  }
+  return args;
+}
+
+/// Returns true if `name` can name a file in a directory (no separators,
+/// no leading dot, printable ASCII letters, digits, '_', '-' and '.').
+static bool isSafeFileName(StringRef name) {
+  return !name.empty() && name.front() != '.' && llvm::all_of(name, [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+/// Returns `<dir>/<name>.npy`.
+static std::string getNpyPath(StringRef dir, StringRef name) {
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, name + ".npy");
+  return std::string(path);
+}
+
+//===----------------------------------------------------------------------===//
+// Dims and shapes
+//===----------------------------------------------------------------------===//
+
+/// Applies the --dim flags to the model's defaults. Unknown names and
+/// malformed flags are usage errors; values that are not integers >= 1 are
+/// input errors.
+static int applyDimFlags(ArrayRef<std::string> flags,
+                         const ModelSignature &signature,
+                         DimBindings &bindings) {
+  for (const auto &[name, value] : signature.dims)
+    bindings.values[name] = value;
+  for (StringRef flag : flags) {
+    auto [name, text] = flag.split('=');
+    if (!flag.contains('=') || name.empty())
+      return fail(ExitUsageError,
+                  "--dim expects NAME=VALUE, got '" + flag + "'");
+    if (!bindings.values.count(name)) {
+      std::string known;
+      for (const auto &dim : signature.dims)
+        known += (known.empty() ? "" : ", ") + dim.first;
+      return fail(ExitUsageError,
+                  "--dim " + flag + ": model '" + signature.modelName +
+                      "' has no dim named '" + name + "'" +
+                      (known.empty() ? Twine("") : "; its dims: " + known));
+    }
+    int64_t value = 0;
+    if (text.getAsInteger(10, value) || value < 1 || value > kMaxTensorElements)
+      return fail(ExitInputError, "--dim " + flag +
+                                      ": the value must be an "
+                                      "integer from 1 to " +
+                                      Twine(kMaxTensorElements));
+    bindings.values[name] = value;
+    bindings.setBy[name] = ("--dim " + flag).str();
+  }
+  return ExitSuccess;
+}
+
+/// Formats the declared type of `value`, symbolic dims by name: f32[B, 16].
+static std::string formatDeclaredType(const ModelValue &value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << value.type.getElementType() << '[';
+  for (auto [index, dim] : llvm::enumerate(value.type.getShape())) {
+    if (index)
+      os << ", ";
+    if (!value.dimNames[index].empty())
+      os << value.dimNames[index];
+    else if (ShapedType::isDynamic(dim))
+      os << '?';
+    else
+      os << dim;
+  }
+  os << ']';
+  return text;
+}
+
+/// Checks the shape of data read from `source` for `value` against its
+/// declared type and binds its symbolic dims.
+static llvm::Error bindShape(const ModelValue &value, const HostTensor &data,
+                             StringRef source, DimBindings &bindings) {
+  auto mismatch = [&]() {
+    return llvm::createStringError(
+        source + ": '" + value.name + "' has shape " + formatShape(data.shape) +
+        " but the model declares " + formatDeclaredType(value));
+  };
+  if (data.isInteger)
+    return llvm::createStringError(
+        source + ": '" + value.name + "' is declared " +
+        formatDeclaredType(value) + " but the file holds int64 data");
+  if (data.shape.size() != value.dimNames.size())
+    return mismatch();
+  for (auto [index, size] : llvm::enumerate(data.shape)) {
+    int64_t declared = value.type.getDimSize(index);
+    StringRef name = value.dimNames[index];
+    if (!ShapedType::isDynamic(declared) && declared != size)
+      return mismatch();
+    if (name.empty())
+      continue;
+    auto setBy = bindings.setBy.find(name);
+    if (setBy != bindings.setBy.end() && bindings.values[name] != size)
+      return llvm::createStringError(
+          source + ": '" + value.name + "' has " + name + " = " +
+          std::to_string(size) + " but " + setBy->second + " sets " + name +
+          " = " + std::to_string(bindings.values[name]));
+    bindings.values[name] = size;
+    bindings.setBy[name] = source.str();
+  }
+  return llvm::Error::success();
+}
+
+/// Returns the concrete shape of `value` under `bindings`.
+static llvm::Expected<SmallVector<int64_t>>
+getConcreteShape(const ModelValue &value, const DimBindings &bindings) {
+  SmallVector<int64_t> shape;
+  for (auto [index, declared] : llvm::enumerate(value.type.getShape())) {
+    StringRef name = value.dimNames[index];
+    if (!name.empty() && bindings.values.count(name)) {
+      shape.push_back(bindings.values.lookup(name));
+    } else if (!ShapedType::isDynamic(declared)) {
+      shape.push_back(declared);
+    } else {
+      return llvm::createStringError(
+          "'" + value.name + "' has dynamic dim " + std::to_string(index) +
+          (name.empty() ? std::string(" without a name")
+                        : " named '" + name.str() +
+                              "', which the model does "
+                              "not declare") +
+          "; give its data as a .npy file");
+    }
+  }
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
+// Gathering the arguments
+//===----------------------------------------------------------------------===//
+
+/// Reads the .npy files of the inputs and params given on the command line
+/// into `tensors` (one slot per model argument) and binds their dims.
+static int readArgumentFiles(const RunOptions &options,
+                             const ModelSignature &signature,
+                             DimBindings &bindings,
+                             std::vector<HostTensor> &tensors,
+                             SmallVectorImpl<bool> &given) {
+  SmallVector<unsigned> inputIndices;
+  for (auto [index, value] : llvm::enumerate(signature.arguments))
+    if (value.role == ArgumentRole::Input)
+      inputIndices.push_back(index);
+  if (!options.inputs.empty() && options.inputs.size() != inputIndices.size())
+    return fail(ExitUsageError,
+                "--inputs gives " + Twine(options.inputs.size()) +
+                    " files but model '" + signature.modelName + "' has " +
+                    Twine(inputIndices.size()) + " inputs");
+
+  auto load = [&](unsigned index, StringRef path) -> int {
+    const ModelValue &value = signature.arguments[index];
+    llvm::Expected<HostTensor> data = readNpyFile(path);
+    if (!data)
+      return fail(ExitInputError, llvm::toString(data.takeError()));
+    if (llvm::Error error = bindShape(value, *data, path, bindings))
+      return fail(ExitInputError, llvm::toString(std::move(error)));
+    tensors[index] = std::move(*data);
+    given[index] = true;
+    return ExitSuccess;
+  };
+  for (auto [position, index] : llvm::enumerate(inputIndices))
+    if (!options.inputs.empty())
+      if (int code = load(index, options.inputs[position]))
+        return code;
+  if (options.paramsDir.empty())
+    return ExitSuccess;
+  for (auto [index, value] : llvm::enumerate(signature.arguments)) {
+    if (value.role != ArgumentRole::Param)
+      continue;
+    if (!isSafeFileName(value.name))
+      return fail(ExitInputError, "param '" + value.name +
+                                      "' cannot name a file in --params-dir");
+    if (int code = load(index, getNpyPath(options.paramsDir, value.name)))
+      return code;
+  }
+  return ExitSuccess;
+}
+
+/// Draws every argument that no file gave.
+static int drawArguments(const RunOptions &options,
+                         const ModelSignature &signature,
+                         const DimBindings &bindings,
+                         std::vector<HostTensor> &tensors,
+                         ArrayRef<bool> given) {
+  for (auto [index, value] : llvm::enumerate(signature.arguments)) {
+    if (given[index])
+      continue;
+    llvm::Expected<SmallVector<int64_t>> shape =
+        getConcreteShape(value, bindings);
+    if (!shape)
+      return fail(ExitInputError, llvm::toString(shape.takeError()));
+    InitHint hint = value.init.value_or(getDefaultInputHint());
+    llvm::Expected<HostTensor> data = drawTensor(
+        hint, *shape, value.type.getElementType(), options.seed, value.name);
+    if (!data)
+      return fail(ExitInputError,
+                  "'" + value.name + "': " + llvm::toString(data.takeError()));
+    tensors[index] = std::move(*data);
+  }
+  return ExitSuccess;
+}
+
+/// Creates `dir` and checks that every value can name a file in it.
+static int prepareDirectory(StringRef dir, ArrayRef<ModelValue> values,
+                            StringRef what) {
+  for (const ModelValue &value : values)
+    if (!isSafeFileName(value.name))
+      return fail(ExitInputError,
+                  what + " '" + value.name + "' cannot name a file in " + dir);
+  if (std::error_code error = llvm::sys::fs::create_directories(dir))
+    return fail(ExitInputError,
+                "cannot create directory '" + dir + "': " + error.message());
+  return ExitSuccess;
+}
+
+/// Writes every argument to `<dir>/<name>.npy` (--save-inputs).
+static int saveArguments(StringRef dir, const ModelSignature &signature,
+                         ArrayRef<HostTensor> tensors) {
+  if (int code = prepareDirectory(dir, signature.arguments, "argument"))
+    return code;
+  for (auto [value, tensor] : llvm::zip(signature.arguments, tensors)) {
+    bool isFloat32 =
+        isRepresentableAs(tensor, Float32Type::get(value.type.getContext()));
+    NpyElementType type = isFloat32 ? NpyElementType::F32 : NpyElementType::F64;
+    if (llvm::Error error =
+            writeNpyFile(getNpyPath(dir, value.name), tensor, type))
+      return fail(ExitInputError, llvm::toString(std::move(error)));
+  }
+  return ExitSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Outputs
+//===----------------------------------------------------------------------===//
+
+/// 64-bit FNV-1a of the values of `tensor` as little-endian float32 (int64
+/// for integer tensors).
+static uint64_t getChecksum(const HostTensor &tensor) {
+  uint64_t hash = kFnv1a64Basis;
+  for (double value : tensor.data) {
+    uint64_t bits = 0;
+    size_t size = 8;
+    if (tensor.isInteger) {
+      bits = static_cast<uint64_t>(static_cast<int64_t>(value));
+    } else {
+      float single = static_cast<float>(value);
+      uint32_t singleBits;
+      std::memcpy(&singleBits, &single, sizeof(singleBits));
+      bits = singleBits;
+      size = 4;
+    }
+    char bytes[8];
+    for (size_t i = 0; i < size; ++i)
+      bytes[i] = static_cast<char>(bits >> (8 * i));
+    hash = getFnv1a64(StringRef(bytes, size), hash);
+  }
+  return hash;
+}
+
+/// Prints one value as %.6g (floats; every NaN as `nan`) or exactly
+/// (indices).
+static void printValue(llvm::raw_ostream &os, double value, bool isInteger) {
+  if (isInteger)
+    os << static_cast<int64_t>(value);
+  else if (std::isnan(value))
+    os << "nan";
+  else
+    os << llvm::format("%.6g", value);
+}
+
+/// Prints `<name> <type>[<shape>] min= max= mean= fnv1a=`; min, max and
+/// mean are NaN if any value is.
+static void printSummary(llvm::raw_ostream &os, const ModelValue &value,
+                         const HostTensor &tensor) {
+  double min = HUGE_VAL, max = -HUGE_VAL, sum = 0.0;
+  for (double x : tensor.data) {
+    min = std::isnan(x) || std::isnan(min) ? NAN : std::min(min, x);
+    max = std::isnan(x) || std::isnan(max) ? NAN : std::max(max, x);
+    sum += x;
+  }
+  if (tensor.data.empty())
+    min = max = NAN;
+  double mean = sum / static_cast<double>(tensor.data.size());
+  os << value.name << ' ' << value.type.getElementType()
+     << formatShape(tensor.shape) << " min=";
+  printValue(os, min, false);
+  os << " max=";
+  printValue(os, max, false);
+  os << " mean=";
+  printValue(os, mean, false);
+  os << " fnv1a=" << llvm::format_hex_no_prefix(getChecksum(tensor), 16)
+     << "\n";
+}
+
+/// Prints every value of `tensor`, one row of its last dim per line,
+/// prefixed by the indices of the other dims: `  [0, 1] 1 2 3`.
+static void printValues(llvm::raw_ostream &os, const HostTensor &tensor) {
+  if (tensor.numElements() > kMaxPrintedElements) {
+    os << "  (" << tensor.numElements() << " values, not printed)\n";
+    return;
+  }
+  ArrayRef<int64_t> shape = tensor.shape;
+  int64_t rowLength = shape.empty() ? 1 : shape.back();
+  int64_t rows = rowLength ? tensor.numElements() / rowLength : 0;
+  ArrayRef<int64_t> outer = shape.drop_back(shape.empty() ? 0 : 1);
+  for (int64_t row = 0; row < rows; ++row) {
+    SmallVector<int64_t> index(outer.size());
+    for (int64_t d = outer.size() - 1, rest = row; d >= 0; --d) {
+      index[d] = rest % outer[d];
+      rest /= outer[d];
+    }
+    os << "  [";
+    llvm::interleaveComma(index, os);
+    os << ']';
+    for (int64_t j = 0; j < rowLength; ++j) {
+      os << ' ';
+      printValue(os, tensor.data[row * rowLength + j], tensor.isInteger);
+    }
+    os << '\n';
+  }
+}
+
+/// Summarizes every output and writes it to --out-dir.
+static int emitOutputs(const RunOptions &options,
+                       const ModelSignature &signature,
+                       ArrayRef<HostTensor> outputs) {
+  if (!options.outDir.empty())
+    if (int code =
+            prepareDirectory(options.outDir, signature.results, "output"))
+      return code;
+  for (auto [value, tensor] : llvm::zip(signature.results, outputs)) {
+    printSummary(llvm::outs(), value, tensor);
+    if (options.printValues)
+      printValues(llvm::outs(), tensor);
+    if (options.outDir.empty())
+      continue;
+    NpyElementType type = tensor.isInteger ? NpyElementType::I64
+                          : options.precision == Precision::F64
+                              ? NpyElementType::F64
+                              : NpyElementType::F32;
+    if (llvm::Error error =
+            writeNpyFile(getNpyPath(options.outDir, value.name), tensor, type))
+      return fail(ExitInputError, llvm::toString(std::move(error)));
+  }
+  return ExitSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+int mlir::sinter::runMain(int argc, char **argv) {
+  RunOptions options;
+  cl::HideUnrelatedOptions(getRunCategory());
+  SmallVector<std::string> args = expandInputLists(argc, argv);
+  SmallVector<const char *> argPointers = llvm::map_to_vector(
+      args, [](const std::string &arg) { return arg.c_str(); });
+  if (!cl::ParseCommandLineOptions(
+          argPointers.size(), argPointers.data(),
+          "sinterc run: execute a model with the reference interpreter\n\n"
+          "  Inputs and params come from .npy files or are drawn from the "
+          "init hints\n  with --seed; outputs are summarized on stdout and "
+          "written with --out-dir.\n  Exit status: 0 success, 1 input error, "
+          "2 usage error.\n",
+          &llvm::errs()))
+    return ExitUsageError;
+  if (options.shortHelp) {
+    cl::PrintHelpMessage();
+    return ExitSuccess;
+  }
+  std::string inputFilename = options.inputFilename;
+  if (inputFilename.empty())
+    return fail(ExitUsageError, "no input file; usage: sinterc run [options] "
+                                "<file.sinter|file.mlir> (see --help)");
+  StringRef extension = llvm::sys::path::extension(inputFilename);
+  if (extension != ".sinter" && extension != ".mlir")
+    return fail(ExitUsageError,
+                "input '" + inputFilename + "' must end in .sinter or .mlir");
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input)
+    return fail(ExitInputError, errorMessage);
+  DialectRegistry registry;
+  registry.insert<SinterDialect, func::FuncDialect>();
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnosticHandler(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module =
+      loadModel(sourceMgr, &context, extension == ".mlir", options.modelName);
+  if (!module)
+    return ExitInputError;
+  FailureOr<ModelSignature> signature = getModelSignature(*module);
+  if (failed(signature))
+    return ExitInputError;
+
+  DimBindings bindings;
+  std::vector<HostTensor> tensors(signature->arguments.size());
+  SmallVector<bool> given(signature->arguments.size(), false);
+  if (int code = applyDimFlags(options.dims, *signature, bindings))
+    return code;
+  if (int code =
+          readArgumentFiles(options, *signature, bindings, tensors, given))
+    return code;
+  if (int code = drawArguments(options, *signature, bindings, tensors, given))
+    return code;
+  if (!options.saveInputsDir.empty())
+    if (int code = saveArguments(options.saveInputsDir, *signature, tensors))
+      return code;
+
+  Interpreter interpreter(options.precision);
+  FailureOr<std::vector<HostTensor>> outputs =
+      interpreter.runModel(*module, tensors);
+  if (failed(outputs))
+    return ExitInputError;
+  return emitOutputs(options, *signature, *outputs);
+}
