@@ -112,20 +112,21 @@ static void checkArgumentChecks(void) {
                                    SINTER_RT_MAX_DIM),
                SINTER_ERROR_BAD_DIM);
 
-  expectStatus("cuda success",
-               sinter_rt_check_cuda(NULL, cudaSuccess, "cudaMemcpyAsync"),
-               SINTER_OK);
-  expectStatus(
-      "cuda out of memory",
-      sinter_rt_check_cuda(NULL, cudaErrorMemoryAllocation, "cudaMalloc"),
-      SINTER_ERROR_OUT_OF_MEMORY);
-  expectStatus("cuda no device",
-               sinter_rt_check_cuda(NULL, cudaErrorNoDevice, "cudaSetDevice"),
-               SINTER_ERROR_NO_DEVICE);
-  expectStatus(
-      "cuda invalid value",
-      sinter_rt_check_cuda(NULL, cudaErrorInvalidValue, "cudaMemcpyAsync"),
-      SINTER_ERROR_CUDA);
+  static const struct {
+    const char *check;
+    cudaError_t error;
+    sinter_status expected;
+  } kCudaCases[] = {
+      {"cuda success", cudaSuccess, SINTER_OK},
+      {"cuda out of memory", cudaErrorMemoryAllocation,
+       SINTER_ERROR_OUT_OF_MEMORY},
+      {"cuda no device", cudaErrorNoDevice, SINTER_ERROR_NO_DEVICE},
+      {"cuda invalid value", cudaErrorInvalidValue, SINTER_ERROR_CUDA},
+  };
+  for (size_t i = 0; i < sizeof(kCudaCases) / sizeof(kCudaCases[0]); ++i)
+    expectStatus(kCudaCases[i].check,
+                 sinter_rt_check_cuda(NULL, kCudaCases[i].error, "cudaCall"),
+                 kCudaCases[i].expected);
 }
 
 /// Uses SINTER_RT_TRY the way generated code does.

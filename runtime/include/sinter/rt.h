@@ -16,7 +16,8 @@
 //  - work is enqueued on the context's stream and nothing waits on the host,
 //    except in sinter_rt_create and sinter_rt_destroy;
 //  - matrices are row-major fp32, and leading dimensions count elements;
-//  - a context is used by one host thread at a time.
+//  - a context is used by one host thread at a time, with the device it was
+//    created on current.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,7 @@ extern "C" {
 
 /// The result of every runtime call (and of every generated model call).
 typedef enum sinter_status {
+  /// Success.
   SINTER_OK = 0,
   /// An enum argument is out of range or arguments contradict each other.
   SINTER_ERROR_INVALID_ARGUMENT = 1,

@@ -18,7 +18,9 @@
 //    a vectorized kernel.
 //
 // Everything lives in namespace sinter::dev. Compile with nvcc and without
-// --use_fast_math, which would replace the accurate functions.
+// --use_fast_math, which would replace the accurate functions. The
+// comparisons, Welford states and elementwise functions are also callable on
+// the host, where they use the host's libm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cuda_runtime.h>
+
+/// Functions that also run on the host (the same formulas, with the host's
+/// libm): the comparisons, the Welford states and the elementwise functions.
+#define SINTER_RT_HOST_DEVICE __host__ __device__ __forceinline__
 
 namespace sinter::dev {
 
@@ -90,24 +96,20 @@ __device__ __forceinline__ float4 zipFloat4(float4 a, float4 b, Fn fn) {
 //===----------------------------------------------------------------------===//
 
 /// torch.maximum: NaN when either operand is NaN (fmaxf drops NaN).
-__device__ __forceinline__ float maximum(float a, float b) {
+SINTER_RT_HOST_DEVICE float maximum(float a, float b) {
   return (a != a || a > b) ? a : b;
 }
 
 /// torch.minimum: NaN when either operand is NaN (fminf drops NaN).
-__device__ __forceinline__ float minimum(float a, float b) {
+SINTER_RT_HOST_DEVICE float minimum(float a, float b) {
   return (a != a || a < b) ? a : b;
 }
 
 /// std::max as ATen's kernels use it: (a < b) ? b : a.
-__device__ __forceinline__ float stdMax(float a, float b) {
-  return (a < b) ? b : a;
-}
+SINTER_RT_HOST_DEVICE float stdMax(float a, float b) { return (a < b) ? b : a; }
 
 /// std::min as ATen's kernels use it: (b < a) ? b : a.
-__device__ __forceinline__ float stdMin(float a, float b) {
-  return (b < a) ? b : a;
-}
+SINTER_RT_HOST_DEVICE float stdMin(float a, float b) { return (b < a) ? b : a; }
 
 //===----------------------------------------------------------------------===//
 // Welford states
@@ -123,10 +125,10 @@ struct Welford {
 };
 
 /// The state of no values.
-__device__ __forceinline__ Welford welfordEmpty() { return {0.f, 0.f, 0.f}; }
+SINTER_RT_HOST_DEVICE Welford welfordEmpty() { return {0.f, 0.f, 0.f}; }
 
 /// Adds the value \p x to \p state.
-__device__ __forceinline__ Welford welfordPush(Welford state, float x) {
+SINTER_RT_HOST_DEVICE Welford welfordPush(Welford state, float x) {
   float count = state.count + 1.f;
   float delta = x - state.mean;
   float mean = state.mean + delta / count;
@@ -134,7 +136,7 @@ __device__ __forceinline__ Welford welfordPush(Welford state, float x) {
 }
 
 /// The state of the union of the values of \p a and \p b (Chan et al.).
-__device__ __forceinline__ Welford welfordCombine(Welford a, Welford b) {
+SINTER_RT_HOST_DEVICE Welford welfordCombine(Welford a, Welford b) {
   float count = a.count + b.count;
   if (count == 0.f)
     return welfordEmpty();
@@ -150,36 +152,34 @@ __device__ __forceinline__ Welford welfordCombine(Welford a, Welford b) {
 
 /// The combination and identity of a reduction.
 struct SumOp {
-  __device__ __forceinline__ float operator()(float a, float b) const {
+  SINTER_RT_HOST_DEVICE float operator()(float a, float b) const {
     return a + b;
   }
-  __device__ __forceinline__ static float identity() { return 0.f; }
+  SINTER_RT_HOST_DEVICE static float identity() { return 0.f; }
 };
 
 /// Maximum, NaN if any value is NaN (torch.max / torch.amax).
 struct MaxOp {
-  __device__ __forceinline__ float operator()(float a, float b) const {
+  SINTER_RT_HOST_DEVICE float operator()(float a, float b) const {
     return maximum(a, b);
   }
-  __device__ __forceinline__ static float identity() { return -INFINITY; }
+  SINTER_RT_HOST_DEVICE static float identity() { return -INFINITY; }
 };
 
 /// Minimum, NaN if any value is NaN (torch.min / torch.amin).
 struct MinOp {
-  __device__ __forceinline__ float operator()(float a, float b) const {
+  SINTER_RT_HOST_DEVICE float operator()(float a, float b) const {
     return minimum(a, b);
   }
-  __device__ __forceinline__ static float identity() { return INFINITY; }
+  SINTER_RT_HOST_DEVICE static float identity() { return INFINITY; }
 };
 
 /// Welford combination.
 struct WelfordOp {
-  __device__ __forceinline__ Welford operator()(Welford a, Welford b) const {
+  SINTER_RT_HOST_DEVICE Welford operator()(Welford a, Welford b) const {
     return welfordCombine(a, b);
   }
-  __device__ __forceinline__ static Welford identity() {
-    return welfordEmpty();
-  }
+  SINTER_RT_HOST_DEVICE static Welford identity() { return welfordEmpty(); }
 };
 
 /// __shfl_down_sync and __shfl_sync for the reduced types.
@@ -267,29 +267,29 @@ __device__ __forceinline__ Welford blockWelford(Welford v) {
 //===----------------------------------------------------------------------===//
 
 /// torch.relu (ATen's clamp_min(x, 0)): NaN stays NaN.
-__device__ __forceinline__ float relu(float x) {
+SINTER_RT_HOST_DEVICE float relu(float x) {
   return x != x ? x : ::fmaxf(x, 0.f);
 }
 
 /// torch.nn.functional.hardtanh / torch.clamp(x, lo, hi): NaN stays NaN.
-__device__ __forceinline__ float hardtanh(float x, float lo, float hi) {
+SINTER_RT_HOST_DEVICE float hardtanh(float x, float lo, float hi) {
   return x != x ? x : ::fminf(::fmaxf(x, lo), hi);
 }
 
 /// torch.sigmoid: 1 / (1 + exp(-x)).
-__device__ __forceinline__ float sigmoid(float x) {
+SINTER_RT_HOST_DEVICE float sigmoid(float x) {
   return 1.f / (1.f + ::expf(-x));
 }
 
 /// torch.nn.functional.gelu(approximate='none'): x/2 (1 + erf(x / sqrt 2)).
-__device__ __forceinline__ float geluErf(float x) {
+SINTER_RT_HOST_DEVICE float geluErf(float x) {
   constexpr float kAlpha = 0.70710678118654752440f; // M_SQRT1_2
   return x * 0.5f * (1.f + ::erff(x * kAlpha));
 }
 
 /// torch.nn.functional.gelu(approximate='tanh'):
 /// x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
-__device__ __forceinline__ float geluTanh(float x) {
+SINTER_RT_HOST_DEVICE float geluTanh(float x) {
   // M_SQRT2 * M_2_SQRTPI * 0.5, computed in double as ATen does.
   constexpr float kBeta =
       static_cast<float>(1.41421356237309504880 * 1.12837916709551257390 * 0.5);
@@ -300,32 +300,30 @@ __device__ __forceinline__ float geluTanh(float x) {
 }
 
 /// torch.nn.functional.silu: x / (1 + exp(-x)).
-__device__ __forceinline__ float silu(float x) {
-  return x / (1.f + ::expf(-x));
-}
+SINTER_RT_HOST_DEVICE float silu(float x) { return x / (1.f + ::expf(-x)); }
 
 /// torch.nn.functional.mish: x tanh(log1p(exp(x))).
-__device__ __forceinline__ float mish(float x) {
+SINTER_RT_HOST_DEVICE float mish(float x) {
   return x * ::tanhf(::log1pf(::expf(x)));
 }
 
 /// torch.nn.functional.softplus(x, beta, threshold): x when x * beta >
 /// threshold, else log1p(exp(x * beta)) / beta. PyTorch's defaults are
 /// beta = 1, threshold = 20.
-__device__ __forceinline__ float softplus(float x, float beta = 1.f,
-                                          float threshold = 20.f) {
+SINTER_RT_HOST_DEVICE float softplus(float x, float beta = 1.f,
+                                     float threshold = 20.f) {
   return (x * beta) > threshold ? x : ::log1pf(::expf(x * beta)) / beta;
 }
 
 /// torch.nn.functional.elu(x, alpha): x for x > 0, else alpha expm1(x).
 /// PyTorch's default alpha is 1.
-__device__ __forceinline__ float elu(float x, float alpha = 1.f) {
+SINTER_RT_HOST_DEVICE float elu(float x, float alpha = 1.f) {
   return x > 0.f ? x : ::expm1f(x) * alpha;
 }
 
 /// torch.nn.functional.selu: scale x for x > 0, else scale alpha expm1(x),
 /// with scale * alpha rounded to float as ATen's elu kernel does.
-__device__ __forceinline__ float selu(float x) {
+SINTER_RT_HOST_DEVICE float selu(float x) {
   constexpr float kAlpha = 1.6732632423543772848170429916717f;
   constexpr float kScale = 1.0507009873554804934193349852946f;
   constexpr float kNegCoef = kAlpha * kScale;
@@ -333,26 +331,23 @@ __device__ __forceinline__ float selu(float x) {
 }
 
 /// torch.nn.functional.hardsigmoid: min(max(x + 3, 0), 6) / 6.
-__device__ __forceinline__ float hardsigmoid(float x) {
+SINTER_RT_HOST_DEVICE float hardsigmoid(float x) {
   constexpr float kOneSixth = 1.f / 6.f;
   return stdMin(stdMax(x + 3.f, 0.f), 6.f) * kOneSixth;
 }
 
 /// torch.nn.functional.hardswish: x min(max(x + 3, 0), 6) / 6.
-__device__ __forceinline__ float hardswish(float x) {
+SINTER_RT_HOST_DEVICE float hardswish(float x) {
   constexpr float kOneSixth = 1.f / 6.f;
   return x * stdMin(stdMax(x + 3.f, 0.f), 6.f) * kOneSixth;
 }
 
 /// torch.nn.functional.softsign: x / (1 + |x|).
-__device__ __forceinline__ float softsign(float x) {
-  return x / (::fabsf(x) + 1.f);
-}
+SINTER_RT_HOST_DEVICE float softsign(float x) { return x / (::fabsf(x) + 1.f); }
 
 /// torch.nn.functional.leaky_relu(x, negative_slope): x for x > 0, else
 /// negative_slope x. PyTorch's default slope is 0.01.
-__device__ __forceinline__ float leakyRelu(float x,
-                                           float negativeSlope = 0.01f) {
+SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {
   return x > 0.f ? x : x * negativeSlope;
 }
 
