@@ -140,7 +140,9 @@ double toleranceOf(sinter_precision precision) {
   case SINTER_PRECISION_FP32:
     break;
   }
-  return 1e-6;
+  // Sequential fp32 accumulation of K = 4097 products of U(-1, 1) values
+  // gives about 1e-6; TF32 gives about 3e-4.
+  return 5e-6;
 }
 
 const char *precisionName(sinter_precision precision) {
@@ -271,8 +273,11 @@ double relativeErrorNorm(const std::vector<float> &got, const Reference &ref) {
   double diff = 0, norm = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     double expected = ref.values[i];
-    if (!ref.isResult[i] && got[i] != expected)
-      return kInf;
+    if (!ref.isResult[i]) {
+      if (got[i] != expected)
+        return kInf;
+      continue;
+    }
     diff += (got[i] - expected) * (got[i] - expected);
     norm += expected * expected;
   }
@@ -293,10 +298,12 @@ std::string shapeName(const GemmProblem &p) {
 enum class GemmPath { Gemm, Batched, Epilogue };
 
 /// Runs \p p through \p path (with \p epilogue for GemmPath::Epilogue) and
-/// returns C. \p offsetA shifts A by that many floats (unaligned pointers).
-std::vector<float> runGemm(sinter_rt_context *ctx, const GemmProblem &p,
-                           GemmPath path, sinter_precision precision,
-                           sinter_epilogue epilogue, int64_t offsetA = 0) {
+/// stores C in \p result. \p offsetA shifts A by that many floats (unaligned
+/// pointers).
+sinter_status runGemm(sinter_rt_context *ctx, const GemmProblem &p,
+                      GemmPath path, sinter_precision precision,
+                      sinter_epilogue epilogue, std::vector<float> &result,
+                      int64_t offsetA = 0) {
   std::vector<float> hostA(offsetA, 0.f);
   hostA.insert(hostA.end(), p.a.begin(), p.a.end());
   DeviceArray<float> a(hostA), b(p.b), c(p.c), bias(p.bias);
@@ -320,18 +327,26 @@ std::vector<float> runGemm(sinter_rt_context *ctx, const GemmProblem &p,
         b.get(), p.ldb, p.beta, c.get(), p.ldc, epilogue, bias.get());
     break;
   }
-  checkRt(ctx, status, "GEMM");
   checkCuda(cudaStreamSynchronize(sinter_rt_get_stream(ctx)), "GEMM");
-  return c.download();
+  result = c.download();
+  return status;
 }
 
 void checkGemm(sinter_rt_context *ctx, const std::string &label,
                const GemmProblem &p, GemmPath path, sinter_precision precision,
                sinter_epilogue epilogue = SINTER_EPILOGUE_NONE,
                int64_t offsetA = 0) {
-  std::vector<float> got = runGemm(ctx, p, path, precision, epilogue, offsetA);
-  report(label + " " + precisionName(precision) + " " + shapeName(p),
-         "rel err norm", relativeErrorNorm(got, referenceGemm(p, epilogue)),
+  std::string name =
+      label + " " + precisionName(precision) + " " + shapeName(p);
+  std::vector<float> got;
+  sinter_status status =
+      runGemm(ctx, p, path, precision, epilogue, got, offsetA);
+  if (status != SINTER_OK)
+    return reportTrue(name, false,
+                      std::string(sinter_status_name(status)) + ": " +
+                          sinter_rt_last_error(ctx));
+  report(name, "rel err norm",
+         relativeErrorNorm(got, referenceGemm(p, epilogue)),
          toleranceOf(precision));
 }
 
@@ -402,16 +417,18 @@ void testEpilogue(sinter_rt_context *ctx) {
   // The second call finds the cached plan and gives the same bits.
   GemmProblem p =
       makeProblem(SINTER_OP_N, SINTER_OP_T, 255, 129, 513, 1.f, 0.f);
-  std::vector<float> first =
+  std::vector<float> first, second;
+  sinter_status status =
       runGemm(ctx, p, GemmPath::Epilogue, SINTER_PRECISION_FP32,
-              SINTER_EPILOGUE_GELU_TANH_BIAS);
-  std::vector<float> second =
-      runGemm(ctx, p, GemmPath::Epilogue, SINTER_PRECISION_FP32,
-              SINTER_EPILOGUE_GELU_TANH_BIAS);
-  reportTrue("lt cached plan: bitwise equal results",
-             std::memcmp(first.data(), second.data(),
-                         first.size() * sizeof(float)) == 0,
-             "255x129x513 run twice");
+              SINTER_EPILOGUE_GELU_TANH_BIAS, first);
+  if (status == SINTER_OK)
+    status = runGemm(ctx, p, GemmPath::Epilogue, SINTER_PRECISION_FP32,
+                     SINTER_EPILOGUE_GELU_TANH_BIAS, second);
+  reportTrue(
+      "lt cached plan: bitwise equal results",
+      status == SINTER_OK && std::memcmp(first.data(), second.data(),
+                                         first.size() * sizeof(float)) == 0,
+      std::string("255x129x513 run twice: ") + sinter_status_name(status));
 }
 
 void testGemv(sinter_rt_context *ctx) {
@@ -438,7 +455,8 @@ void testGemv(sinter_rt_context *ctx) {
     }
     report(std::string("gemv ") + (trans == SINTER_OP_N ? "N" : "T") +
                " 1000x4097",
-           "rel err norm", relativeErrorNorm(got, ref), 1e-6);
+           "rel err norm", relativeErrorNorm(got, ref),
+           toleranceOf(SINTER_PRECISION_FP32));
   }
 }
 
