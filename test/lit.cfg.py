@@ -30,4 +30,5 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # of it say `REQUIRES: cuda` and find its test programs in %sinter_rt_test_dir.
 if config.sinter_enable_cuda:
     config.available_features.add("cuda")
-    config.substitutions.append(("%sinter_rt_test_dir", config.sinter_rt_test_dir))
+    config.substitutions.append(
+        ("%sinter_rt_test_dir", config.sinter_rt_test_dir))

@@ -30,7 +30,8 @@ TORCH_FUNCTIONS = {
     "silu": F.silu,
     "mish": F.mish,
     "softplus": F.softplus,
-    "softplus_beta2_threshold5": lambda x: F.softplus(x, beta=2.0, threshold=5.0),
+    "softplus_beta2_threshold5": lambda x: F.softplus(x, beta=2.0,
+                                                      threshold=5.0),
     "elu": F.elu,
     "elu_alpha0.5": lambda x: F.elu(x, alpha=0.5),
     "selu": F.selu,
@@ -46,6 +47,12 @@ TORCH_FUNCTIONS = {
 }
 
 
+def floats(data, offset, count):
+    """The `count` float32 values at `offset` in `data`."""
+    chunk = bytearray(data[offset : offset + 4 * count])
+    return torch.frombuffer(chunk, dtype=torch.float32)
+
+
 def read_dump(path):
     """Yields (name, inputs, outputs) for each function in the dump."""
     with open(path, "rb") as f:
@@ -58,9 +65,9 @@ def read_dump(path):
         offset += name_length
         (count,) = struct.unpack_from("<Q", data, offset)
         offset += 8
-        inputs = torch.frombuffer(bytearray(data[offset : offset + 4 * count]), dtype=torch.float32)
+        inputs = floats(data, offset, count)
         offset += 4 * count
-        outputs = torch.frombuffer(bytearray(data[offset : offset + 4 * count]), dtype=torch.float32)
+        outputs = floats(data, offset, count)
         offset += 4 * count
         yield name, inputs, outputs
 
@@ -85,13 +92,16 @@ def compare(name, inputs, ours):
     where = ""
     if worst:
         i = int(ulps.argmax())
-        where = f"  worst at x = {inputs[i].item()!r}: ours {ours[i].item()!r}, torch {theirs[i].item()!r}"
-    print(f"{name:28s} {differing:6d} of {inputs.numel()} differ, max {worst} ulp{where}")
+        where = (f"  worst at x = {inputs[i].item()!r}: ours "
+                 f"{ours[i].item()!r}, torch {theirs[i].item()!r}")
+    print(f"{name:28s} {differing:6d} of {inputs.numel()} differ, "
+          f"max {worst} ulp{where}")
     return worst
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        description="Compare rt_device.cuh's math functions with PyTorch.")
     parser.add_argument("dump")
     parser.add_argument("--max-ulp", type=int, default=0)
     args = parser.parse_args()
@@ -106,7 +116,8 @@ def main():
         print(f"missing from the dump: {sorted(missing)}")
         return 1
     ok = worst <= args.max_ulp
-    print(f"{'PASSED' if ok else 'FAILED'}: max difference {worst} ulp (allowed {args.max_ulp})")
+    print(f"{'PASSED' if ok else 'FAILED'}: max difference {worst} ulp "
+          f"(allowed {args.max_ulp})")
     return 0 if ok else 1
 
 
