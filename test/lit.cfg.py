@@ -33,3 +33,9 @@ tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
 tools = ["sinter-opt", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# The runtime (runtime/) is built only when CMake found a CUDA compiler; tests
+# of it say `REQUIRES: cuda` and find its test programs in %sinter_rt_test_dir.
+if config.sinter_enable_cuda:
+    config.available_features.add("cuda")
+    config.substitutions.append(
+        ("%sinter_rt_test_dir", config.sinter_rt_test_dir))

@@ -1,0 +1,130 @@
+//===- math_host_test.cu - Device math helpers checked on the host -----===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs without a GPU (CI). The elementwise functions, NaN-propagating
+// comparisons and Welford states of sinter/rt_device.cuh are host-callable
+// too; this checks their formulas with the host's libm against float64
+// definitions, on the same cases as the GPU test (math_cases.h). Prints one
+// line per check and exits non-zero when any fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/rt_device.cuh"
+
+#include "math_cases.h"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using namespace sinter::test;
+
+int checks = 0;
+int failures = 0;
+
+void report(const std::string &name, double error, double tolerance) {
+  bool ok = error <= tolerance;
+  ++checks;
+  failures += !ok;
+  std::printf("%-4s %-40s error %.3e (tolerance %.0e)\n", ok ? "ok" : "FAIL",
+              name.c_str(), error, tolerance);
+}
+
+void testFunctions() {
+  std::vector<float> inputs = mathInputs();
+  for (int fn = 0; fn < kMathFnCount; ++fn) {
+    double error = 0;
+    for (float x : inputs)
+      error =
+          std::max(error, mathError(applyMath(fn, x), referenceMath(fn, x)));
+    report(std::string("math ") + kMathFnNames[fn], error, kMathTolerance);
+  }
+}
+
+/// 0 when \p got is \p expected bit for bit or both are NaN, else kInf.
+double sameValue(float got, float expected) {
+  bool same =
+      std::isnan(expected)
+          ? std::isnan(got)
+          : got == expected && std::signbit(got) == std::signbit(expected);
+  return same ? 0 : kInf;
+}
+
+void testComparisons() {
+  const float nan = NAN;
+  double error = 0;
+  error = std::max({error, sameValue(dev::maximum(nan, 1.f), nan),
+                    sameValue(dev::maximum(1.f, nan), nan),
+                    sameValue(dev::maximum(-1.f, 2.f), 2.f),
+                    sameValue(dev::minimum(nan, 1.f), nan),
+                    sameValue(dev::minimum(1.f, nan), nan),
+                    sameValue(dev::minimum(-1.f, 2.f), -1.f)});
+  report("maximum/minimum propagate NaN", error, 0);
+  // std::max(a, b) is (a < b) ? b : a: the first operand wins ties and NaN.
+  error = std::max({sameValue(dev::stdMax(nan, 1.f), nan),
+                    sameValue(dev::stdMax(1.f, nan), 1.f),
+                    sameValue(dev::stdMin(nan, 1.f), nan),
+                    sameValue(dev::stdMin(1.f, nan), 1.f),
+                    sameValue(dev::stdMax(-0.f, 0.f), -0.f)});
+  report("stdMax/stdMin follow std::max/std::min", error, 0);
+  error = std::max({sameValue(dev::relu(nan), nan),
+                    sameValue(dev::hardtanh(nan, -1.f, 1.f), nan),
+                    sameValue(dev::hardsigmoid(nan), nan),
+                    sameValue(dev::leakyRelu(nan), nan)});
+  report("NaN stays NaN", error, 0);
+}
+
+/// Welford over \p values: pushed one by one into \p parts states, then the
+/// states combined pairwise, as a block reduction does.
+dev::Welford welfordOf(const std::vector<float> &values, size_t parts) {
+  std::vector<dev::Welford> states(parts, dev::welfordEmpty());
+  for (size_t i = 0; i < values.size(); ++i)
+    states[i % parts] = dev::welfordPush(states[i % parts], values[i]);
+  for (size_t width = parts / 2; width > 0; width /= 2)
+    for (size_t i = 0; i < width; ++i)
+      states[i] = dev::welfordCombine(states[i], states[i + width]);
+  return states[0];
+}
+
+void testWelford() {
+  for (float offset : {0.f, 100.f}) {
+    for (size_t length : {1, 5, 1000, 4097}) {
+      std::vector<float> values(length);
+      for (size_t i = 0; i < length; ++i)
+        values[i] = offset + std::sin(static_cast<float>(i) * 0.37f);
+      double mean = 0, var = 0;
+      for (float v : values)
+        mean += v;
+      mean /= length;
+      for (float v : values)
+        var += (v - mean) * (v - mean);
+      var /= length;
+      dev::Welford w = welfordOf(values, 256);
+      double meanError =
+          std::fabs(w.mean - mean) / std::max(std::fabs(mean), 1.0);
+      double varError =
+          var == 0 ? std::fabs(w.m2) : std::fabs(w.m2 / w.count - var) / var;
+      std::string name = "welford n=" + std::to_string(length) +
+                         (offset == 0.f ? "" : " around 100");
+      report(name + " mean", meanError, 1e-6);
+      report(name + " var", varError, 1e-5);
+      report(name + " count", std::fabs(w.count - double(length)), 0);
+    }
+  }
+}
+
+} // namespace
+
+int main() {
+  testFunctions();
+  testComparisons();
+  testWelford();
+  std::printf("%s: %d of %d checks failed\n", failures ? "FAILED" : "PASSED",
+              failures, checks);
+  return failures ? 1 : 0;
+}
