@@ -120,8 +120,13 @@ bool Namer::isReserved(StringRef name) {
         llvm::all_of(rest, llvm::isDigit))
       return true;
   }
-  return name.ends_with("_row") || name.ends_with("_out") ||
-         name.contains("_v");
+  if (name.ends_with("_row") || name.ends_with("_out"))
+    return true;
+  // Vector arrays: <buffer>_v<n> and <buffer>_v<n>4.
+  size_t vector = name.rfind("_v");
+  StringRef digits =
+      vector == StringRef::npos ? StringRef() : name.drop_front(vector + 2);
+  return !digits.empty() && llvm::all_of(digits, llvm::isDigit);
 }
 
 std::string Namer::getUnique(StringRef name) {
@@ -130,8 +135,6 @@ std::string Namer::getUnique(StringRef name) {
     base += llvm::isAlnum(c) ? c : '_';
   if (base.empty() || llvm::isDigit(base.front()))
     base = "t_" + base;
-  if (isReserved(base))
-    base += "_t";
   std::string unique = base;
   for (unsigned suffix = 2; used.contains(unique) || isReserved(unique);
        ++suffix)
