@@ -39,3 +39,9 @@ if config.sinter_enable_cuda:
     config.available_features.add("cuda")
     config.substitutions.append(
         ("%sinter_rt_test_dir", config.sinter_rt_test_dir))
+    # The CUDA emitter's compile tests build generated code against the
+    # runtime built here.
+    config.substitutions.append(("%nvcc", config.cuda_compiler))
+    config.substitutions.append(
+        ("%sinter_rt_lib",
+         os.path.join(config.sinter_obj_root, "runtime", "libsinter_rt.a")))

@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
 #include <set>
 
 using namespace mlir;
@@ -154,6 +155,27 @@ static std::string quote(StringRef text) {
   return quoted + "\"";
 }
 
+/// Returns the shortest decimal form of `value` that reads back exactly.
+static std::string formatDouble(double value) {
+  if (value == std::trunc(value) && std::fabs(value) < 1e15)
+    return std::to_string(static_cast<int64_t>(value));
+  char buffer[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
+    if (std::strtod(buffer, nullptr) == value)
+      break;
+  }
+  return buffer;
+}
+
+/// Renders an init hint as the .sinter source spells it: "uniform(-1, 1)".
+static std::string formatInitHint(const InitHint &hint) {
+  SmallVector<std::string> args;
+  for (double arg : hint.args)
+    args.push_back(formatDouble(arg));
+  return hint.kind + "(" + llvm::join(args, ", ") + ")";
+}
+
 //===----------------------------------------------------------------------===//
 // The model emitter
 //===----------------------------------------------------------------------===//
@@ -212,13 +234,19 @@ private:
 
   /// Dims: C names, in API order, and the model's defaults.
   SmallVector<std::string> dims;
+
+public:
   /// Inputs, params and outputs of the C API.
   struct ApiValue {
     std::string name;
     std::string type;
     Shape shape;
     std::string userName;
+    /// Params: the init hint, for documentation ("linear_default(1024)").
+    std::string init;
   };
+
+private:
   std::vector<ApiValue> inputs, params, outputs;
   /// Prepared values: C member names and shapes.
   std::vector<ApiValue> prepared;
@@ -294,7 +322,8 @@ LogicalResult ModelEmitter::readSignature() {
                          cDimNames(value.dimNames), "'" + value.name + "'");
     if (failed(shape))
       return failure();
-    ApiValue api{namer.getUnique(value.name), "float", *shape, value.name};
+    ApiValue api{namer.getUnique(value.name), "float", *shape, value.name,
+                 value.init ? formatInitHint(*value.init) : ""};
     if (value.role == ArgumentRole::Param) {
       originalPointers.push_back("model->params." + api.name);
       params.push_back(api);
@@ -327,7 +356,7 @@ LogicalResult ModelEmitter::readSignature() {
         cast<func::ReturnOp>(prepareFunc.getBody().front().getTerminator());
     for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
       ApiValue api{"prepared" + std::to_string(index), "float",
-                   prepare.shapes.getShape(value), ""};
+                   prepare.shapes.getShape(value), "", ""};
       if (!getNumElements(api.shape).getConstant())
         return prepareFunc.emitError("CUDA emitter: prepared value #")
                << index << " has a size that depends on symbolic dims";
@@ -373,7 +402,7 @@ LogicalResult ModelEmitter::readSignature() {
         cast<RankedTensorType>(value.getType()).getElementType().isInteger(64);
     outputs.push_back({namer.getUnique(result.name),
                        isIndex ? "int64_t" : "float",
-                       forward.shapes.getShape(value), result.name});
+                       forward.shapes.getShape(value), result.name, ""});
   }
   return success();
 }
@@ -639,6 +668,13 @@ static std::string describeApiValue(StringRef type, ArrayRef<DimExpr> shape) {
   return text;
 }
 
+/// ", 'name' in the model" when the C name differs from the model's.
+static std::string describeRename(const ModelEmitter::ApiValue &value) {
+  return value.name == value.userName
+             ? ""
+             : ", '" + value.userName + "' in the model";
+}
+
 std::string ModelEmitter::getHeader() const {
   std::string guard = StringRef(model).upper() + "_H";
   std::string text;
@@ -664,7 +700,9 @@ std::string ModelEmitter::getHeader() const {
           "_destroy.\ntypedef struct " + model + "_params {\n";
   for (const ApiValue &param : params)
     text += "  const float *" + param.name + "; /**< " +
-            describeApiValue("float", param.shape) + " */\n";
+            describeApiValue("float", param.shape) +
+            (param.init.empty() ? "" : ", init " + param.init) +
+            describeRename(param) + " */\n";
   if (params.empty())
     text += "  int unused; /**< The model has no params. */\n";
   text += "} " + model + "_params;\n\n";
@@ -695,12 +733,14 @@ std::string ModelEmitter::getHeader() const {
   for (const ApiValue &input : inputs) {
     forwardParams.push_back("const float *" + input.name);
     valuesDoc += "/// " + input.name + ": input, " +
-                 describeApiValue("float", input.shape) + ".\n";
+                 describeApiValue("float", input.shape) +
+                 describeRename(input) + ".\n";
   }
   for (const ApiValue &output : outputs) {
     forwardParams.push_back(output.type + " *" + output.name);
     valuesDoc += "/// " + output.name + ": output, " +
-                 describeApiValue(output.type, output.shape) + ".\n";
+                 describeApiValue(output.type, output.shape) +
+                 describeRename(output) + ".\n";
   }
   forwardParams.push_back("cudaStream_t stream");
   text += "/// Runs the model on `stream`. Checks the dims and pointers first "

@@ -412,7 +412,7 @@ static std::string getFinal(const RowReduction &reduction,
 }
 
 bool RowWriter::usesShared() const {
-  return !plan.cached.empty() ||
+  return (!plan.cached.empty() && cachedCondition != "false") ||
          llvm::any_of(plan.reductions, [](const RowReduction &reduction) {
            return !reduction.isPerRow();
          });
@@ -740,10 +740,14 @@ FailureOr<std::string> RowWriter::write() {
   return writer.finish(1);
 }
 
-/// Returns `max(a, b, ...)` of C integer expressions.
+/// Returns `max(a, b, ...)` of C integer expressions, each value once.
 static std::string maxOf(ArrayRef<DimExpr> values) {
-  std::string text = values.front().str();
-  for (const DimExpr &value : values.drop_front())
+  std::vector<DimExpr> unique;
+  for (const DimExpr &value : values)
+    if (!llvm::is_contained(unique, value))
+      unique.push_back(value);
+  std::string text = unique.front().str();
+  for (const DimExpr &value : ArrayRef(unique).drop_front())
     text = "std::max<int64_t>(" + text + ", " + value.str() + ")";
   return text;
 }

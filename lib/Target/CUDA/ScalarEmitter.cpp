@@ -261,11 +261,10 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
     return emitError(value.getLoc(),
                      "CUDA emitter: a kernel argument has no buffer");
 
-  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    Expr linear = bindIndex(linearize(coords, getShape(value)));
+  if (auto reshape = dyn_cast<ReshapeOp>(op))
     return emit(reshape.getInput(),
-                delinearize(linear, getShape(reshape.getInput())));
-  }
+                delinearize(linearize(coords, getShape(value)),
+                            getShape(reshape.getInput())));
   if (auto transpose = dyn_cast<TransposeOp>(op)) {
     Coords input;
     input.indices.resize(coords.indices.size());

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Builds and checks the generated models of a `gpu-check prepare` folder.
+
+Runs on a GPU machine with nvcc (no MLIR needed). For the folder <dir>:
+  1. builds the runtime (<dir>/runtime/src/*.cu) into a static library;
+  2. builds every case's generated code with its driver
+     (nvcc -arch=sm_90 -Werror all-warnings), in parallel;
+  3. runs every case at every size it was prepared for, and once (at the
+     smallest size above 1, in quick mode) under compute-sanitizer memcheck;
+  4. prints one table row per case and size: max abs error and relative
+     error norm against the f64 interpreter, the same with every buffer off
+     16-byte alignment, determinism (two runs bitwise equal), the API error
+     checks, and the sanitizer's verdict.
+Exits with status 1 when anything failed. Build logs and driver output go to
+<dir>/logs/.
+"""
+
+import argparse
+import concurrent.futures
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+NVCC_FLAGS = ["-std=c++17", "-arch=sm_90", "-O3", "-Werror", "all-warnings",
+              "-Xcompiler", "-Wall,-Wextra"]
+
+
+def find_tool(name):
+    path = shutil.which(name) or os.path.join("/usr/local/cuda/bin", name)
+    if not os.path.exists(path):
+        sys.exit("gpu-check: %s not found" % name)
+    return path
+
+
+def build_runtime(folder, nvcc, logs):
+    sources = sorted(glob.glob(os.path.join(folder, "runtime", "src", "*.cu")))
+    build = os.path.join(folder, "build")
+    os.makedirs(build, exist_ok=True)
+    objects = []
+    for source in sources:
+        obj = os.path.join(build, os.path.basename(source) + ".o")
+        command = [nvcc] + NVCC_FLAGS + ["-I", os.path.join(folder, "runtime", "include"),
+                                         "-c", source, "-o", obj]
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+        if result.returncode != 0:
+            open(os.path.join(logs, "runtime.log"), "w").write(result.stdout)
+            sys.exit("gpu-check: the runtime does not build:\n" + result.stdout)
+        objects.append(obj)
+    library = os.path.join(build, "libsinter_rt.a")
+    subprocess.run(["ar", "rcs", library] + objects, check=True)
+    return library
+
+
+def build_case(folder, case, nvcc, library, logs):
+    model = os.path.basename(case)
+    binary = os.path.join(case, "driver")
+    command = [nvcc] + NVCC_FLAGS + [
+        "-I", os.path.join(case, "gen"), "-I", os.path.join(folder, "runtime", "include"),
+        "-I", os.path.join(folder, "tools"),
+        os.path.join(case, "gen", model + ".cu"), os.path.join(case, "driver.cpp"),
+        library, "-lcublasLt", "-lcublas", "-o", binary]
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    open(os.path.join(logs, model + ".build.log"), "w").write(
+        " ".join(command) + "\n" + result.stdout)
+    return model, result.returncode == 0, result.stdout
+
+
+def parse_result(text):
+    match = re.search(r"^RESULT \S+ \S+ (.*)$", text, re.M)
+    return dict(kv.split("=", 1) for kv in match.group(1).split()) if match else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", nargs="?", default="gpucheck")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    parser.add_argument("--no-sanitizer", action="store_true")
+    args = parser.parse_args()
+    folder = os.path.abspath(args.folder)
+    logs = os.path.join(folder, "logs")
+    os.makedirs(logs, exist_ok=True)
+    nvcc = find_tool("nvcc")
+    sanitizer = None if args.no_sanitizer else find_tool("compute-sanitizer")
+
+    library = build_runtime(folder, nvcc, logs)
+    cases = sorted(glob.glob(os.path.join(folder, "cases", "*")))
+    built = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for model, ok, log in pool.map(
+                lambda case: build_case(folder, case, nvcc, library, logs), cases):
+            built[model] = ok
+            if not ok:
+                print("gpu-check: %s does not build:\n%s" % (model, log[-3000:]))
+
+    rows, failed = [], False
+
+    def add(row):
+        rows.append(row)
+        print("  ".join(str(v) for v in row if v != ""), flush=True)
+
+    for case in cases:
+        model = os.path.basename(case)
+        sizes = sorted(glob.glob(os.path.join(case, "B*")),
+                       key=lambda d: int(os.path.basename(d)[1:]))
+        sanitized = "-"
+        if built[model] and sanitizer:
+            runnable = [d for d in sizes if not os.path.exists(os.path.join(d, "skip.txt"))]
+            target = next((d for d in runnable if int(os.path.basename(d)[1:]) > 1),
+                          runnable[0])
+            result = subprocess.run(
+                [sanitizer, "--tool", "memcheck", "--error-exitcode", "99",
+                 os.path.join(case, "driver"), target, "--quick"],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            open(os.path.join(logs, model + ".memcheck.log"), "w").write(result.stdout)
+            summary = re.search(r"ERROR SUMMARY: (\d+) error", result.stdout)
+            sanitized = ("clean (%s)" % os.path.basename(target)
+                         if result.returncode == 0 and summary and summary.group(1) == "0"
+                         else "ERRORS (%s)" % os.path.basename(target))
+            failed |= not sanitized.startswith("clean")
+        for size in sizes:
+            label = os.path.basename(size)
+            skip = os.path.join(size, "skip.txt")
+            if os.path.exists(skip):
+                reason = open(skip).read().strip()
+                add((model, label, "-", "-", "-", "-", "-",
+                             "skipped: " + reason[:70]))
+                continue
+            if not built[model]:
+                add((model, label, "-", "-", "-", "-", "-", "BUILD FAILED"))
+                failed = True
+                continue
+            result = subprocess.run([os.path.join(case, "driver"), size],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    text=True)
+            open(os.path.join(logs, "%s.%s.log" % (model, label)), "w").write(result.stdout)
+            fields = parse_result(result.stdout)
+            if not fields:
+                add((model, label, "-", "-", "-", "-", "-",
+                             "CRASH: " + result.stdout.strip().splitlines()[-1][:60]
+                             if result.stdout.strip() else "CRASH"))
+                failed = True
+                continue
+            status = fields["status"]
+            failed |= status != "PASS" or result.returncode != 0
+            add((model, label, fields["max_abs"], fields["rel_norm"],
+                         fields["offset_rel_norm"], fields["deterministic"],
+                         fields["api"], status))
+        add((model, "memcheck", "", "", "", "", "", sanitized))
+
+    header = ("example", "dims", "max abs err", "rel err norm", "rel (unaligned)",
+              "determ.", "api", "result")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths)).rstrip()
+    print(line(header))
+    print(line(tuple("-" * w for w in widths)))
+    for row in rows:
+        print(line(row))
+    print("gpu-check: %s" % ("FAILED" if failed else "all passed"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Generates, compiles and links every given model's CUDA code.
+
+Usage: compile_models.py <sinterc> <nvcc> <libsinter_rt.a> <runtime include>
+                         <out dir> <model.sinter>...
+
+For each model: `sinterc -emit=cuda -o <out>/<model>` (twice: the two
+outputs must be byte-identical), `nvcc -arch=sm_90 -Werror all-warnings -c`
+on the .cu, a C99 driver compiled with -Wall -Wextra -Werror -pedantic
+against the header (the header is C), linked with the runtime and cuBLAS,
+and run: the calls it makes need no GPU (a null params pointer, a null
+model, a dim of 0, workspace sizes, destroying NULL) and must return the
+documented statuses. Prints one line per model; exits 1 on the first
+failure.
+"""
+
+import filecmp
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "..",
+                                "scripts", "gpucheck"))
+from prepare import parse_header  # noqa: E402
+
+
+def run(command, env=None):
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env)
+    if result.returncode != 0:
+        print("FAILED: %s\n%s" % (" ".join(command), result.stdout))
+        sys.exit(1)
+    return result.stdout
+
+
+def write_driver(path, model, dims, inputs, outputs):
+    def call(dim_value, null_model):
+        args = ["NULL" if null_model else "model"]
+        args += [str(dim_value)] * len(dims)
+        args += ["NULL"] * (len(inputs) + len(outputs))
+        return "%s_forward(%s, 0)" % (model, ", ".join(args))
+
+    dims_of = lambda value: ", ".join([str(value)] * len(dims) + ["&bytes"])
+    lines = [
+        "/* Calls every function of the C API of '%s' from C99. */" % model,
+        '#include "%s.h"' % model,
+        "#include <stdio.h>",
+        "",
+        "static int expect(sinter_status got, sinter_status want, const char *what) {",
+        "  if (got == want)",
+        "    return 0;",
+        '  printf("%s: got %s, expected %s\\n", what, sinter_status_name(got),',
+        "         sinter_status_name(want));",
+        "  return 1;",
+        "}",
+        "",
+        "int main(void) {",
+        "  %s *model = NULL;" % model,
+        "  size_t bytes = 0;",
+        "  int failures = 0;",
+        "  failures += expect(%s_create(&model, NULL, 0), SINTER_ERROR_NULL_POINTER,"
+        % model,
+        '                     "create with null params");',
+        "  failures += expect(%s, SINTER_ERROR_NULL_POINTER," % call(1, True),
+        '                     "forward on a null model");',
+    ]
+    if dims:
+        lines += [
+            "  failures += expect(%s_workspace_bytes(%s), SINTER_ERROR_BAD_DIM,"
+            % (model, dims_of(0)),
+            '                     "workspace_bytes with a dim of 0");',
+        ]
+    lines += [
+        "  failures += expect(%s_workspace_bytes(%s), SINTER_OK," % (model, dims_of(3)),
+        '                     "workspace_bytes");',
+        "  failures += expect(%s_destroy(NULL), SINTER_OK, \"destroy(NULL)\");" % model,
+        '  printf("%s: C API ok, workspace %%zu bytes at dims = 3\\n", bytes);' % model,
+        "  return failures;",
+        "}",
+    ]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    sinterc, nvcc, library, include, out = sys.argv[1:6]
+    cuda = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    cuda_include = os.path.join(cuda, "include")
+    cuda_libs = [os.path.join(cuda, d) for d in ("lib64", "targets/x86_64-linux/lib")]
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = ":".join(cuda_libs + [env.get("LD_LIBRARY_PATH", "")])
+    for source in sys.argv[6:]:
+        name = os.path.splitext(os.path.basename(source))[0]
+        first, second = os.path.join(out, name), os.path.join(out, name + ".again")
+        run([sinterc, source, "-emit=cuda", "-o", first])
+        run([sinterc, source, "-emit=cuda", "-o", second])
+        header = [f for f in os.listdir(first) if f.endswith(".h")][0]
+        model = header[:-2]
+        for ext in (".h", ".cu"):
+            if not filecmp.cmp(os.path.join(first, model + ext),
+                               os.path.join(second, model + ext), shallow=False):
+                print("FAILED: %s%s differs between two runs" % (model, ext))
+                sys.exit(1)
+        _, dims, inputs, _, outputs = parse_header(os.path.join(first, header))
+        run([nvcc, "-std=c++17", "-arch=sm_90", "-Werror", "all-warnings",
+             "-Xcompiler", "-Wall,-Wextra,-Werror", "-I", first, "-I", include,
+             "-c", os.path.join(first, model + ".cu"),
+             "-o", os.path.join(first, model + ".o")])
+        driver = os.path.join(first, "driver.c")
+        write_driver(driver, model, dims, inputs, outputs)
+        run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
+             "-I", first, "-I", include, "-I", cuda_include,
+             "-c", driver, "-o", driver + ".o"])
+        binary = os.path.join(first, "driver")
+        run([nvcc, "-cudart", "shared", driver + ".o", os.path.join(first, model + ".o"),
+             library, "-lcublasLt", "-lcublas", "-o", binary])
+        sys.stdout.write(run([binary], env=env))
+
+
+if __name__ == "__main__":
+    main()

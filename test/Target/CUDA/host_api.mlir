@@ -1,0 +1,131 @@
+// The host API of a model: the header (params struct, create, forward,
+// workspace_bytes, destroy, last_error), the checks forward makes before
+// launching anything, @prepare at create time, the workspace plan, and
+// results that are copies.
+// RUN: sinterc %s -emit=cuda | FileCheck %s
+
+// CHECK-LABEL: // ===== host.h =====
+// CHECK: #include "sinter/rt.h"
+// CHECK: extern "C" {
+// CHECK: typedef struct host_params {
+// CHECK-NEXT: const float *w; /**< float[4][16], init linear_default(16) */
+// CHECK-NEXT: const float *w2; /**< float[32][16], init linear_default(16) */
+// CHECK-NEXT: } host_params;
+// CHECK: typedef struct host host;
+// CHECK: sinter_status host_create(host **model, const host_params *params,
+// CHECK-NEXT: cudaStream_t stream);
+// CHECK: /// B: a symbolic dim, at least 1 (the model's example value is 8).
+// CHECK: /// x_2: output, float[B][16], 'x' in the model.
+// CHECK: sinter_status host_forward(host *model, int64_t B, int64_t T, const float *x, const float *y, float *h, float *out1, float *x_2, float *b, float *out4, cudaStream_t stream);
+// CHECK: sinter_status host_workspace_bytes(int64_t B, int64_t T, size_t *bytes);
+// CHECK: sinter_status host_destroy(host *model);
+// CHECK: const char *host_last_error(const host *model);
+
+// CHECK-LABEL: // ===== host.cu =====
+// CHECK: // Fusion plan of @prepare (run once by host_create):
+// CHECK-NEXT: //   host_p0_column_reduction: sum
+// CHECK: // Fusion plan of @forward (run by host_forward):
+// CHECK-NEXT: //   host_k0_matvec: matmul
+// CHECK: //   host_k1_gemm: matmul
+// CHECK: //   host_k2_column_reduction: mean, sub, mul, mean
+// CHECK: //   host_k4_pointwise: add
+
+// The model object owns the runtime context, the prepared values and the
+// workspace.
+// CHECK: struct host {
+// CHECK-NEXT: sinter_rt_context *ctx;
+// CHECK-NEXT: host_params params;
+// CHECK-NEXT: float *prepared0; // float[1][16], from @prepare
+// CHECK-NEXT: void *workspace;
+// CHECK-NEXT: size_t workspaceBytes;
+
+// The workspace grows in stream order, never with a host wait.
+// CHECK: sinter_status host_reserve(host *model, size_t bytes, cudaStream_t stream) {
+// CHECK: cudaFreeAsync(model->workspace, stream)
+// CHECK: cudaMallocAsync(&model->workspace, bytes, stream)
+
+// CHECK: sinter_status host_prepare(host *model, cudaStream_t stream) {
+// CHECK: cudaMalloc(&model->prepared0, static_cast<size_t>(16) * sizeof(float))
+// CHECK: SINTER_RT_TRY(launch_host_p0_column_reduction(ctx, stream, model->params.w, model->prepared0, scratch));
+
+// CHECK: sinter_status host_create(
+// CHECK: sinter_rt_check_pointer(nullptr, "params->w2", params->w2, sizeof(float))
+// CHECK: sinter_status status = sinter_rt_create(&created->ctx, stream, 0);
+// CHECK: status = host_prepare(created, stream);
+
+// Dims, the shape relations the types cannot express, then every pointer.
+// CHECK: sinter_status host_forward(
+// CHECK: SINTER_RT_TRY(sinter_rt_set_stream(ctx, stream));
+// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "B", B, 1, SINTER_RT_MAX_DIM));
+// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "T", T, 1, SINTER_RT_MAX_DIM));
+// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "broadcast dim #0 of sinter.add at host_api.mlir:{{[0-9]+}} (must equal B)", T, B, B));
+// CHECK: SINTER_RT_TRY(sinter_rt_check_pointer(ctx, "x", x, sizeof(float)));
+// CHECK: SINTER_RT_TRY(sinter_rt_check_pointer(ctx, "out4", out4, sizeof(float)));
+// CHECK: SINTER_RT_TRY(host_reserve(model, host_forward_bytes(B, T), stream));
+// Intermediates in workspace slots, then the scratch area.
+// CHECK: char *const slot0 = cursor;
+// CHECK: void *const scratch = cursor;
+// CHECK: float *const k1_r0 = reinterpret_cast<float *>(slot0);
+// Kernels in program order, prepared values from the model.
+// CHECK: SINTER_RT_TRY(launch_host_k0_matvec(ctx, stream, x, model->prepared0, h, B));
+// CHECK: SINTER_RT_TRY(launch_host_k1_gemm(ctx, stream, x, model->params.w2, k1_r0, B));
+// CHECK: SINTER_RT_TRY(launch_host_k2_column_reduction(ctx, stream, k1_r0, k2_r0, k2_r1, B, scratch));
+// A returned input and a value returned twice are copies.
+// CHECK: cudaMemcpyAsync(x_2, x, static_cast<size_t>((B * 16)) * sizeof(float), cudaMemcpyDeviceToDevice, stream)
+// CHECK: cudaMemcpyAsync(out4, b, static_cast<size_t>((B * 32)) * sizeof(float), cudaMemcpyDeviceToDevice, stream)
+
+// CHECK: sinter_status host_workspace_bytes(int64_t B, int64_t T, size_t *bytes) {
+// CHECK: sinter_rt_check_dim(nullptr, "B", B, 1, SINTER_RT_MAX_DIM)
+// CHECK: *bytes = host_forward_bytes(B, T);
+
+// CHECK: sinter_status host_destroy(host *model) {
+// CHECK: release(model->workspace);
+// CHECK: release(model->prepared0);
+// CHECK: sinter_rt_destroy(model->ctx);
+
+module @host attributes {sinter.dims = {B = 8 : i64, T = 8 : i64}} {
+  func.func @prepare(%arg0: tensor<4x16xf32> {sinter.dim_names = ["", ""], sinter.init = {args = [1.600000e+01], kind = "linear_default"}, sinter.name = "w", sinter.role = "param"}) -> (tensor<1x16xf32> {sinter.name = "prepared0"}) {
+    %0 = sinter.kernel column_reduction(%arg0) : (tensor<4x16xf32>) -> tensor<1x16xf32> {
+    ^bb0(%arg1: tensor<4x16xf32>):
+      %1 = sinter.sum %arg1 dims [0] keepdim : tensor<4x16xf32>
+      sinter.yield %1 : tensor<1x16xf32>
+    }
+    return %0 : tensor<1x16xf32>
+  }
+  func.func @forward(%arg0: tensor<?x16xf32> {sinter.dim_names = ["B", ""], sinter.name = "x", sinter.role = "input"}, %arg1: tensor<?x16xf32> {sinter.dim_names = ["T", ""], sinter.name = "y", sinter.role = "input"}, %arg2: tensor<32x16xf32> {sinter.dim_names = ["", ""], sinter.init = {args = [1.600000e+01], kind = "linear_default"}, sinter.name = "w2", sinter.role = "param"}, %arg3: tensor<1x16xf32> {sinter.name = "prepared0", sinter.prepared = 0 : i64, sinter.role = "prepared"}) -> (tensor<?x1xf32> {sinter.dim_names = ["B", ""], sinter.name = "h"}, tensor<?x16xf32> {sinter.dim_names = ["B", ""], sinter.name = "out1"}, tensor<?x16xf32> {sinter.dim_names = ["B", ""], sinter.name = "x"}, tensor<?x32xf32> {sinter.dim_names = ["B", ""], sinter.name = "b"}, tensor<?x32xf32> {sinter.dim_names = ["B", ""], sinter.name = "out4"}) attributes {sinter.original_arguments = [{sinter.dim_names = ["B", ""], sinter.name = "x", sinter.role = "input", sinter.type = tensor<?x16xf32>}, {sinter.dim_names = ["T", ""], sinter.name = "y", sinter.role = "input", sinter.type = tensor<?x16xf32>}, {sinter.dim_names = ["", ""], sinter.init = {args = [1.600000e+01], kind = "linear_default"}, sinter.name = "w", sinter.role = "param", sinter.type = tensor<4x16xf32>}, {sinter.dim_names = ["", ""], sinter.init = {args = [1.600000e+01], kind = "linear_default"}, sinter.name = "w2", sinter.role = "param", sinter.type = tensor<32x16xf32>}]} {
+    %0 = sinter.kernel matvec(%arg0, %arg3) : (tensor<?x16xf32>, tensor<1x16xf32>) -> tensor<?x1xf32> {
+    ^bb0(%arg4: tensor<?x16xf32>, %arg5: tensor<1x16xf32>):
+      %5 = sinter.matmul %arg4, %arg5 transpose_b : tensor<?x16xf32>, tensor<1x16xf32>
+      sinter.yield %5 : tensor<?x1xf32>
+    }
+    %1 = sinter.kernel gemm(%arg0, %arg2) : (tensor<?x16xf32>, tensor<32x16xf32>) -> tensor<?x32xf32> {
+    ^bb0(%arg4: tensor<?x16xf32>, %arg5: tensor<32x16xf32>):
+      %5 = sinter.matmul %arg4, %arg5 transpose_b : tensor<?x16xf32>, tensor<32x16xf32>
+      sinter.yield %5 : tensor<?x32xf32>
+    }
+    %2:2 = sinter.kernel column_reduction(%1) : (tensor<?x32xf32>) -> (tensor<1x32xf32>, tensor<1x32xf32>) {
+    ^bb0(%arg4: tensor<?x32xf32>):
+      %5 = sinter.mean %arg4 dims [0] keepdim : tensor<?x32xf32>
+      %6 = sinter.sub %arg4, %5 : tensor<?x32xf32>, tensor<1x32xf32>
+      %7 = sinter.mul %6, %6 : tensor<?x32xf32>, tensor<?x32xf32>
+      %8 = sinter.mean %7 dims [0] keepdim : tensor<?x32xf32>
+      %9 = sinter.constant dense<9.99999974E-6> : tensor<f32>
+      %10 = sinter.add %8, %9 : tensor<1x32xf32>, tensor<f32>
+      %11 = sinter.rsqrt %10 : tensor<1x32xf32>
+      sinter.yield %5, %11 : tensor<1x32xf32>, tensor<1x32xf32>
+    }
+    %3 = sinter.kernel pointwise(%1, %2#0, %2#1) : (tensor<?x32xf32>, tensor<1x32xf32>, tensor<1x32xf32>) -> tensor<?x32xf32> {
+    ^bb0(%arg4: tensor<?x32xf32>, %arg5: tensor<1x32xf32>, %arg6: tensor<1x32xf32>):
+      %5 = sinter.sub %arg4, %arg5 : tensor<?x32xf32>, tensor<1x32xf32>
+      %6 = sinter.mul %5, %arg6 : tensor<?x32xf32>, tensor<1x32xf32>
+      sinter.yield %6 : tensor<?x32xf32>
+    }
+    %4 = sinter.kernel pointwise(%arg0, %arg1) : (tensor<?x16xf32>, tensor<?x16xf32>) -> tensor<?x16xf32> {
+    ^bb0(%arg4: tensor<?x16xf32>, %arg5: tensor<?x16xf32>):
+      %5 = sinter.add %arg4, %arg5 : tensor<?x16xf32>, tensor<?x16xf32>
+      sinter.yield %5 : tensor<?x16xf32>
+    }
+    return %0, %4, %arg0, %3, %3 : tensor<?x1xf32>, tensor<?x16xf32>, tensor<?x16xf32>, tensor<?x32xf32>, tensor<?x32xf32>
+  }
+}
+

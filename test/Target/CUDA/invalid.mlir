@@ -1,0 +1,92 @@
+// What the CUDA emitter rejects: an error at the offending op, exit status
+// 1, no output files.
+// RUN: not sinterc %s -emit=cuda --model=leading 2>&1 | FileCheck %s --check-prefix=LEADING
+// RUN: not sinterc %s -emit=cuda --model=computed_operand 2>&1 | FileCheck %s --check-prefix=OPERAND
+// RUN: not sinterc %s -emit=cuda --model=half 2>&1 | FileCheck %s --check-prefix=HALF
+// RUN: not sinterc %s -emit=cuda --model=reduce_in_pointwise 2>&1 | FileCheck %s --check-prefix=POINTWISE
+// RUN: not sinterc %s -emit=cuda --model=column_argmax 2>&1 | FileCheck %s --check-prefix=ARGMAX
+// RUN: not sinterc %s -emit=cuda --model=unnamed 2>&1 | FileCheck %s --check-prefix=UNNAMED
+// RUN: rm -rf %t && not sinterc %s -emit=cuda --model=leading -o %t
+// RUN: not ls %t/leading.cu
+
+module {
+  module @leading attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+        -> (tensor<1x64xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+      %0 = sinter.kernel row_reduction(%x) : (tensor<?x64xf32>) -> tensor<1x64xf32> {
+      ^bb0(%a: tensor<?x64xf32>):
+        // LEADING: invalid.mlir:[[@LINE+1]]:14: error: CUDA emitter: a row_reduction kernel reduces trailing dims only
+        %s = sinter.sum %a dims [0] keepdim : tensor<?x64xf32>
+        sinter.yield %s : tensor<1x64xf32>
+      }
+      return %0 : tensor<1x64xf32>
+    }
+  }
+
+  module @computed_operand attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                       %w: tensor<64x64xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", ""]})
+        -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      %0 = sinter.kernel gemm(%x, %w) : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32> {
+      ^bb0(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>):
+        // OPERAND: invalid.mlir:[[@LINE+1]]:14: error: CUDA emitter: a matmul operand of a gemm kernel must be a kernel input (or its transpose)
+        %e = sinter.exp %a : tensor<?x64xf32>
+        %m = sinter.matmul %e, %b : tensor<?x64xf32>, tensor<64x64xf32>
+        sinter.yield %m : tensor<?x64xf32>
+      }
+      return %0 : tensor<?x64xf32>
+    }
+  }
+
+  module @half attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x64xf16> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+        -> (tensor<?x64xf16> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      // HALF: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: only f32 tensors (and i64 indices) are supported, not 'tensor<?x64xf16>'
+      %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf16>) -> tensor<?x64xf16> {
+      ^bb0(%a: tensor<?x64xf16>):
+        %e = sinter.exp %a : tensor<?x64xf16>
+        sinter.yield %e : tensor<?x64xf16>
+      }
+      return %0 : tensor<?x64xf16>
+    }
+  }
+
+  module @reduce_in_pointwise attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+        -> (tensor<?x1xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf32>) -> tensor<?x1xf32> {
+      ^bb0(%a: tensor<?x64xf32>):
+        // POINTWISE: invalid.mlir:[[@LINE+1]]:14: error: CUDA emitter: 'sinter.sum' cannot be computed element by element in this kernel
+        %s = sinter.sum %a dims [1] keepdim : tensor<?x64xf32>
+        sinter.yield %s : tensor<?x1xf32>
+      }
+      return %0 : tensor<?x1xf32>
+    }
+  }
+
+  module @column_argmax attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+        -> (tensor<64xi64> {sinter.name = "y", sinter.dim_names = [""]}) {
+      %0 = sinter.kernel column_reduction(%x) : (tensor<?x64xf32>) -> tensor<64xi64> {
+      ^bb0(%a: tensor<?x64xf32>):
+        // ARGMAX: invalid.mlir:[[@LINE+1]]:14: error: CUDA emitter: argmax over leading dims is not supported
+        %i = sinter.argmax %a dims [0] : tensor<?x64xf32>
+        sinter.yield %i : tensor<64xi64>
+      }
+      return %0 : tensor<64xi64>
+    }
+  }
+
+  module @unnamed attributes {sinter.dims = {B = 8 : i64}} {
+    // UNNAMED: invalid.mlir:[[@LINE+1]]:5: error: 'x': dynamic dim #0 has no name in sinter.dim_names
+    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x"})
+        -> (tensor<?x64xf32> {sinter.name = "y"}) {
+      %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32> {
+      ^bb0(%a: tensor<?x64xf32>):
+        %e = sinter.exp %a : tensor<?x64xf32>
+        sinter.yield %e : tensor<?x64xf32>
+      }
+      return %0 : tensor<?x64xf32>
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// Matvec kernels: a product with one output column is a dot product per
+// row in a row kernel (deterministic team reduction), with its epilogue;
+// other thin products go to the library GEMM.
+// RUN: sinterc %s -emit=cuda --model=projection | FileCheck %s --check-prefix=DOT
+// RUN: sinterc %s -emit=cuda --model=row_vector | FileCheck %s --check-prefix=LIB
+
+module {
+  // DOT: //   projection_k0_matvec: matmul, add
+  // DOT-NEXT: //       dot product per row: one block of 256 threads per row
+  // DOT: projection_k0_matvec(const float *__restrict__ x, const float *__restrict__ v, float *__restrict__ y, int64_t B) {
+  // DOT: for (int64_t j = tid; j < 3000; j += kThreads) {
+  // DOT: const float [[X:v[0-9]+]] = x[{{i[0-9]+}}];
+  // DOT: const float [[V:v[0-9]+]] = v[j];
+  // DOT: const float [[P:v[0-9]+]] = [[X]] * [[V]];
+  // DOT: [[ACC:acc[0-9]+]] = [[ACC]] + [[P]];
+  // DOT: const float [[DOT:red[0-9]+]] = teamReduce<kThreads, dev::SumOp>([[ACC]]);
+  // DOT: = [[DOT]] + 1.0f;
+  module @projection attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x3000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                       %v: tensor<3000x1xf32> {sinter.role = "param", sinter.name = "v", sinter.dim_names = ["", ""]})
+        -> (tensor<?x1xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      %0 = sinter.kernel matvec(%x, %v) : (tensor<?x3000xf32>, tensor<3000x1xf32>) -> tensor<?x1xf32> {
+      ^bb0(%a: tensor<?x3000xf32>, %b: tensor<3000x1xf32>):
+        %m = sinter.matmul %a, %b : tensor<?x3000xf32>, tensor<3000x1xf32>
+        %one = sinter.constant dense<1.000000e+00> : tensor<f32>
+        %s = sinter.add %m, %one : tensor<?x1xf32>, tensor<f32>
+        sinter.yield %s : tensor<?x1xf32>
+      }
+      return %0 : tensor<?x1xf32>
+    }
+  }
+
+  // A row vector times a matrix: the library GEMM.
+  // LIB: //   row_vector_k0_matvec: matmul
+  // LIB-NEXT: //       cuBLAS GEMM
+  // LIB: sinter_rt_gemm(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_N, 1, N, 3000, 1.0f, x, 3000, w, N, 0.0f, y, N)
+  module @row_vector attributes {sinter.dims = {N = 8 : i64}} {
+    func.func @forward(%x: tensor<1x3000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]},
+                       %w: tensor<3000x?xf32> {sinter.role = "input", sinter.name = "w", sinter.dim_names = ["", "N"]})
+        -> (tensor<1x?xf32> {sinter.name = "y", sinter.dim_names = ["", "N"]}) {
+      %0 = sinter.kernel matvec(%x, %w) : (tensor<1x3000xf32>, tensor<3000x?xf32>) -> tensor<1x?xf32> {
+      ^bb0(%a: tensor<1x3000xf32>, %b: tensor<3000x?xf32>):
+        %m = sinter.matmul %a, %b : tensor<1x3000xf32>, tensor<3000x?xf32>
+        sinter.yield %m : tensor<1x?xf32>
+      }
+      return %0 : tensor<1x?xf32>
+    }
+  }
+}
