@@ -108,7 +108,7 @@ def main():
         driver = os.path.join(first, "driver.c")
         write_driver(driver, model, dims, inputs, outputs)
         run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
-             "-I", first, "-I", include, "-I", cuda_include,
+             "-I", first, "-I", include, "-isystem", cuda_include,
              "-c", driver, "-o", driver + ".o"])
         binary = os.path.join(first, "driver")
         run([nvcc, "-cudart", "shared", driver + ".o", os.path.join(first, model + ".o"),
