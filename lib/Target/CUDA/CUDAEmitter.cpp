@@ -219,8 +219,18 @@ private:
   LogicalResult checkFunction(func::FuncOp func);
   LogicalResult planFunction(FunctionInfo &info);
   LogicalResult generateKernels(FunctionInfo &info, EmitterContext &context);
+  /// `size_t <kernel>_scratch_bytes(dims)`: the sum of `terms`.
+  std::string getScratchFunction(StringRef kernel,
+                                 ArrayRef<std::string> terms) const;
   LogicalResult writeHostBody(FunctionInfo &info);
   std::string getHeader() const;
+  /// `sinter_status <model>_create(...)`, without `;` or body.
+  std::string getCreateSignature() const {
+    return formatList("sinter_status " + model + "_create(",
+                      {model + " **model", "const " + model + "_params *params",
+                       "cudaStream_t stream"},
+                      ")", 0);
+  }
   std::string getSource(const EmitterContext &context) const;
   std::string getFusionPlan(const FunctionInfo &info) const;
   std::string getHostCode() const;
@@ -489,6 +499,18 @@ LogicalResult ModelEmitter::planFunction(FunctionInfo &info) {
   return success();
 }
 
+std::string
+ModelEmitter::getScratchFunction(StringRef kernel,
+                                 ArrayRef<std::string> terms) const {
+  SmallVector<std::string> parameters =
+      getDimParameters(findUsedDims(llvm::join(terms, " + "), dims));
+  return "/// The workspace " + kernel.str() +
+         " needs beside its inputs and outputs, in bytes.\n" +
+         formatList("size_t " + kernel.str() + "_scratch_bytes(", parameters,
+                    ") {", 0) +
+         "\n  return " + llvm::join(terms, " +\n         ") + ";\n}\n";
+}
+
 LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
                                             EmitterContext &context) {
   EmitterContext local{info.shapes, context.constants, context.precision,
@@ -518,9 +540,29 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
     if (failed(code))
       return failure();
     kernel.code = std::move(*code);
+    if (!kernel.code.scratchBytes.empty())
+      kernel.code.launchCode +=
+          "\n" + getScratchFunction(kernel.name, kernel.code.scratchBytes);
   }
   context.helpers = std::move(local.helpers);
   return success();
+}
+
+/// `SINTER_RT_TRY(function(args...));` as a statement of a function body,
+/// wrapped at 80 columns.
+static std::string tryCall(StringRef function, ArrayRef<std::string> args,
+                           unsigned indent = 1) {
+  return std::string(2 * indent, ' ') +
+         formatList(("SINTER_RT_TRY(" + function + "(").str(), args, "));",
+                    indent) +
+         "\n";
+}
+
+/// `SINTER_RT_TRY(sinter_rt_check_cuda(ctx, call, "what"));`.
+static std::string tryCuda(StringRef ctx, StringRef call, StringRef what,
+                           unsigned indent = 1) {
+  return tryCall("sinter_rt_check_cuda", {ctx.str(), call.str(), quote(what)},
+                 indent);
 }
 
 /// The bytes of `count` elements of `type` as a size_t expression.
@@ -596,10 +638,15 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
     llvm::append_range(arguments, kernel.code.dims);
     if (!kernel.code.scratchBytes.empty()) {
       arguments.push_back("scratch");
-      scratchSizes.push_back(kernel.code.scratchBytes);
+      SmallVector<std::string> scratchDims =
+          findUsedDims(llvm::join(kernel.code.scratchBytes, " + "), dims);
+      scratchSizes.push_back(kernel.name + "_scratch_bytes(" +
+                             llvm::join(scratchDims, ", ") + ")");
     }
-    calls += "  SINTER_RT_TRY(launch_" + kernel.name + "(" +
-             llvm::join(arguments, ", ") + "));\n";
+    calls += "  " +
+             formatList("SINTER_RT_TRY(launch_" + kernel.name + "(", arguments,
+                        "));", 1) +
+             "\n";
   }
 
   // Returned values that no kernel wrote in place: copies.
@@ -614,10 +661,12 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
       return ret.emitError("CUDA emitter: a model result is a constant; "
                            "compute it in a kernel");
     calls +=
-        "  SINTER_RT_TRY(sinter_rt_check_cuda(ctx, cudaMemcpyAsync(" + target +
-        ", " + pointers[value] + ", " +
-        getBytes(getNumElements(results[index].shape), results[index].type) +
-        ", cudaMemcpyDeviceToDevice, stream), \"cudaMemcpyAsync\"));\n";
+        tryCuda("ctx",
+                "cudaMemcpyAsync(" + target + ", " + pointers[value] + ", " +
+                    getBytes(getNumElements(results[index].shape),
+                             results[index].type) +
+                    ", cudaMemcpyDeviceToDevice, stream)",
+                "cudaMemcpyAsync");
   }
 
   // The layout: slots, then the scratch area shared by all kernels.
@@ -641,7 +690,8 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
     }
     hostHelpers.insert("align");
   }
-  info.workspaceBytes = terms.empty() ? "0" : llvm::join(terms, " + ");
+  info.workspaceBytes =
+      terms.empty() ? "0" : llvm::join(terms, " +\n         ");
   info.hostBody = layout + declarations + calls;
   return success();
 }
@@ -715,8 +765,7 @@ std::string ModelEmitter::getHeader() const {
           "pointers), sets\n/// up cuBLAS and runs the param-only computations "
           "once, on `stream`. Waits for\n/// the device. On failure *model is "
           "NULL.\n";
-  text += "sinter_status " + model + "_create(" + model + " **model, const " +
-          model + "_params *params,\n    cudaStream_t stream);\n\n";
+  text += getCreateSignature() + ";\n\n";
 
   SmallVector<std::string> forwardParams = {model + " *model"};
   std::string dimsDoc;
@@ -747,8 +796,9 @@ std::string ModelEmitter::getHeader() const {
           "(an error\n/// status, nothing launched); grows the workspace in "
           "stream order when the\n/// dims need more than any call before.\n";
   text += dimsDoc + valuesDoc;
-  text += "sinter_status " + model + "_forward(" +
-          llvm::join(forwardParams, ", ") + ");\n\n";
+  text += formatList("sinter_status " + model + "_forward(", forwardParams,
+                     ");", 0) +
+          "\n\n";
 
   SmallVector<std::string> bytesParams;
   for (const std::string &dim : dims)
@@ -757,8 +807,9 @@ std::string ModelEmitter::getHeader() const {
   text += "/// Sets *bytes to the device workspace that " + model +
           "_forward needs for these\n/// dims (the model allocates and owns "
           "it).\n";
-  text += "sinter_status " + model + "_workspace_bytes(" +
-          llvm::join(bytesParams, ", ") + ");\n\n";
+  text += formatList("sinter_status " + model + "_workspace_bytes(",
+                     bytesParams, ");", 0) +
+          "\n\n";
   text += "/// Destroys the model and frees what it owns; NULL is accepted. "
           "Waits for the\n/// device.\n";
   text += "sinter_status " + model + "_destroy(" + model + " *model);\n\n";
@@ -785,12 +836,12 @@ std::string ModelEmitter::getHostCode() const {
   auto dimChecks = [&](StringRef ctx) {
     std::string checks;
     for (const std::string &dim : dims)
-      checks += "  SINTER_RT_TRY(sinter_rt_check_dim(" + ctx.str() + ", " +
-                quote(dim) + ", " + dim + ", 1, SINTER_RT_MAX_DIM));\n";
+      checks += tryCall("sinter_rt_check_dim",
+                        {ctx.str(), quote(dim), dim, "1", "SINTER_RT_MAX_DIM"});
     for (const RuntimeCheck &check : forward.shapes.getChecks())
-      checks += "  SINTER_RT_TRY(sinter_rt_check_dim(" + ctx.str() + ", " +
-                quote(check.what) + ", " + check.value + ", " + check.min +
-                ", " + check.max + "));\n";
+      checks +=
+          tryCall("sinter_rt_check_dim", {ctx.str(), quote(check.what),
+                                          check.value, check.min, check.max});
     return checks;
   };
   SmallVector<std::string> dimParams, dimArgs = dims;
@@ -811,16 +862,19 @@ std::string ModelEmitter::getHostCode() const {
   if (needsReserve) {
     text += "/// Grows the workspace to at least `bytes`, in stream order "
             "(no host wait).\n";
-    text += "sinter_status " + model + "_reserve(" + model +
-            " *model, size_t bytes, cudaStream_t stream) {\n";
+    text +=
+        formatList("sinter_status " + model + "_reserve(",
+                   {model + " *model", "size_t bytes", "cudaStream_t stream"},
+                   ") {", 0) +
+        "\n";
     text += "  if (bytes <= model->workspaceBytes)\n    return SINTER_OK;\n";
-    text += "  if (model->workspace)\n    SINTER_RT_TRY(sinter_rt_check_cuda("
-            "model->ctx, cudaFreeAsync(model->workspace, stream), "
-            "\"cudaFreeAsync\"));\n";
+    text += "  if (model->workspace)\n" +
+            tryCuda("model->ctx", "cudaFreeAsync(model->workspace, stream)",
+                    "cudaFreeAsync", 2);
     text += "  model->workspace = nullptr;\n  model->workspaceBytes = 0;\n";
-    text += "  SINTER_RT_TRY(sinter_rt_check_cuda(model->ctx, "
-            "cudaMallocAsync(&model->workspace, bytes, stream), "
-            "\"cudaMallocAsync\"));\n";
+    text += tryCuda("model->ctx",
+                    "cudaMallocAsync(&model->workspace, bytes, stream)",
+                    "cudaMallocAsync");
     text += "  model->workspaceBytes = bytes;\n  return SINTER_OK;\n}\n\n";
   }
 
@@ -830,27 +884,27 @@ std::string ModelEmitter::getHostCode() const {
             " *model, cudaStream_t stream) {\n";
     text += "  sinter_rt_context *const ctx = model->ctx;\n";
     for (const ApiValue &value : prepared)
-      text += "  SINTER_RT_TRY(sinter_rt_check_cuda(ctx, cudaMalloc(&model->" +
-              value.name + ", " +
-              getBytes(getNumElements(value.shape), "float") +
-              "), \"cudaMalloc\"));\n";
+      text += tryCuda("ctx",
+                      "cudaMalloc(&model->" + value.name + ", " +
+                          getBytes(getNumElements(value.shape), "float") + ")",
+                      "cudaMalloc");
     if (prepare.workspaceBytes != "0")
-      text += "  SINTER_RT_TRY(" + model + "_reserve(model, " +
-              prepare.workspaceBytes + ", stream));\n";
+      text += tryCall(model + "_reserve",
+                      {"model", prepare.workspaceBytes, "stream"});
     text += prepare.hostBody + "  return SINTER_OK;\n}\n\n";
   }
   text += "} // namespace\n\n";
 
   // create
-  text += "sinter_status " + model + "_create(" + model + " **model, const " +
-          model + "_params *params,\n    cudaStream_t stream) {\n";
+  text += getCreateSignature() + " {\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
           "1));\n  *model = nullptr;\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"params\", "
           "params, 1));\n";
   for (const ApiValue &param : params)
-    text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"params->" +
-            param.name + "\", params->" + param.name + ", sizeof(float)));\n";
+    text += tryCall("sinter_rt_check_pointer",
+                    {"nullptr", quote("params->" + param.name),
+                     "params->" + param.name, "sizeof(float)"});
   text += "  " + model + " *created = static_cast<" + model +
           " *>(calloc(1, sizeof(" + model + ")));\n";
   text += "  if (!created)\n    return SINTER_ERROR_OUT_OF_MEMORY;\n";
@@ -872,30 +926,34 @@ std::string ModelEmitter::getHostCode() const {
   for (const ApiValue &output : outputs)
     forwardParams.push_back(output.type + " *" + output.name);
   forwardParams.push_back("cudaStream_t stream");
-  text += "sinter_status " + model + "_forward(" +
-          llvm::join(forwardParams, ", ") + ") {\n";
+  text += formatList("sinter_status " + model + "_forward(", forwardParams,
+                     ") {", 0) +
+          "\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
           "1));\n";
   text += "  sinter_rt_context *const ctx = model->ctx;\n";
   text += "  SINTER_RT_TRY(sinter_rt_set_stream(ctx, stream));\n";
   text += dimChecks("ctx");
   for (const ApiValue &input : inputs)
-    text += "  SINTER_RT_TRY(sinter_rt_check_pointer(ctx, " +
-            quote(input.name) + ", " + input.name + ", sizeof(float)));\n";
+    text += tryCall("sinter_rt_check_pointer",
+                    {"ctx", quote(input.name), input.name, "sizeof(float)"});
   for (const ApiValue &output : outputs)
-    text += "  SINTER_RT_TRY(sinter_rt_check_pointer(ctx, " +
-            quote(output.name) + ", " + output.name + ", sizeof(" +
-            output.type + ")));\n";
+    text += tryCall("sinter_rt_check_pointer",
+                    {"ctx", quote(output.name), output.name,
+                     "sizeof(" + output.type + ")"});
   if (forward.workspaceBytes != "0")
-    text += "  SINTER_RT_TRY(" + model + "_reserve(model, " + model +
-            "_forward_bytes(" + llvm::join(dimArgs, ", ") + "), stream));\n";
+    text += tryCall(
+        model + "_reserve",
+        {"model", model + "_forward_bytes(" + llvm::join(dimArgs, ", ") + ")",
+         "stream"});
   text += forward.hostBody + "  return SINTER_OK;\n}\n\n";
 
   // workspace_bytes
   SmallVector<std::string> bytesParams = dimParams;
   bytesParams.push_back("size_t *bytes");
-  text += "sinter_status " + model + "_workspace_bytes(" +
-          llvm::join(bytesParams, ", ") + ") {\n";
+  text += formatList("sinter_status " + model + "_workspace_bytes(",
+                     bytesParams, ") {", 0) +
+          "\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"bytes\", bytes, "
           "1));\n";
   text += dimChecks("nullptr");

@@ -52,6 +52,31 @@ std::string cuda::formatFloatLiteral(double value) {
   return text + "f";
 }
 
+std::string cuda::formatList(StringRef head, ArrayRef<std::string> items,
+                             StringRef tail, unsigned indent) {
+  constexpr size_t kColumns = 80;
+  size_t margin = 2 * indent;
+  std::string line = head.str() + llvm::join(items, ", ") + tail.str();
+  if (margin + line.size() <= kColumns || items.empty())
+    return line;
+  std::string continuation(margin + 4, ' ');
+  std::string text = head.str() + "\n" + continuation;
+  size_t column = continuation.size();
+  for (auto [index, item] : llvm::enumerate(items)) {
+    std::string piece = item + (index + 1 < items.size() ? "," : tail.str());
+    if (column > continuation.size() && column + 1 + piece.size() > kColumns) {
+      text += "\n" + continuation;
+      column = continuation.size();
+    } else if (column > continuation.size()) {
+      text += " ";
+      ++column;
+    }
+    text += piece;
+    column += piece.size();
+  }
+  return text;
+}
+
 /// Wraps `text` in parentheses unless it is a name or a literal.
 static std::string parenthesize(const std::string &text) {
   return isSimpleExpression(text) ? text : "(" + text + ")";

@@ -56,6 +56,13 @@ bool isSimpleExpression(StringRef text);
 /// "INFINITY", "NAN").
 std::string formatFloatLiteral(double value);
 
+/// Returns `head item, item, ... tail` on one line when it fits in 80
+/// columns at `indent` levels of two spaces; otherwise breaks after `head`
+/// and packs the items on lines indented four spaces more, as clang-format
+/// lays out long signatures and calls. The first line is not indented.
+std::string formatList(StringRef head, ArrayRef<std::string> items,
+                       StringRef tail, unsigned indent);
+
 /// Integer index arithmetic on expressions, with the identities that keep
 /// generated indices short (x * 1, x + 0, 0 * x, x / 1, x % 1).
 Expr addIndex(const Expr &a, const Expr &b);

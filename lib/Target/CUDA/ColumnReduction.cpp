@@ -162,8 +162,9 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
                              [](int64_t d) { return std::to_string(d); }),
              ", ") +
          "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
-         "__global__ void __launch_bounds__(256)\n" + name.str() + "(" +
-         llvm::join(parameters, ", ") + ") {\n" + body + "}\n";
+         "__global__ void __launch_bounds__(256)\n" +
+         formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
+         "}\n";
 }
 
 /// Writes the final kernel of `reduction`.
@@ -190,7 +191,7 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
   parameters.push_back("int64_t splits");
   return "/// Folds the partials of each column in slice order.\n"
          "__global__ void __launch_bounds__(256)\n" +
-         name.str() + "(" + llvm::join(parameters, ", ") + ") {\n" + body +
+         formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
          "}\n";
 }
 
@@ -271,18 +272,26 @@ cuda::generateColumnReduction(EmitterContext &context,
     partialArgs.push_back(reduction.partial);
     llvm::append_range(partialArgs, partialDims);
     partialArgs.push_back(splits);
-    launchBody += "  " + partialName + "<<<dim3(static_cast<unsigned>((" +
-                  positions + " + 31) / 32), static_cast<unsigned>(" + splits +
-                  ")), 256, 0, stream>>>(" + llvm::join(partialArgs, ", ") +
-                  ");\n";
+    std::string grid = "grid" + suffix;
+    launchBody += "  const dim3 " + grid + "(static_cast<unsigned>((" +
+                  positions + " + 31) / 32),\n" +
+                  std::string(14 + grid.size(), ' ') +
+                  "static_cast<unsigned>(" + splits + "));\n";
+    launchBody +=
+        "  " +
+        formatList(partialName + "<<<" + grid + ", 256, 0, stream>>>(",
+                   partialArgs, ");", 1) +
+        "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" +
                   partialName + "\"));\n";
     SmallVector<std::string> finalArgs = {reduction.partial, reduction.stats};
     llvm::append_range(finalArgs, finalDims);
     finalArgs.push_back(splits);
-    launchBody += "  " + finalName + "<<<gridBlocks(ctx, " + positions +
-                  ", 256), 256, 0, stream>>>(" + llvm::join(finalArgs, ", ") +
-                  ");\n";
+    launchBody += "  " +
+                  formatList(finalName + "<<<gridBlocks(ctx, " + positions +
+                                 ", 256), 256, 0, stream>>>(",
+                             finalArgs, ");", 1) +
+                  "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" + finalName +
                   "\"));\n";
   }
@@ -310,11 +319,13 @@ cuda::generateColumnReduction(EmitterContext &context,
     applyArgs.push_back(input.name);
   llvm::append_range(applyArgs, getBufferNames(apply.outputs));
   llvm::append_range(applyArgs, applied->dims);
-  launchBody += "  return launch_" + apply.name + "(" +
-                llvm::join(applyArgs, ", ") + ");\n";
+  launchBody +=
+      "  " +
+      formatList("return launch_" + apply.name + "(", applyArgs, ");", 1) +
+      "\n";
 
-  result.scratchBytes = llvm::join(scratch, " + ");
-  result.dims = findUsedDims(launchBody + result.scratchBytes, allDims);
+  result.scratchBytes = scratch;
+  result.dims = findUsedDims(launchBody + llvm::join(scratch, " + "), allDims);
   SmallVector<std::string> parameters =
       getBufferParameters(kernel.inputs, kernel.outputs);
   llvm::append_range(parameters, getDimParameters(result.dims));

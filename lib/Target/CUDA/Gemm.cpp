@@ -211,7 +211,7 @@ static GemmCall getGemmCall(const GemmPlan &plan) {
   return call;
 }
 
-/// The runtime call that computes `target = op(A) op(B)`.
+/// The runtime call that computes `target = op(A) op(B)`, as a statement.
 static std::string getLibraryCall(const GemmPlan &plan, const GemmCall &call,
                                   StringRef precision, StringRef target) {
   std::string opA = plan.lhs.transposed ? "SINTER_OP_T" : "SINTER_OP_N";
@@ -219,17 +219,20 @@ static std::string getLibraryCall(const GemmPlan &plan, const GemmCall &call,
   SmallVector<std::string> args = {"ctx",  precision.str(), opA,    opB,
                                    call.m, call.n,          call.k, "1.0f"};
   std::string a = plan.lhs.buffer->name, b = plan.rhs.buffer->name;
+  std::string function = "sinter_rt_gemm";
   if (call.batched) {
     args.append({a, call.lda, call.strideA, b, call.ldb, call.strideB, "0.0f",
                  target.str(), call.n, call.strideC, call.batch});
-    return "sinter_rt_gemm_batched(" + llvm::join(args, ", ") + ")";
+    function = "sinter_rt_gemm_batched";
+  } else {
+    args.append({a, call.lda, b, call.ldb, "0.0f", target.str(), call.n});
+    if (plan.libraryEpilogue) {
+      args.append({*plan.libraryEpilogue, plan.bias->name});
+      function = "sinter_rt_gemm_epilogue";
+    }
   }
-  args.append({a, call.lda, b, call.ldb, "0.0f", target.str(), call.n});
-  if (plan.libraryEpilogue) {
-    args.append({*plan.libraryEpilogue, plan.bias->name});
-    return "sinter_rt_gemm_epilogue(" + llvm::join(args, ", ") + ")";
-  }
-  return "sinter_rt_gemm(" + llvm::join(args, ", ") + ")";
+  return "  " + formatList("SINTER_RT_TRY(" + function + "(", args, "));", 1) +
+         "\n";
 }
 
 /// True when every reduction of `body` reduces trailing
@@ -281,15 +284,13 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
       getBufferParameters(request.inputs, request.outputs);
   std::string launchBody;
   if (target == "product") {
-    result.scratchBytes = "sinterAlign(static_cast<size_t>(" +
-                          getNumElements(product.shape).str() +
-                          ") * sizeof(float))";
+    result.scratchBytes.push_back("sinterAlign(static_cast<size_t>(" +
+                                  getNumElements(product.shape).str() +
+                                  ") * sizeof(float))");
     launchBody += "  float *const product = static_cast<float *>(scratch);\n";
   }
   launchBody +=
-      "  SINTER_RT_TRY(" +
-      getLibraryCall(plan, call, getPrecisionName(context.precision), target) +
-      ");\n";
+      getLibraryCall(plan, call, getPrecisionName(context.precision), target);
 
   if (!epilogueOutputs.empty()) {
     EvalKernel epilogue;
@@ -323,10 +324,7 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
     result.launchCode = generated->launchCode + "\n";
     if (!generated->scratchBytes.empty()) {
       // The epilogue's own scratch follows the product.
-      result.scratchBytes =
-          result.scratchBytes.empty()
-              ? generated->scratchBytes
-              : result.scratchBytes + " + " + generated->scratchBytes;
+      llvm::append_range(result.scratchBytes, generated->scratchBytes);
     }
     SmallVector<std::string> arguments = {"ctx", "stream"};
     for (const Buffer &input : epilogue.inputs)
@@ -342,8 +340,10 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
                                : "scratch";
       arguments.push_back(offset);
     }
-    launchBody += "  return launch_" + epilogue.name + "(" +
-                  llvm::join(arguments, ", ") + ");\n";
+    launchBody +=
+        "  " +
+        formatList("return launch_" + epilogue.name + "(", arguments, ");", 1) +
+        "\n";
     result.strategy =
         "cuBLAS GEMM, then " + epilogue.name + " (" + generated->strategy + ")";
   } else {
@@ -369,7 +369,8 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
       llvm::append_range(allDims, dim.getSymbols());
   llvm::sort(allDims);
   allDims.erase(std::unique(allDims.begin(), allDims.end()), allDims.end());
-  result.dims = findUsedDims(launchBody + result.scratchBytes, allDims);
+  result.dims = findUsedDims(
+      launchBody + llvm::join(result.scratchBytes, " + "), allDims);
   llvm::append_range(parameters, getDimParameters(result.dims));
   if (!result.scratchBytes.empty())
     parameters.push_back("void *scratch");

@@ -170,19 +170,28 @@ std::string cuda::getLaunchSignature(StringRef kernelName,
   SmallVector<std::string> all = {"sinter_rt_context *ctx",
                                   "cudaStream_t stream"};
   all.append(parameters.begin(), parameters.end());
-  return ("static sinter_status launch_" + kernelName + "(" +
-          llvm::join(all, ", ") + ") {\n")
-      .str();
+  return formatList(("static sinter_status launch_" + kernelName + "(").str(),
+                    all, ") {", 0) +
+         "\n";
 }
 
-std::string cuda::getAlignmentCondition(ArrayRef<std::string> names) {
-  if (names.empty())
-    return "1";
+SmallVector<std::string>
+cuda::getAlignmentConditions(ArrayRef<std::string> names) {
   SmallVector<std::string> terms;
   for (const std::string &name : names)
     terms.push_back("sinter_rt_is_aligned(" + name +
                     ", SINTER_RT_VECTOR_ALIGNMENT)");
-  return llvm::join(terms, " && ");
+  return terms;
+}
+
+std::string cuda::formatConjunction(StringRef name,
+                                    ArrayRef<std::string> terms) {
+  std::string head = ("  const int " + name + " = ").str();
+  std::string line = head + (terms.empty() ? "1" : llvm::join(terms, " && "));
+  if (line.size() + 1 <= 80)
+    return line + ";\n";
+  return head + llvm::join(terms, " &&\n" + std::string(head.size(), ' ')) +
+         ";\n";
 }
 
 std::string cuda::getDeviceHelper(StringRef name) {

@@ -100,9 +100,9 @@ struct GeneratedKernel {
   std::string launchCode;
   /// The dims the launch function takes after the buffers, in order.
   SmallVector<std::string> dims;
-  /// The scratch bytes the launch needs from the workspace (a C expression
-  /// over dims), or "" for none.
-  std::string scratchBytes;
+  /// The scratch bytes the launch needs from the workspace: C expressions
+  /// over dims to add up, none when it needs no scratch.
+  SmallVector<std::string> scratchBytes;
   /// How the group runs, for the fusion plan ("block per row, row cached in
   /// shared memory").
   std::string strategy;
@@ -175,9 +175,13 @@ std::string listOpNames(Block &body);
 std::string getLaunchSignature(StringRef kernelName,
                                ArrayRef<std::string> parameters);
 
-/// The condition, in host code, that every pointer in `names` is 16-byte
-/// aligned ("1" when `names` is empty).
-std::string getAlignmentCondition(ArrayRef<std::string> names);
+/// The conditions, in host code, that every pointer in `names` is 16-byte
+/// aligned.
+SmallVector<std::string> getAlignmentConditions(ArrayRef<std::string> names);
+
+/// `const int <name> = a && b && ...;` at one indent level, one condition
+/// per line when they do not fit on one.
+std::string formatConjunction(StringRef name, ArrayRef<std::string> terms);
 
 } // namespace mlir::sinter::cuda
 

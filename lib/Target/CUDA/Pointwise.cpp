@@ -291,9 +291,9 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
   if (plan->vectorized)
     parameters.push_back("int vec");
   result.deviceCode = "__global__ void __launch_bounds__(" +
-                      std::to_string(kPointwiseThreads) + ")\n" + kernel.name +
-                      "(" + llvm::join(parameters, ", ") + ") {\n" + *body +
-                      "}\n";
+                      std::to_string(kPointwiseThreads) + ")\n" +
+                      formatList(kernel.name + "(", parameters, ") {", 0) +
+                      "\n" + *body + "}\n";
 
   // The launch function.
   SmallVector<std::string> launchParameters =
@@ -310,20 +310,24 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
       if (!input.shape.empty() && !input.shape.back().isConstant(1))
         vectorBuffers.push_back(input.name);
     llvm::append_range(vectorBuffers, getBufferNames(kernel.outputs));
-    std::string condition = getAlignmentCondition(vectorBuffers);
+    SmallVector<std::string> conditions;
     if (plan->needsRowMultipleOf4)
-      condition = plan->shape.back().str() + " % 4 == 0 && " + condition;
-    launch += "  const int vec = " + condition + ";\n";
+      conditions.push_back(plan->shape.back().str() + " % 4 == 0");
+    llvm::append_range(conditions, getAlignmentConditions(vectorBuffers));
+    launch += formatConjunction("vec", conditions);
     launch += "  const int64_t work = vec ? n / 4 : n;\n";
     arguments.push_back("vec");
   } else {
     launch += "  const int64_t work = n;\n";
   }
   context.helpers.insert("grid_blocks");
-  launch += "  " + kernel.name + "<<<gridBlocks(ctx, work, " +
-            std::to_string(kPointwiseThreads) + "), " +
-            std::to_string(kPointwiseThreads) + ", 0, stream>>>(" +
-            llvm::join(arguments, ", ") + ");\n";
+  launch +=
+      "  " +
+      formatList(kernel.name + "<<<gridBlocks(ctx, work, " +
+                     std::to_string(kPointwiseThreads) + "), " +
+                     std::to_string(kPointwiseThreads) + ", 0, stream>>>(",
+                 arguments, ");", 1) +
+      "\n";
   launch +=
       "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n";
   result.launchCode = launch;

@@ -798,7 +798,7 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   result.deviceCode =
       "template <int kThreads>\n__global__ void __launch_bounds__(kThreads < "
       "256 ? 256 : kThreads)\n" +
-      kernel.name + "(" + llvm::join(parameters, ", ") + ") {\n" + *body +
+      formatList(kernel.name + "(", parameters, ") {", 0) + "\n" + *body +
       "}\n";
 
   // The launch: a template over the team size, and the choice of it.
@@ -828,31 +828,44 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
         "  const size_t sharedBytes = static_cast<size_t>(kRowsPerBlock) * "
         "(" +
         bodyWriter.getSharedFloats(cachedCondition) + ") * sizeof(float);\n";
-    launch += "  if (sharedBytes > 48 * 1024)\n"
-              "    SINTER_RT_TRY(sinter_rt_check_cuda(ctx, "
-              "cudaFuncSetAttribute(" +
-              kernel.name +
-              "<kThreads>, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-              "static_cast<int>(sharedBytes)), \"cudaFuncSetAttribute\"));\n";
+    launch += "  if (sharedBytes > 48 * 1024)\n    " +
+              formatList("SINTER_RT_TRY(sinter_rt_check_cuda(",
+                         {"ctx",
+                          "cudaFuncSetAttribute(" + kernel.name +
+                              "<kThreads>, "
+                              "cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                              "static_cast<int>(sharedBytes))",
+                          "\"cudaFuncSetAttribute\""},
+                         "));", 2) +
+              "\n";
     sharedBytes = "sharedBytes";
   }
   launch +=
       "  const int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;\n";
-  launch += "  " + kernel.name +
-            "<kThreads><<<static_cast<unsigned>(blocks < INT32_MAX ? blocks : "
-            "INT32_MAX), kRowsPerBlock * kThreads, " +
-            sharedBytes + ", stream>>>(" + llvm::join(templateArguments, ", ") +
-            ");\n";
+  launch += "  " +
+            formatList(kernel.name +
+                           "<kThreads><<<static_cast<unsigned>(blocks < "
+                           "INT32_MAX ? blocks : INT32_MAX), kRowsPerBlock * "
+                           "kThreads, " +
+                           sharedBytes + ", stream>>>(",
+                       templateArguments, ");", 1) +
+            "\n";
   launch +=
       "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n\n";
 
   launch += getLaunchSignature(kernel.name, launchParameters);
   SmallVector<std::string> callArguments = {"ctx", "stream"};
   llvm::append_range(callArguments, arguments);
-  std::string call = "(" + llvm::join(callArguments, ", ");
+  // `return launch_<kernel>_rows<threads>(...);` at `indent`.
+  auto callRows = [&](int threads, unsigned indent) {
+    return std::string(2 * indent, ' ') +
+           formatList("return launch_" + kernel.name + "_rows<" +
+                          std::to_string(threads) + ">(",
+                      callArguments, ");", indent) +
+           "\n";
+  };
   if (staticTeam) {
-    launch += "  return launch_" + kernel.name + "_rows<" +
-              std::to_string(staticTeam) + ">" + call + ");\n}\n";
+    launch += callRows(staticTeam, 1) + "}\n";
     result.strategy =
         (staticTeam == 32 ? "one warp per row"
                           : "one block of " + std::to_string(staticTeam) +
@@ -874,14 +887,11 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                 bodyWriter.getSharedFloats("true") +
                 ") * static_cast<int64_t>(sizeof(float)) <= " +
                 std::to_string(kMaxSharedBytes) + ";\n";
-      call += ", cached";
+      callArguments.push_back("cached");
     }
-    launch += "  if (threads == 32)\n    return launch_" + kernel.name +
-              "_rows<32>" + call + ");\n";
-    launch += "  if (threads == 256)\n    return launch_" + kernel.name +
-              "_rows<256>" + call + ");\n";
-    launch +=
-        "  return launch_" + kernel.name + "_rows<1024>" + call + ");\n}\n";
+    launch += "  if (threads == 32)\n" + callRows(32, 2);
+    launch += "  if (threads == 256)\n" + callRows(256, 2);
+    launch += callRows(1024, 1) + "}\n";
     result.strategy = "one warp or block per row by row length";
     if (runtimeCache)
       result.strategy += ", rows cached in shared memory when they fit";

@@ -9,7 +9,9 @@
 // CHECK: int64_t sinterColumnSplits(int64_t rows) {
 // The first level: the mean's partials over slices of the batch.
 // CHECK: /// Partial mean over dims [0] of [B, 96], per column and slice of rows.
-// CHECK: batch_norm_k0_column_reduction_partial0(const float *__restrict__ x, float *__restrict__ partial, int64_t B, int64_t splits) {
+// CHECK: batch_norm_k0_column_reduction_partial0(
+// CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
+// CHECK-NEXT: int64_t splits) {
 // CHECK: float acc = dev::SumOp::identity();
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * dev::kWarpSize + threadIdx.x % dev::kWarpSize;
 // CHECK: if (column < 96) {
@@ -20,19 +22,33 @@
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + column] = total;
 // The fold in slice order; the mean divides by the batch size.
-// CHECK: batch_norm_k0_column_reduction_final0(const float *__restrict__ partial, float *__restrict__ stats, int64_t B, int64_t splits) {
+// CHECK: batch_norm_k0_column_reduction_final0(
+// CHECK-NEXT: const float *__restrict__ partial, float *__restrict__ stats, int64_t B,
+// CHECK-NEXT: int64_t splits) {
 // CHECK: for (int64_t s = 1; s < splits; ++s)
 // CHECK: total = total / static_cast<float>(B);
 // The second level reads the first's result.
-// CHECK: batch_norm_k0_column_reduction_partial1(const float *__restrict__ x, const float *__restrict__ stats0, float *__restrict__ partial, int64_t B, int64_t splits) {
+// CHECK: batch_norm_k0_column_reduction_partial1(
+// CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
+// CHECK-NEXT: float *__restrict__ partial, int64_t B, int64_t splits) {
 // CHECK: = stats0[p];
 // The apply step is a pointwise kernel reading the statistics.
-// CHECK: batch_norm_k0_column_reduction_apply(const float *__restrict__ x, const float *__restrict__ stats0, const float *__restrict__ stats1, float *__restrict__ y, int64_t B, int vec) {
-// CHECK: static sinter_status launch_batch_norm_k0_column_reduction(sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x, float *__restrict__ y, int64_t B, void *scratch) {
+// CHECK: batch_norm_k0_column_reduction_apply(
+// CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
+// CHECK-NEXT: const float *__restrict__ stats1, float *__restrict__ y, int64_t B,
+// CHECK-NEXT: int vec) {
+// CHECK: static sinter_status launch_batch_norm_k0_column_reduction(
+// CHECK-NEXT: sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x,
+// CHECK-NEXT: float *__restrict__ y, int64_t B, void *scratch) {
 // CHECK: const int64_t splits0 = sinterColumnSplits(B);
-// CHECK: batch_norm_k0_column_reduction_partial0<<<dim3(static_cast<unsigned>((96 + 31) / 32), static_cast<unsigned>(splits0)), 256, 0, stream>>>(x, partial0, B, splits0);
-// CHECK: batch_norm_k0_column_reduction_final0<<<gridBlocks(ctx, 96, 256), 256, 0, stream>>>(partial0, stats0, B, splits0);
-// CHECK: return launch_batch_norm_k0_column_reduction_apply(ctx, stream, x, stats0, stats1, y, B);
+// CHECK: const dim3 grid0(static_cast<unsigned>((96 + 31) / 32),
+// CHECK-NEXT: static_cast<unsigned>(splits0));
+// CHECK-NEXT: batch_norm_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
+// CHECK-NEXT: x, partial0, B, splits0);
+// CHECK: batch_norm_k0_column_reduction_final0<<<gridBlocks(ctx, 96, 256), 256, 0, stream>>>(
+// CHECK-NEXT: partial0, stats0, B, splits0);
+// CHECK: return launch_batch_norm_k0_column_reduction_apply(
+// CHECK-NEXT: ctx, stream, x, stats0, stats1, y, B);
 module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {

@@ -16,12 +16,17 @@ module {
   // PLAIN: // Precision: f32 (GEMMs in fp32: CUBLAS_COMPUTE_32F, TF32 off)
   // PLAIN: //   plain_k0_gemm: matmul
   // PLAIN-NEXT: //       cuBLAS GEMM
-  // PLAIN: static sinter_status launch_plain_k0_gemm(sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y, int64_t B) {
-  // PLAIN: SINTER_RT_TRY(sinter_rt_gemm(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f, x, 256, w, 256, 0.0f, y, 512));
+  // PLAIN: static sinter_status launch_plain_k0_gemm(
+  // PLAIN-NEXT: sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x,
+  // PLAIN-NEXT: const float *__restrict__ w, float *__restrict__ y, int64_t B) {
+  // PLAIN: SINTER_RT_TRY(sinter_rt_gemm(
+  // PLAIN-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f,
+  // PLAIN-NEXT: x, 256, w, 256, 0.0f, y, 512));
   // PLAIN: SINTER_RT_TRY(launch_plain_k0_gemm(ctx, stream, x, model->params.w, y, B));
   // TF32: // Flags:     -emit=cuda --precision=tf32
   // TF32: // Precision: tf32 (GEMMs on TF32 tensor cores, fp32 accumulation)
-  // TF32: sinter_rt_gemm(ctx, SINTER_PRECISION_TF32,
+  // TF32: SINTER_RT_TRY(sinter_rt_gemm(
+  // TF32-NEXT: ctx, SINTER_PRECISION_TF32,
   module @plain attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x256xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                        %w: tensor<512x256xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", ""]})
@@ -39,7 +44,9 @@ module {
   // RELU: //   bias_relu_k0_gemm: matmul, add, relu
   // RELU-NEXT: //       cuBLASLt GEMM with the RELU_BIAS epilogue
   // RELU-NOT: __global__
-  // RELU: sinter_rt_gemm_epilogue(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f, x, 256, w, 256, 0.0f, y, 512, SINTER_EPILOGUE_RELU_BIAS, b)
+  // RELU: SINTER_RT_TRY(sinter_rt_gemm_epilogue(
+  // RELU-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f,
+  // RELU-NEXT: x, 256, w, 256, 0.0f, y, 512, SINTER_EPILOGUE_RELU_BIAS, b));
   module @bias_relu attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x256xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                        %w: tensor<512x256xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", ""]},
@@ -94,12 +101,19 @@ module {
   // The default (erf) gelu is not cuBLASLt's: the product goes to the
   // workspace and one generated epilogue kernel reads it once.
   // ERF: //       cuBLAS GEMM, then bias_gelu_erf_k0_gemm_epilogue (grid-stride loop, float4 when aligned)
-  // ERF: bias_gelu_erf_k0_gemm_epilogue(const float *__restrict__ product, const float *__restrict__ b, float *__restrict__ y, int64_t B, int vec) {
+  // ERF: bias_gelu_erf_k0_gemm_epilogue(
+  // ERF-NEXT: const float *__restrict__ product, const float *__restrict__ b,
+  // ERF-NEXT: float *__restrict__ y, int64_t B, int vec) {
   // ERF: dev::loadFloat4(product + i);
   // ERF: dev::geluErf(
-  // ERF: static sinter_status launch_bias_gelu_erf_k0_gemm(sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x, const float *__restrict__ w, const float *__restrict__ b, float *__restrict__ y, int64_t B, void *scratch) {
+  // ERF: static sinter_status launch_bias_gelu_erf_k0_gemm(
+  // ERF-NEXT: sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x,
+  // ERF-NEXT: const float *__restrict__ w, const float *__restrict__ b,
+  // ERF-NEXT: float *__restrict__ y, int64_t B, void *scratch) {
   // ERF-NEXT: float *const product = static_cast<float *>(scratch);
-  // ERF-NEXT: SINTER_RT_TRY(sinter_rt_gemm(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f, x, 256, w, 256, 0.0f, product, 512));
+  // ERF-NEXT: SINTER_RT_TRY(sinter_rt_gemm(
+  // ERF-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f,
+  // ERF-NEXT: x, 256, w, 256, 0.0f, product, 512));
   // ERF-NEXT: return launch_bias_gelu_erf_k0_gemm_epilogue(ctx, stream, product, b, y, B);
   // The workspace holds the product: B * 512 floats.
   // ERF: return sinterAlign(static_cast<size_t>((B * 512)) * sizeof(float));
@@ -123,7 +137,8 @@ module {
   // A softmax over N fused after the GEMM: the epilogue is a row kernel
   // that keeps each product row in shared memory.
   // ROWS: //       cuBLAS GEMM, then softmax_epilogue_k0_gemm_epilogue (one warp per row, rows cached in shared memory)
-  // ROWS: softmax_epilogue_k0_gemm_epilogue(const float *__restrict__ product, float *__restrict__ y, int64_t B) {
+  // ROWS: softmax_epilogue_k0_gemm_epilogue(
+  // ROWS-NEXT: const float *__restrict__ product, float *__restrict__ y, int64_t B) {
   // ROWS: product_row[j] = product[{{i[0-9]+}} + j];
   // ROWS: teamReduce<kThreads, dev::MaxOp>
   // ROWS: teamReduce<kThreads, dev::SumOp>
@@ -147,7 +162,9 @@ module {
 
   // The product is an output too: cuBLAS writes it there (no workspace) and
   // the epilogue reads it back; a transposed input becomes SINTER_OP_T.
-  // BOTH: sinter_rt_gemm(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f, x, 256, w, 256, 0.0f, mm, 512)
+  // BOTH: SINTER_RT_TRY(sinter_rt_gemm(
+  // BOTH-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 512, 256, 1.0f,
+  // BOTH-NEXT: x, 256, w, 256, 0.0f, mm, 512));
   // BOTH-NEXT: return launch_product_too_k0_gemm_epilogue(ctx, stream, mm, act, B);
   // BOTH: return 0;
   module @product_too attributes {sinter.dims = {B = 8 : i64}} {
@@ -167,8 +184,12 @@ module {
 
   // A batch of products with a shared right operand is one GEMM of H * 16
   // rows; two batched operands use the strided batched GEMM.
-  // BATCHED: sinter_rt_gemm(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_N, (H * 16), 32, 64, 1.0f, a, 64, w, 32, 0.0f, y, 32)
-  // BATCHED: sinter_rt_gemm_batched(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, 16, 16, 64, 1.0f, a, 64, 1024, a_2, 64, 1024, 0.0f, z, 16, 256, H)
+  // BATCHED: SINTER_RT_TRY(sinter_rt_gemm(
+  // BATCHED-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_N, (H * 16), 32, 64,
+  // BATCHED-NEXT: 1.0f, a, 64, w, 32, 0.0f, y, 32));
+  // BATCHED: SINTER_RT_TRY(sinter_rt_gemm_batched(
+  // BATCHED-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, 16, 16, 64, 1.0f, a,
+  // BATCHED-NEXT: 64, 1024, a_2, 64, 1024, 0.0f, z, 16, 256, H));
   module @batched attributes {sinter.dims = {H = 4 : i64}} {
     func.func @forward(%a: tensor<?x16x64xf32> {sinter.role = "input", sinter.name = "a", sinter.dim_names = ["H", "", ""]},
                        %w: tensor<64x32xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", ""]})

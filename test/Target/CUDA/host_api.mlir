@@ -12,11 +12,13 @@
 // CHECK-NEXT: const float *w2; /**< float[32][16], init linear_default(16) */
 // CHECK-NEXT: } host_params;
 // CHECK: typedef struct host host;
-// CHECK: sinter_status host_create(host **model, const host_params *params,
-// CHECK-NEXT: cudaStream_t stream);
+// CHECK: sinter_status host_create(
+// CHECK-NEXT: host **model, const host_params *params, cudaStream_t stream);
 // CHECK: /// B: a symbolic dim, at least 1 (the model's example value is 8).
 // CHECK: /// x_2: output, float[B][16], 'x' in the model.
-// CHECK: sinter_status host_forward(host *model, int64_t B, int64_t T, const float *x, const float *y, float *h, float *out1, float *x_2, float *b, float *out4, cudaStream_t stream);
+// CHECK: sinter_status host_forward(
+// CHECK-NEXT: host *model, int64_t B, int64_t T, const float *x, const float *y, float *h,
+// CHECK-NEXT: float *out1, float *x_2, float *b, float *out4, cudaStream_t stream);
 // CHECK: sinter_status host_workspace_bytes(int64_t B, int64_t T, size_t *bytes);
 // CHECK: sinter_status host_destroy(host *model);
 // CHECK: const char *host_last_error(const host *model);
@@ -30,6 +32,11 @@
 // CHECK: //   host_k2_column_reduction: mean, sub, mul, mean
 // CHECK: //   host_k4_pointwise: add
 
+// Scratch areas of kernels are sized by functions of the dims.
+// CHECK: size_t host_k2_column_reduction_scratch_bytes(int64_t B) {
+// CHECK-NEXT: return sinterAlign(static_cast<size_t>(32) * sizeof(float)) +
+// CHECK-NEXT: sinterAlign(static_cast<size_t>(sinterColumnSplits(B)) * 32 * sizeof(float)) +
+
 // The model object owns the runtime context, the prepared values and the
 // workspace.
 // CHECK: struct host {
@@ -39,17 +46,26 @@
 // CHECK-NEXT: void *workspace;
 // CHECK-NEXT: size_t workspaceBytes;
 
+// Intermediates get workspace slots; kernels share one scratch area.
+// CHECK: size_t host_forward_bytes(int64_t B, int64_t T) {
+// CHECK-NEXT: (void)T;
+// CHECK-NEXT: return sinterAlign(static_cast<size_t>((B * 32)) * sizeof(float)) +
+// CHECK: host_k2_column_reduction_scratch_bytes(B);
+
 // The workspace grows in stream order, never with a host wait.
 // CHECK: sinter_status host_reserve(host *model, size_t bytes, cudaStream_t stream) {
-// CHECK: cudaFreeAsync(model->workspace, stream)
-// CHECK: cudaMallocAsync(&model->workspace, bytes, stream)
+// CHECK: model->ctx, cudaFreeAsync(model->workspace, stream), "cudaFreeAsync"));
+// CHECK: model->ctx, cudaMallocAsync(&model->workspace, bytes, stream),
 
 // CHECK: sinter_status host_prepare(host *model, cudaStream_t stream) {
-// CHECK: cudaMalloc(&model->prepared0, static_cast<size_t>(16) * sizeof(float))
-// CHECK: SINTER_RT_TRY(launch_host_p0_column_reduction(ctx, stream, model->params.w, model->prepared0, scratch));
+// CHECK: cudaMalloc(&model->prepared0, static_cast<size_t>(16) * sizeof(float)),
+// CHECK: SINTER_RT_TRY(host_reserve(
+// CHECK-NEXT: model, host_p0_column_reduction_scratch_bytes(), stream));
+// CHECK: SINTER_RT_TRY(launch_host_p0_column_reduction(
+// CHECK-NEXT: ctx, stream, model->params.w, model->prepared0, scratch));
 
 // CHECK: sinter_status host_create(
-// CHECK: sinter_rt_check_pointer(nullptr, "params->w2", params->w2, sizeof(float))
+// CHECK: "params->w2", params->w2, sizeof(float)
 // CHECK: sinter_status status = sinter_rt_create(&created->ctx, stream, 0);
 // CHECK: status = host_prepare(created, stream);
 
@@ -58,21 +74,24 @@
 // CHECK: SINTER_RT_TRY(sinter_rt_set_stream(ctx, stream));
 // CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "B", B, 1, SINTER_RT_MAX_DIM));
 // CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "T", T, 1, SINTER_RT_MAX_DIM));
-// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "broadcast dim #0 of sinter.add at host_api.mlir:{{[0-9]+}} (must equal B)", T, B, B));
+// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(
+// CHECK-NEXT: ctx, "broadcast dim #0 of sinter.add at host_api.mlir:{{[0-9]+}} (must equal B)",
+// CHECK-NEXT: T, B, B));
 // CHECK: SINTER_RT_TRY(sinter_rt_check_pointer(ctx, "x", x, sizeof(float)));
 // CHECK: SINTER_RT_TRY(sinter_rt_check_pointer(ctx, "out4", out4, sizeof(float)));
 // CHECK: SINTER_RT_TRY(host_reserve(model, host_forward_bytes(B, T), stream));
-// Intermediates in workspace slots, then the scratch area.
 // CHECK: char *const slot0 = cursor;
 // CHECK: void *const scratch = cursor;
 // CHECK: float *const k1_r0 = reinterpret_cast<float *>(slot0);
 // Kernels in program order, prepared values from the model.
 // CHECK: SINTER_RT_TRY(launch_host_k0_matvec(ctx, stream, x, model->prepared0, h, B));
-// CHECK: SINTER_RT_TRY(launch_host_k1_gemm(ctx, stream, x, model->params.w2, k1_r0, B));
-// CHECK: SINTER_RT_TRY(launch_host_k2_column_reduction(ctx, stream, k1_r0, k2_r0, k2_r1, B, scratch));
+// CHECK: SINTER_RT_TRY(launch_host_k1_gemm(
+// CHECK-NEXT: ctx, stream, x, model->params.w2, k1_r0, B));
+// CHECK: SINTER_RT_TRY(launch_host_k2_column_reduction(
+// CHECK-NEXT: ctx, stream, k1_r0, k2_r0, k2_r1, B, scratch));
 // A returned input and a value returned twice are copies.
-// CHECK: cudaMemcpyAsync(x_2, x, static_cast<size_t>((B * 16)) * sizeof(float), cudaMemcpyDeviceToDevice, stream)
-// CHECK: cudaMemcpyAsync(out4, b, static_cast<size_t>((B * 32)) * sizeof(float), cudaMemcpyDeviceToDevice, stream)
+// CHECK: cudaMemcpyAsync(x_2, x, static_cast<size_t>((B * 16)) * sizeof(float), cudaMemcpyDeviceToDevice, stream),
+// CHECK: cudaMemcpyAsync(out4, b, static_cast<size_t>((B * 32)) * sizeof(float), cudaMemcpyDeviceToDevice, stream),
 
 // CHECK: sinter_status host_workspace_bytes(int64_t B, int64_t T, size_t *bytes) {
 // CHECK: sinter_rt_check_dim(nullptr, "B", B, 1, SINTER_RT_MAX_DIM)

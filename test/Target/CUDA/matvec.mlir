@@ -7,7 +7,9 @@
 module {
   // DOT: //   projection_k0_matvec: matmul, add
   // DOT-NEXT: //       dot product per row: one block of 256 threads per row
-  // DOT: projection_k0_matvec(const float *__restrict__ x, const float *__restrict__ v, float *__restrict__ y, int64_t B) {
+  // DOT: projection_k0_matvec(
+  // DOT-NEXT: const float *__restrict__ x, const float *__restrict__ v,
+  // DOT-NEXT: float *__restrict__ y, int64_t B) {
   // DOT: for (int64_t j = tid; j < 3000; j += kThreads) {
   // DOT: const float [[X:v[0-9]+]] = x[{{i[0-9]+}}];
   // DOT: const float [[V:v[0-9]+]] = v[j];
@@ -33,7 +35,9 @@ module {
   // A row vector times a matrix: the library GEMM.
   // LIB: //   row_vector_k0_matvec: matmul
   // LIB-NEXT: //       cuBLAS GEMM
-  // LIB: sinter_rt_gemm(ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_N, 1, N, 3000, 1.0f, x, 3000, w, N, 0.0f, y, N)
+  // LIB: SINTER_RT_TRY(sinter_rt_gemm(
+  // LIB-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_N, 1, N, 3000, 1.0f, x,
+  // LIB-NEXT: 3000, w, N, 0.0f, y, N));
   module @row_vector attributes {sinter.dims = {N = 8 : i64}} {
     func.func @forward(%x: tensor<1x3000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]},
                        %w: tensor<3000x?xf32> {sinter.role = "input", sinter.name = "w", sinter.dim_names = ["", "N"]})

@@ -11,7 +11,9 @@ module {
   // vector path reads the param with float4 too.
   // VEC-LABEL: //   bias_act_k0_pointwise: add, mul, gelu
   // VEC: __global__ void __launch_bounds__(256)
-  // VEC-NEXT: bias_act_k0_pointwise(const float *__restrict__ x, const float *__restrict__ b, float *__restrict__ y, int64_t B, int vec) {
+  // VEC-NEXT: bias_act_k0_pointwise(
+  // VEC-NEXT: const float *__restrict__ x, const float *__restrict__ b,
+  // VEC-NEXT: float *__restrict__ y, int64_t B, int vec) {
   // VEC: const int64_t n = (B * 64);
   // VEC: if (vec) {
   // VEC: for (int64_t q = dev::globalThreadIndex(); q < n / 4; q += dev::gridStride()) {
@@ -29,8 +31,12 @@ module {
   // VEC: y[i] = v{{[0-9]+}};
   // The host checks the row length and every float4 pointer.
   // VEC: static sinter_status launch_bias_act_k0_pointwise(
-  // VEC: const int vec = 64 % 4 == 0 && sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) && sinter_rt_is_aligned(b, SINTER_RT_VECTOR_ALIGNMENT) && sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
-  // VEC: bias_act_k0_pointwise<<<gridBlocks(ctx, work, 256), 256, 0, stream>>>(x, b, y, B, vec);
+  // VEC: const int vec = 64 % 4 == 0 &&
+  // VEC-NEXT: sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
+  // VEC-NEXT: sinter_rt_is_aligned(b, SINTER_RT_VECTOR_ALIGNMENT) &&
+  // VEC-NEXT: sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
+  // VEC: bias_act_k0_pointwise<<<gridBlocks(ctx, work, 256), 256, 0, stream>>>(
+  // VEC-NEXT: x, b, y, B, vec);
   // VEC: return sinter_rt_check_launch(ctx, "bias_act_k0_pointwise");
   module @bias_act attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
@@ -52,7 +58,9 @@ module {
   // A per-row column [B, 1] over rows of odd length: no vector path (rows of
   // 4097 are never a multiple of 4), the column loaded once per element.
   // ROWS-LABEL: //   column_scale_k0_pointwise: mul, exp
-  // ROWS: column_scale_k0_pointwise(const float *__restrict__ x, const float *__restrict__ scale, float *__restrict__ out0, int64_t B) {
+  // ROWS: column_scale_k0_pointwise(
+  // ROWS-NEXT: const float *__restrict__ x, const float *__restrict__ scale,
+  // ROWS-NEXT: float *__restrict__ out0, int64_t B) {
   // ROWS-NOT: if (vec)
   // ROWS: const int64_t [[ROW:i[0-9]+]] = i / 4097;
   // ROWS: = scale[[[ROW]]];
@@ -74,7 +82,9 @@ module {
 
   // An output smaller than the loop is written where its broadcast
   // coordinates are 0.
-  // GUARD-LABEL: two_shapes_k0_pointwise(const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ out0, float *__restrict__ out1, int64_t B) {
+  // GUARD-LABEL: two_shapes_k0_pointwise(
+  // GUARD-NEXT: const float *__restrict__ x, const float *__restrict__ w,
+  // GUARD-NEXT: float *__restrict__ out0, float *__restrict__ out1, int64_t B) {
   // GUARD: out0[i] =
   // GUARD: const int64_t [[ROW:i[0-9]+]] = i / 32;
   // GUARD: if ([[ROW]] == 0) {
@@ -95,7 +105,9 @@ module {
 
   // A transposed input is read through permuted coordinates; a reshape
   // goes through the linear index. No vector path with shape ops.
-  // PERM-LABEL: transposed_k0_pointwise(const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ out0, int64_t B) {
+  // PERM-LABEL: transposed_k0_pointwise(
+  // PERM-NEXT: const float *__restrict__ x, const float *__restrict__ y,
+  // PERM-NEXT: float *__restrict__ out0, int64_t B) {
   // PERM-NOT: vec
   // PERM: const int64_t [[X:i[0-9]+]] = (i / 96) * 96 + (i % 8) * 12 + (i / 8) % 12;
   // PERM: = x[[[X]]];
@@ -120,7 +132,8 @@ module {
   // DENSE: __device__ const float dense_const0[4] = {
   // DENSE-NEXT: 1.0f, 2.0f, -0.5f, 0.25f,
   // DENSE-NEXT: };
-  // DENSE: dense_k0_pointwise(const float *__restrict__ x, float *__restrict__ out0, int64_t B, int vec) {
+  // DENSE: dense_k0_pointwise(
+  // DENSE-NEXT: const float *__restrict__ x, float *__restrict__ out0, int64_t B, int vec) {
   // DENSE: const int64_t [[K:i[0-9]+]] = (i + l) % 4;
   // DENSE-NEXT: = dense_const0[[[K]]];
   // DENSE: SINTER_RT_TRY(launch_dense_k0_pointwise(ctx, stream, x, out0, B));

@@ -16,7 +16,8 @@ module {
   // SOFTMAX-NEXT: //       one block of 256 threads per row, rows cached in shared memory
   // SOFTMAX: template <int kThreads>{{$}}
   // SOFTMAX-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads)
-  // SOFTMAX-NEXT: softmax_k0_row_reduction(const float *__restrict__ x, float *__restrict__ y, int64_t B) {
+  // SOFTMAX-NEXT: softmax_k0_row_reduction(
+  // SOFTMAX-NEXT: const float *__restrict__ x, float *__restrict__ y, int64_t B) {
   // SOFTMAX: float *const shared = sharedMemory + threadIdx.x / kThreads * (4097);
   // SOFTMAX: float *const x_row = shared + 0;
   // SOFTMAX: for (int64_t r = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + threadIdx.x / kThreads; r < B; r += static_cast<int64_t>(gridDim.x) * kRowsPerBlock) {
@@ -66,7 +67,8 @@ module {
   // WARP: * [[SCALE]];
   // WARP: = gamma[j];
   // WARP: = beta[j];
-  // WARP: return launch_short_rows_k0_row_reduction_rows<32>(ctx, stream, x, gamma, beta, y, B);
+  // WARP: return launch_short_rows_k0_row_reduction_rows<32>(
+  // WARP-NEXT: ctx, stream, x, gamma, beta, y, B);
   module @short_rows attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                        %g: tensor<64xf32> {sinter.role = "param", sinter.name = "gamma", sinter.dim_names = [""]},
@@ -93,7 +95,9 @@ module {
   // A per-row reduction and a group_norm-like reduction over 4 segments of
   // each row (reshape [B, 64] -> [B, 4, 16]): the row count is B, the
   // segment results live in shared memory, one warp per segment.
-  // GROUPS-LABEL: groups_k0_row_reduction(const float *__restrict__ x, float *__restrict__ out0, float *__restrict__ out1, int64_t B) {
+  // GROUPS-LABEL: groups_k0_row_reduction(
+  // GROUPS-NEXT: const float *__restrict__ x, float *__restrict__ out0,
+  // GROUPS-NEXT: float *__restrict__ out1, int64_t B) {
   // GROUPS: const int warp = tid / dev::kWarpSize;
   // GROUPS: const int lane = tid % dev::kWarpSize;
   // GROUPS: float *const shared = sharedMemory + threadIdx.x / kThreads * (4 + 64);
@@ -128,13 +132,16 @@ module {
   // and NaN counting as the maximum; the output holds int64_t.
   // ARGMAX: struct ArgValue {
   // ARGMAX: struct ArgMaxOp {
-  // ARGMAX: argmax_k0_row_reduction(const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B) {
+  // ARGMAX: argmax_k0_row_reduction(
+  // ARGMAX-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B) {
   // ARGMAX: ArgValue [[ACC:acc[0-9]+]] = ArgMaxOp::identity();
   // ARGMAX: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{v{{[0-9]+}}, j});
   // ARGMAX: const ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, ArgMaxOp>([[ACC]]);
   // ARGMAX: for (int64_t j = tid; j < 1; j += kThreads) {
   // ARGMAX: idx[{{i[0-9]+}}] = [[RED]].index;
-  // ARGMAX: sinter_status argmax_forward(argmax *model, int64_t B, const float *x, int64_t *idx, cudaStream_t stream) {
+  // ARGMAX: sinter_status argmax_forward(
+  // ARGMAX-NEXT: argmax *model, int64_t B, const float *x, int64_t *idx,
+  // ARGMAX-NEXT: cudaStream_t stream) {
   // ARGMAX: sinter_rt_check_pointer(ctx, "idx", idx, sizeof(int64_t))
   module @argmax attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x100xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
@@ -150,7 +157,9 @@ module {
 
   // Rows of symbolic length C: the host picks the team size and whether the
   // row fits in shared memory at run time.
-  // SYMBOLIC: symbolic_rows_k0_row_reduction(const float *__restrict__ x, float *__restrict__ y, int64_t B, int64_t C, int cached) {
+  // SYMBOLIC: symbolic_rows_k0_row_reduction(
+  // SYMBOLIC-NEXT: const float *__restrict__ x, float *__restrict__ y, int64_t B, int64_t C,
+  // SYMBOLIC-NEXT: int cached) {
   // SYMBOLIC: float *const shared = sharedMemory + threadIdx.x / kThreads * ((cached ? C : 0));
   // SYMBOLIC: if (cached) { // Copy the rows read more than once.
   // SYMBOLIC: = cached ? x_row[j] : x[{{i[0-9]+}}];
@@ -158,8 +167,10 @@ module {
   // SYMBOLIC-NEXT: const int threads = length <= 1024 ? 32 : length <= 8192 ? 256 : 1024;
   // SYMBOLIC: const int cached = rowsPerBlock * (C) * static_cast<int64_t>(sizeof(float)) <= 163840;
   // SYMBOLIC: if (threads == 32)
-  // SYMBOLIC-NEXT: return launch_symbolic_rows_k0_row_reduction_rows<32>(ctx, stream, x, y, B, C, cached);
-  // SYMBOLIC: return launch_symbolic_rows_k0_row_reduction_rows<1024>(ctx, stream, x, y, B, C, cached);
+  // SYMBOLIC-NEXT: return launch_symbolic_rows_k0_row_reduction_rows<32>(
+  // SYMBOLIC-NEXT: ctx, stream, x, y, B, C, cached);
+  // SYMBOLIC: return launch_symbolic_rows_k0_row_reduction_rows<1024>(
+  // SYMBOLIC-NEXT: ctx, stream, x, y, B, C, cached);
   module @symbolic_rows attributes {sinter.dims = {B = 8 : i64, C = 100 : i64}} {
     func.func @forward(%x: tensor<?x?xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "C"]})
         -> (tensor<?x?xf32> {sinter.name = "y", sinter.dim_names = ["B", "C"]}) {
