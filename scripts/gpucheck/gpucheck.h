@@ -360,6 +360,15 @@ public:
     return {worstNorm, worstAbs};
   }
 
+  /// The bytes of every input, param and output: what a forward call must
+  /// move at least once.
+  size_t totalBytes() {
+    size_t bytes = 0;
+    for (Tensor *tensor : all())
+      bytes += byteSize(*tensor);
+    return bytes;
+  }
+
   bool hasDims() const { return !dims.empty(); }
   bool hasInputs() const { return !inputs.empty(); }
   const std::string &firstInput() const { return inputs.front().name; }
@@ -424,7 +433,7 @@ inline int run(Case &c, const Api &api, const std::string &label, bool quick) {
   auto [norm, maxAbs] = c.compare(first);
   bool ok = norm <= kTolerance;
   bool deterministic = true, apiChecks = true;
-  double offsetNorm = 0;
+  double offsetNorm = 0, micros = 0;
   if (!quick) {
     // Bitwise reproducible.
     ok &= expect(api.forward(model, call, stream), SINTER_OK, "forward #2");
@@ -461,14 +470,31 @@ inline int run(Case &c, const Api &api, const std::string &label, bool quick) {
     apiChecks &=
         expect(api.workspaceBytes(call, &bytes), SINTER_OK, "workspace_bytes");
     ok &= deterministic && apiChecks && offsetNorm <= kTolerance;
+    // Time: the mean of 20 calls after a warm-up, events on the stream.
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    ok &= expect(api.forward(model, call, stream), SINTER_OK, "warm-up");
+    check(cudaEventRecord(start, stream), "cudaEventRecord");
+    for (int i = 0; i < 20; ++i)
+      api.forward(model, call, stream);
+    check(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    micros = 1000.0 * ms / 20;
+    check(cudaEventDestroy(start), "cudaEventDestroy");
+    check(cudaEventDestroy(stop), "cudaEventDestroy");
   }
   ok &= expect(api.destroy(model), SINTER_OK, "destroy");
   check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+  // Bytes every call must move / time: a floor on the bandwidth achieved.
+  double gbps = micros > 0 ? c.totalBytes() / (micros * 1e3) : 0;
   std::printf("RESULT %s max_abs=%.3e rel_norm=%.3e offset_rel_norm=%.3e "
-              "deterministic=%s api=%s status=%s\n",
+              "deterministic=%s api=%s time_us=%.1f min_GBps=%.0f status=%s\n",
               label.c_str(), maxAbs, norm, offsetNorm,
-              deterministic ? "yes" : "NO", apiChecks ? "ok" : "FAIL",
-              ok ? "PASS" : "FAIL");
+              deterministic ? "yes" : "NO", apiChecks ? "ok" : "FAIL", micros,
+              gbps, ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
 

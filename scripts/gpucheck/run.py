@@ -10,7 +10,10 @@ Runs on a GPU machine with nvcc (no MLIR needed). For the folder <dir>:
   4. prints one table row per case and size: max abs error and relative
      error norm against the f64 interpreter, the same with every buffer off
      16-byte alignment, determinism (two runs bitwise equal), the API error
-     checks, and the sanitizer's verdict.
+     checks, the mean time of a forward call and the bandwidth that moving
+     every input, param and output once would need in that time (a floor on
+     what the kernels achieved; compute-bound GEMMs read low), and the
+     sanitizer's verdict.
 Exits with status 1 when anything failed. Build logs and driver output go to
 <dir>/logs/.
 """
@@ -128,11 +131,11 @@ def main():
             skip = os.path.join(size, "skip.txt")
             if os.path.exists(skip):
                 reason = open(skip).read().strip()
-                add((model, label, "-", "-", "-", "-", "-",
-                             "skipped: " + reason[:70]))
+                add((model, label, "-", "-", "-", "-", "-", "-", "-",
+                             "skipped: " + reason[:60]))
                 continue
             if not built[model]:
-                add((model, label, "-", "-", "-", "-", "-", "BUILD FAILED"))
+                add((model, label, "-", "-", "-", "-", "-", "-", "-", "BUILD FAILED"))
                 failed = True
                 continue
             result = subprocess.run([os.path.join(case, "driver"), size],
@@ -141,7 +144,7 @@ def main():
             open(os.path.join(logs, "%s.%s.log" % (model, label)), "w").write(result.stdout)
             fields = parse_result(result.stdout)
             if not fields:
-                add((model, label, "-", "-", "-", "-", "-",
+                add((model, label, "-", "-", "-", "-", "-", "-", "-",
                              "CRASH: " + result.stdout.strip().splitlines()[-1][:60]
                              if result.stdout.strip() else "CRASH"))
                 failed = True
@@ -150,11 +153,11 @@ def main():
             failed |= status != "PASS" or result.returncode != 0
             add((model, label, fields["max_abs"], fields["rel_norm"],
                          fields["offset_rel_norm"], fields["deterministic"],
-                         fields["api"], status))
-        add((model, "memcheck", "", "", "", "", "", sanitized))
+                         fields["api"], fields["time_us"], fields["min_GBps"], status))
+        add((model, "memcheck", "", "", "", "", "", "", "", sanitized))
 
     header = ("example", "dims", "max abs err", "rel err norm", "rel (unaligned)",
-              "determ.", "api", "result")
+              "determ.", "api", "time us", "GB/s min", "result")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     line = lambda r: "  ".join(str(v).ljust(w) for v, w in zip(r, widths)).rstrip()
     print(line(header))
