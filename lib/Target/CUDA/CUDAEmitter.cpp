@@ -417,6 +417,19 @@ LogicalResult ModelEmitter::readSignature() {
   return success();
 }
 
+/// The buffer `name` of a kernel: the region value `value` that holds the
+/// function value `outer`, with `outer`'s shape and element type.
+static Buffer makeBuffer(std::string name, Value value, Value outer,
+                         const ShapeAnalysis &shapes) {
+  Buffer buffer;
+  buffer.name = std::move(name);
+  buffer.value = value;
+  buffer.shape = shapes.getShape(outer);
+  buffer.isIndex =
+      cast<RankedTensorType>(outer.getType()).getElementType().isInteger(64);
+  return buffer;
+}
+
 LogicalResult ModelEmitter::planFunction(FunctionInfo &info) {
   // Names and host pointers of kernel results.
   llvm::DenseMap<Value, std::string> pointers, names;
@@ -470,26 +483,14 @@ LogicalResult ModelEmitter::planFunction(FunctionInfo &info) {
         continue;
       if (!names.count(operand))
         return kernel.emitError("CUDA emitter: kernel operand has no buffer");
-      Buffer buffer;
-      buffer.name = kernelName(names[operand]);
-      buffer.value = argument;
-      buffer.shape = info.shapes.getShape(operand);
-      buffer.isIndex = cast<RankedTensorType>(operand.getType())
-                           .getElementType()
-                           .isInteger(64);
-      entry.request.inputs.push_back(buffer);
+      entry.request.inputs.push_back(makeBuffer(
+          kernelName(names[operand]), argument, operand, info.shapes));
     }
     auto yield = cast<YieldOp>(body.getTerminator());
     for (auto [result, value] :
          llvm::zip(kernel.getResults(), yield.getValues())) {
-      Buffer buffer;
-      buffer.name = kernelName(names[result]);
-      buffer.value = value;
-      buffer.shape = info.shapes.getShape(result);
-      buffer.isIndex = cast<RankedTensorType>(result.getType())
-                           .getElementType()
-                           .isInteger(64);
-      entry.request.outputs.push_back(buffer);
+      entry.request.outputs.push_back(
+          makeBuffer(kernelName(names[result]), value, result, info.shapes));
     }
     entry.request.name = entry.name;
     entry.request.op = kernel;

@@ -90,16 +90,11 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
         return emitError(value.getLoc(), "CUDA emitter: a column reduction "
                                          "reads a later result");
       });
-  for (const Buffer &input : kernel.inputs) {
-    emitter.addLeaf(input.value);
-    leafBuffers[input.value] = &input;
-  }
+  addKernelLeaves(emitter, kernel, leafBuffers);
   for (const Buffer &stats : statsBuffers) {
     emitter.addLeaf(stats.value);
     leafBuffers[stats.value] = &stats;
   }
-  for (auto [argument, constant] : kernel.constantArguments)
-    emitter.mapArgument(argument, constant);
 
   // Element (p, q) of the input: p indexes the kept dims, q the reduced.
   const Shape &shape = context.shapes.getShape(reduction.info.input);

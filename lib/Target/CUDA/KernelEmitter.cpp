@@ -133,6 +133,16 @@ SmallVector<std::string> cuda::getDimParameters(ArrayRef<std::string> dims) {
   return parameters;
 }
 
+void cuda::addKernelLeaves(ScalarEmitter &emitter, const EvalKernel &kernel,
+                           llvm::DenseMap<Value, const Buffer *> &buffers) {
+  for (const Buffer &input : kernel.inputs) {
+    emitter.addLeaf(input.value);
+    buffers[input.value] = &input;
+  }
+  for (auto [argument, constant] : kernel.constantArguments)
+    emitter.mapArgument(argument, constant);
+}
+
 Expr cuda::loadElement(ScalarEmitter &emitter, const Buffer &buffer,
                        const Coords &coords) {
   Expr index = emitter.bindIndex(linearize(coords, buffer.shape));
@@ -194,6 +204,33 @@ std::string cuda::formatConjunction(StringRef name,
          ";\n";
 }
 
+/// The combination of (value, index) pairs of torch.<function>: the first
+/// index of the <extreme>, NaN counting as the <extreme> (the first NaN
+/// wins); `better` compares two values.
+static std::string getArgOp(StringRef type, StringRef function,
+                            StringRef extreme, StringRef better,
+                            StringRef identity) {
+  return ("/// torch." + function + ": the first index of the " + extreme +
+          ", NaN counting as the\n/// " + extreme +
+          " (the first NaN wins).\nstruct " + type +
+          " {\n"
+          "  __device__ __forceinline__ ArgValue operator()(ArgValue a, "
+          "ArgValue b) const {\n"
+          "    bool aNan = a.value != a.value, bNan = b.value != b.value;\n"
+          "    if (aNan || bNan)\n"
+          "      return aNan && (!bNan || a.index < b.index) ? a : b;\n"
+          "    if (a.value != b.value)\n"
+          "      return a.value " +
+          better +
+          " b.value ? a : b;\n"
+          "    return a.index < b.index ? a : b;\n"
+          "  }\n"
+          "  __device__ __forceinline__ static ArgValue identity() {\n"
+          "    return {" +
+          identity + ", INT64_MAX};\n  }\n};\n")
+      .str();
+}
+
 std::string cuda::getDeviceHelper(StringRef name) {
   if (name == "team_reduce")
     return R"(/// Reduces `value` over the kThreads threads that share a row: one warp,
@@ -239,38 +276,8 @@ __device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
           __shfl_sync(dev::kFullWarpMask, v.index, lane)};
 }
 
-/// torch.argmax: the first index of the maximum, NaN counting as the
-/// maximum (the first NaN wins).
-struct ArgMaxOp {
-  __device__ __forceinline__ ArgValue operator()(ArgValue a, ArgValue b) const {
-    bool aNan = a.value != a.value, bNan = b.value != b.value;
-    if (aNan || bNan)
-      return aNan && (!bNan || a.index < b.index) ? a : b;
-    if (a.value != b.value)
-      return a.value > b.value ? a : b;
-    return a.index < b.index ? a : b;
-  }
-  __device__ __forceinline__ static ArgValue identity() {
-    return {-INFINITY, INT64_MAX};
-  }
-};
-
-/// torch.argmin: the first index of the minimum, NaN counting as the
-/// minimum (the first NaN wins).
-struct ArgMinOp {
-  __device__ __forceinline__ ArgValue operator()(ArgValue a, ArgValue b) const {
-    bool aNan = a.value != a.value, bNan = b.value != b.value;
-    if (aNan || bNan)
-      return aNan && (!bNan || a.index < b.index) ? a : b;
-    if (a.value != b.value)
-      return a.value < b.value ? a : b;
-    return a.index < b.index ? a : b;
-  }
-  __device__ __forceinline__ static ArgValue identity() {
-    return {INFINITY, INT64_MAX};
-  }
-};
-)";
+)" + getArgOp("ArgMaxOp", "argmax", "maximum", ">", "-INFINITY") +
+           "\n" + getArgOp("ArgMinOp", "argmin", "minimum", "<", "INFINITY");
   if (name == "grid_blocks")
     return R"(/// The blocks of a grid-stride loop over `work` items: enough to cover
 /// them, at most 32 per multiprocessor.

@@ -159,6 +159,11 @@ SmallVector<std::string> getBufferNames(ArrayRef<Buffer> buffers);
 /// Returns `type name` for every dim.
 SmallVector<std::string> getDimParameters(ArrayRef<std::string> dims);
 
+/// Makes every input buffer of `kernel` a leaf of `emitter`, recording it in
+/// `buffers`, and maps the region arguments that receive constants.
+void addKernelLeaves(ScalarEmitter &emitter, const EvalKernel &kernel,
+                     llvm::DenseMap<Value, const Buffer *> &buffers);
+
 /// Reads element `coords` of `buffer` from global memory.
 Expr loadElement(ScalarEmitter &emitter, const Buffer &buffer,
                  const Coords &coords);

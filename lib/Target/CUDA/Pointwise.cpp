@@ -118,12 +118,7 @@ public:
                 [this](Value value, const Coords &coords) {
                   return readLeaf(value, coords);
                 }) {
-    for (const Buffer &input : kernel.inputs) {
-      emitter.addLeaf(input.value);
-      leafBuffers[input.value] = &input;
-    }
-    for (auto [argument, constant] : kernel.constantArguments)
-      emitter.mapArgument(argument, constant);
+    addKernelLeaves(emitter, kernel, leafBuffers);
   }
 
   /// Writes the kernel and returns its code.

@@ -299,16 +299,11 @@ public:
                 [this](Value value, const Coords &coords) {
                   return readLeaf(value, coords);
                 }) {
-    for (const Buffer &input : kernel.inputs) {
-      emitter.addLeaf(input.value);
-      leafBuffers[input.value] = &input;
-    }
+    addKernelLeaves(emitter, kernel, leafBuffers);
     for (RowReduction &reduction : plan.reductions) {
       emitter.addLeaf(reduction.result);
       reductionsByResult[reduction.result] = &reduction;
     }
-    for (auto [argument, constant] : kernel.constantArguments)
-      emitter.mapArgument(argument, constant);
   }
 
   /// Writes the kernel body and returns it.
@@ -330,6 +325,16 @@ private:
   FailureOr<Expr> emitReducedElement(const RowReduction &reduction,
                                      const Expr &position);
   FailureOr<Expr> emitDotElement(MatmulOp matmul, const Coords &coords);
+  /// Declares one accumulator per reduction of `group`, at its identity.
+  void declareAccumulators(ArrayRef<RowReduction *> group,
+                           SmallVectorImpl<std::string> &accumulators,
+                           SmallVectorImpl<std::string> &combiners);
+  /// Combines every accumulator with its reduction's element at `position`
+  /// of the row.
+  LogicalResult writeUpdates(ArrayRef<RowReduction *> group,
+                             ArrayRef<std::string> accumulators,
+                             ArrayRef<std::string> combiners,
+                             const Expr &position);
   LogicalResult writePerRowReductions(ArrayRef<RowReduction *> group);
   LogicalResult writeSegmentReductions(ArrayRef<RowReduction *> group);
   LogicalResult writeOutputs();
@@ -554,9 +559,9 @@ void RowWriter::writeCacheFill() {
                               ") { // Copy the rows read more than once.");
 }
 
-LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
-  DimExpr length = group.front()->groupSize;
-  SmallVector<std::string> accumulators, combiners;
+void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
+                                    SmallVectorImpl<std::string> &accumulators,
+                                    SmallVectorImpl<std::string> &combiners) {
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
     combiners.push_back(getCombiner(reduction->kind, context));
@@ -565,8 +570,12 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
                     .str());
     accumulators.push_back(acc);
   }
-  writer.openScope();
-  Expr position("j", writer.getDepth());
+}
+
+LogicalResult RowWriter::writeUpdates(ArrayRef<RowReduction *> group,
+                                      ArrayRef<std::string> accumulators,
+                                      ArrayRef<std::string> combiners,
+                                      const Expr &position) {
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
     FailureOr<Expr> element = emitReducedElement(*reduction, position);
@@ -575,6 +584,17 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     writer.line(acc + " = " +
                 getUpdate(*reduction, combiner, acc, *element, position) + ";");
   }
+  return success();
+}
+
+LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
+  DimExpr length = group.front()->groupSize;
+  SmallVector<std::string> accumulators, combiners;
+  declareAccumulators(group, accumulators, combiners);
+  writer.openScope();
+  if (failed(writeUpdates(group, accumulators, combiners,
+                          Expr("j", writer.getDepth()))))
+    return failure();
   writer.closeScope("for (int64_t j = tid; j < " + length.str() +
                     "; j += kThreads) {");
   for (auto [reduction, acc, combiner] :
@@ -599,23 +619,12 @@ RowWriter::writeSegmentReductions(ArrayRef<RowReduction *> group) {
   writer.openScope(); // over segments
   unsigned segmentDepth = writer.getDepth();
   SmallVector<std::string> accumulators, combiners;
-  for (RowReduction *reduction : group) {
-    std::string acc = writer.freshName("acc");
-    combiners.push_back(getCombiner(reduction->kind, context));
-    writer.line("float " + acc + " = " + combiners.back() + "::identity();");
-    accumulators.push_back(acc);
-  }
+  declareAccumulators(group, accumulators, combiners);
   writer.openScope(); // over the elements of a segment
   Expr position = addIndex(mulIndex(Expr("g", segmentDepth), sizeExpr(size)),
                            Expr("q", writer.getDepth()));
-  for (auto [reduction, acc, combiner] :
-       llvm::zip(group, accumulators, combiners)) {
-    FailureOr<Expr> element = emitReducedElement(*reduction, position);
-    if (failed(element))
-      return failure();
-    writer.line(acc + " = " +
-                getUpdate(*reduction, combiner, acc, *element, position) + ";");
-  }
+  if (failed(writeUpdates(group, accumulators, combiners, position)))
+    return failure();
   writer.closeScope("for (int64_t q = lane; q < " + size.str() +
                     "; q += dev::kWarpSize) {");
   SmallVector<std::string> stores;
