@@ -358,9 +358,10 @@ template <typename OpTy> struct MergeClamps : public SimplifyPattern<OpTy> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-/// sum(x * c) = sum(x) * c and mean(x * c) = mean(x) * c for a scalar c
+/// sum(x * c) = sum(x) * c, mean likewise, for a scalar c; max(x * c) =
+/// max(x) * c, min likewise, for a constant c > 0 (rounding is monotonic)
 template <typename OpTy>
-struct ScalarOutOfReduction : public SimplifyPattern<OpTy> {
+struct ScaleOutOfReduction : public SimplifyPattern<OpTy> {
   using SimplifyPattern<OpTy>::SimplifyPattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -369,9 +370,10 @@ struct ScalarOutOfReduction : public SimplifyPattern<OpTy> {
       return failure();
     for (Value factor : {mul.getRhs(), mul.getLhs()}) {
       Value x = getOtherOperand(mul, factor);
-      if (!isScalar(factor) || x.getType() != mul.getType())
+      std::optional<RewriteEffect> effect = effectOfMovingOut(factor);
+      if (!effect || x.getType() != mul.getType())
         continue;
-      if (!this->allows(RewriteEffect::Rounding))
+      if (!this->allows(*effect))
         return failure();
       Value reduced =
           OpTy::create(rewriter, op.getLoc(), x, op.getDims(), op.getKeepdim());
@@ -380,27 +382,18 @@ struct ScalarOutOfReduction : public SimplifyPattern<OpTy> {
     }
     return failure();
   }
-};
 
-/// max(x * c) = max(x) * c and min(x * c) = min(x) * c for a constant c > 0
-/// (rounding is monotonic)
-template <typename OpTy>
-struct PositiveScaleOutOfExtremum : public SimplifyPattern<OpTy> {
-  using SimplifyPattern<OpTy>::SimplifyPattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    auto mul = op.getInput().template getDefiningOp<MulOp>();
-    if (!mul || !isScalar(mul.getRhs()) ||
-        mul.getLhs().getType() != mul.getType())
-      return failure();
-    std::optional<APFloat> factor = matchSplatConstant(mul.getRhs());
-    if (!factor || !factor->isFiniteNonZero() || factor->isNegative() ||
-        !this->allows(RewriteEffect::Exact))
-      return failure();
-    Value reduced = OpTy::create(rewriter, op.getLoc(), mul.getLhs(),
-                                 op.getDims(), op.getKeepdim());
-    rewriter.replaceOpWithNewOp<MulOp>(op, reduced, mul.getRhs());
-    return success();
+  /// What moving `factor` out of the reduction changes, or nothing if it
+  /// may not move.
+  static std::optional<RewriteEffect> effectOfMovingOut(Value factor) {
+    if (!isScalar(factor))
+      return std::nullopt;
+    if constexpr (std::is_same_v<OpTy, SumOp> || std::is_same_v<OpTy, MeanOp>)
+      return RewriteEffect::Rounding;
+    std::optional<APFloat> constant = matchSplatConstant(factor);
+    if (!constant || !constant->isFiniteNonZero() || constant->isNegative())
+      return std::nullopt;
+    return RewriteEffect::Exact;
   }
 };
 
@@ -460,9 +453,9 @@ void mlir::sinter::populateSimplifyElementwisePatterns(
                RegroupCheapFactors<MulOp>, RegroupCheapFactors<AddOp>,
                MulOfNegToNegatedConstant, SubSelfToZero, MulByZero, AddZeroLike,
                ReluOfNonNegative, MergeClamps<ClampOp>, MergeClamps<ReluOp>,
-               MergeClamps<HardtanhOp>, ScalarOutOfReduction<SumOp>,
-               ScalarOutOfReduction<MeanOp>, PositiveScaleOutOfExtremum<MaxOp>,
-               PositiveScaleOutOfExtremum<MinOp>, DropUnitReductionDims<SumOp>,
+               MergeClamps<HardtanhOp>, ScaleOutOfReduction<SumOp>,
+               ScaleOutOfReduction<MeanOp>, ScaleOutOfReduction<MaxOp>,
+               ScaleOutOfReduction<MinOp>, DropUnitReductionDims<SumOp>,
                DropUnitReductionDims<MeanOp>, DropUnitReductionDims<MaxOp>,
                DropUnitReductionDims<MinOp>, DropUnitReductionDims<ProdOp>,
                DropUnitReductionDims<LogsumexpOp>, ComposeTransposes>(context,
