@@ -1,5 +1,7 @@
 // RUN: sinter-opt %s --split-input-file --sinter-simplify | FileCheck %s
 // RUN: sinter-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(sinter-simplify{fp-mode=fast}))' | FileCheck %s
+// RUN: sinter-opt %s --split-input-file --sinter-simplify='disable-patterns=reduction-of-matmul' | FileCheck %s --check-prefix=NO-MATVEC
+// RUN: sinter-opt %s --split-input-file --sinter-simplify='enable-patterns=div-by-constant' | FileCheck %s --check-prefix=ONLY-DIV
 
 // The rewrite catalog in the default fp mode (fast). simplify-strict.mlir
 // runs the same kinds of input with fp-mode=strict.
@@ -18,6 +20,20 @@
 //       CHECK:   %[[R:.*]] = sinter.matmul %[[X]], %[[SCALED]] transpose_b : tensor<?x8192xf32>, tensor<1x8192xf32>
 //       CHECK:   return %[[R]] : tensor<?x1xf32>
 //   CHECK-NOT:   sinter.matmul
+// Without reduction-of-matmul the scalars still merge and move out of the
+// sum, and nothing folds into W: the 0.75 stays on the [B, 1] result.
+// NO-MATVEC-LABEL: func.func @gemm_divide_sum_scaling
+//       NO-MATVEC:   %[[H:.*]] = sinter.matmul %{{.*}}, %{{.*}} transpose_b : tensor<?x8192xf32>, tensor<8192x8192xf32>
+//       NO-MATVEC:   %[[S:.*]] = sinter.sum %[[H]] dims [1] keepdim
+//       NO-MATVEC:   %[[R:.*]] = sinter.mul %[[S]], %{{.*}} : tensor<?x1xf32>, tensor<f32>
+//       NO-MATVEC:   return %[[R]]
+// With div-by-constant alone only the division changes.
+// ONLY-DIV-LABEL: func.func @gemm_divide_sum_scaling
+//       ONLY-DIV:   %[[H:.*]] = sinter.matmul
+//       ONLY-DIV:   %[[D:.*]] = sinter.mul %[[H]], %{{.*}}
+//       ONLY-DIV:   %[[S:.*]] = sinter.sum %[[D]] dims [1] keepdim
+//       ONLY-DIV:   %[[R:.*]] = sinter.mul %[[S]], %{{.*}}
+//       ONLY-DIV:   return %[[R]]
 func.func @gemm_divide_sum_scaling(%x: tensor<?x8192xf32> {sinter.role = "input"}, %w: tensor<8192x8192xf32> {sinter.role = "param"}) -> tensor<?x1xf32> {
   %h = sinter.matmul %x, %w transpose_b : tensor<?x8192xf32>, tensor<8192x8192xf32>
   %two = sinter.constant dense<2.0> : tensor<f32>
@@ -163,25 +179,30 @@ func.func @regroup_adds(%x: tensor<?x64xf32>, %p: tensor<64xf32> {sinter.role = 
 
 // -----
 
-// Must not regroup: a factor that is an input (not cheap), and an inner
-// product with a second use (regrouping would compute both).
+// Must not regroup: a factor that is an input (not cheap); an inner
+// product with a second use (regrouping would compute both); a column and a
+// row param whose product would be a full matrix.
 // CHECK-LABEL: func.func @regroup_not
-//  CHECK-SAME: (%[[X:.*]]: tensor<?x64xf32>, %[[Y:.*]]: tensor<?x64xf32>)
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x64xf32>, %[[Y:.*]]: tensor<?x64xf32>, %[[Z:.*]]: tensor<4x64xf32>, %[[COL:.*]]: tensor<4x1xf32> {{.*}}, %[[ROW:.*]]: tensor<64xf32> {{.*}})
 //       CHECK:   %[[C2:.*]] = sinter.constant dense<2.000000e+00>
 //       CHECK:   %[[C3:.*]] = sinter.constant dense<3.000000e+00>
 //       CHECK:   %[[XY:.*]] = sinter.mul %[[X]], %[[Y]]
 //       CHECK:   %[[A:.*]] = sinter.mul %[[XY]], %[[C2]]
 //       CHECK:   %[[X2:.*]] = sinter.mul %[[X]], %[[C2]]
 //       CHECK:   %[[B:.*]] = sinter.mul %[[X2]], %[[C3]]
-//       CHECK:   return %[[A]], %[[B]], %[[X2]]
-func.func @regroup_not(%x: tensor<?x64xf32>, %y: tensor<?x64xf32>) -> (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>) {
+//       CHECK:   %[[ZC:.*]] = sinter.mul %[[Z]], %[[COL]]
+//       CHECK:   %[[C:.*]] = sinter.mul %[[ZC]], %[[ROW]]
+//       CHECK:   return %[[A]], %[[B]], %[[X2]], %[[C]]
+func.func @regroup_not(%x: tensor<?x64xf32>, %y: tensor<?x64xf32>, %z: tensor<4x64xf32>, %col: tensor<4x1xf32> {sinter.role = "param"}, %row: tensor<64xf32> {sinter.role = "param"}) -> (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x64xf32>) {
   %c2 = sinter.constant dense<2.0> : tensor<f32>
   %c3 = sinter.constant dense<3.0> : tensor<f32>
   %0 = sinter.mul %x, %y : tensor<?x64xf32>, tensor<?x64xf32>
   %1 = sinter.mul %0, %c2 : tensor<?x64xf32>, tensor<f32>
   %2 = sinter.mul %x, %c2 : tensor<?x64xf32>, tensor<f32>
   %3 = sinter.mul %2, %c3 : tensor<?x64xf32>, tensor<f32>
-  return %1, %3, %2 : tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>
+  %4 = sinter.mul %z, %col : tensor<4x64xf32>, tensor<4x1xf32>
+  %5 = sinter.mul %4, %row : tensor<4x64xf32>, tensor<64xf32>
+  return %1, %3, %2, %5 : tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x64xf32>
 }
 
 // -----

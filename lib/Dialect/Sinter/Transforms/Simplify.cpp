@@ -69,6 +69,15 @@ static bool regroupKeepsShape(Value x, Value p, Value q,
   return inner && broadcastsTo(shapeOf(x), *inner, expected);
 }
 
+/// Returns true if `p op q` has the shape of `p` or of `q`: regrouping
+/// never materializes a factor larger than both (a column times a row).
+static bool regroupStaysSmall(Value p, Value q) {
+  std::optional<SmallVector<int64_t>> inner =
+      broadcastShapes(shapeOf(p), shapeOf(q));
+  return inner && (ArrayRef<int64_t>(*inner) == shapeOf(p) ||
+                   ArrayRef<int64_t>(*inner) == shapeOf(q));
+}
+
 /// Clamp bounds of relu (min 0), clamp and hardtanh; NaN propagates through
 /// all three.
 struct ClampBounds {
@@ -213,7 +222,8 @@ struct RegroupCheapFactors : public SimplifyPattern<OpTy> {
         // x must be the costly operand, or the regrouped form would match
         // again with the roles swapped.
         if (isCheapFactor(x) || !isCheapFactor(p) ||
-            !regroupKeepsShape(x, p, q, op.getType().getShape()))
+            !regroupKeepsShape(x, p, q, op.getType().getShape()) ||
+            !regroupStaysSmall(p, q))
           continue;
         if (!this->allows(RewriteEffect::Rounding))
           return failure();
@@ -449,24 +459,38 @@ struct ComposeTransposes : public SimplifyPattern<TransposeOp> {
 void mlir::sinter::populateSimplifyElementwisePatterns(
     RewritePatternSet &patterns, FpMode mode) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<DivByConstantToMul, SubConstantToAdd, AddSelfToMul,
-               RegroupCheapFactors<MulOp>, RegroupCheapFactors<AddOp>,
-               MulOfNegToNegatedConstant, SubSelfToZero, MulByZero, AddZeroLike,
-               ReluOfNonNegative, MergeClamps<ClampOp>, MergeClamps<ReluOp>,
-               MergeClamps<HardtanhOp>, ScaleOutOfReduction<SumOp>,
-               ScaleOutOfReduction<MeanOp>, ScaleOutOfReduction<MaxOp>,
-               ScaleOutOfReduction<MinOp>, DropUnitReductionDims<SumOp>,
-               DropUnitReductionDims<MeanOp>, DropUnitReductionDims<MaxOp>,
-               DropUnitReductionDims<MinOp>, DropUnitReductionDims<ProdOp>,
-               DropUnitReductionDims<LogsumexpOp>, ComposeTransposes>(context,
-                                                                      mode);
-  patterns
-      .add<ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
-           ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
-           ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
-           ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
-           ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(context,
-                                                                    mode);
+  patterns.addWithLabel<DivByConstantToMul>({"div-by-constant"}, context, mode);
+  patterns.addWithLabel<SubConstantToAdd>({"sub-constant"}, context, mode);
+  patterns.addWithLabel<AddSelfToMul>({"add-self"}, context, mode);
+  patterns.addWithLabel<RegroupCheapFactors<MulOp>, RegroupCheapFactors<AddOp>>(
+      {"regroup-cheap-factors"}, context, mode);
+  patterns.addWithLabel<MulOfNegToNegatedConstant>({"mul-of-neg"}, context,
+                                                   mode);
+  patterns.addWithLabel<SubSelfToZero>({"sub-self"}, context, mode);
+  patterns.addWithLabel<MulByZero>({"mul-by-zero"}, context, mode);
+  patterns.addWithLabel<AddZeroLike>({"add-zero-like"}, context, mode);
+  patterns.addWithLabel<
+      ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
+      ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
+      ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
+      ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
+      ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(
+      {"zero-preserving-unary"}, context, mode);
+  patterns.addWithLabel<ReluOfNonNegative>({"relu-of-non-negative"}, context,
+                                           mode);
+  patterns.addWithLabel<MergeClamps<ClampOp>, MergeClamps<ReluOp>,
+                        MergeClamps<HardtanhOp>>({"merge-clamps"}, context,
+                                                 mode);
+  patterns.addWithLabel<ScaleOutOfReduction<SumOp>, ScaleOutOfReduction<MeanOp>,
+                        ScaleOutOfReduction<MaxOp>, ScaleOutOfReduction<MinOp>>(
+      {"scale-out-of-reduction"}, context, mode);
+  patterns.addWithLabel<
+      DropUnitReductionDims<SumOp>, DropUnitReductionDims<MeanOp>,
+      DropUnitReductionDims<MaxOp>, DropUnitReductionDims<MinOp>,
+      DropUnitReductionDims<ProdOp>, DropUnitReductionDims<LogsumexpOp>>(
+      {"drop-unit-reduction-dims"}, context, mode);
+  patterns.addWithLabel<ComposeTransposes>({"compose-transposes"}, context,
+                                           mode);
 }
 
 //===----------------------------------------------------------------------===//
@@ -487,8 +511,10 @@ struct SinterSimplifyPass
     populateSimplifyElementwisePatterns(foldWeights, fpMode);
     populateSimplifyMatvecPatterns(foldWeights, fpMode);
     populateSimplifyWeightFoldingPatterns(foldWeights, fpMode);
-    normalizePatterns = std::move(normalize);
-    foldWeightPatterns = std::move(foldWeights);
+    normalizePatterns = FrozenRewritePatternSet(
+        std::move(normalize), disabledPatterns, enabledPatterns);
+    foldWeightPatterns = FrozenRewritePatternSet(
+        std::move(foldWeights), disabledPatterns, enabledPatterns);
     return success();
   }
 

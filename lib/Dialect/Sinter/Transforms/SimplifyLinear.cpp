@@ -381,15 +381,24 @@ struct ScaleThroughBias : public SimplifyPattern<MulOp> {
 
 void mlir::sinter::populateSimplifyMatvecPatterns(RewritePatternSet &patterns,
                                                   FpMode mode) {
-  patterns
-      .add<ReductionOfMatmulToMatvec<SumOp>, ReductionOfMatmulToMatvec<MeanOp>,
-           ReductionOfBiasedMatmul<SumOp>, ReductionOfBiasedMatmul<MeanOp>,
-           ScalarOutOfMatmulOperand, TransposeIntoMatmul>(patterns.getContext(),
-                                                          mode);
+  MLIRContext *context = patterns.getContext();
+  patterns.addWithLabel<ReductionOfMatmulToMatvec<SumOp>,
+                        ReductionOfMatmulToMatvec<MeanOp>>(
+      {"reduction-of-matmul"}, context, mode);
+  patterns.addWithLabel<ReductionOfBiasedMatmul<SumOp>,
+                        ReductionOfBiasedMatmul<MeanOp>>(
+      {"reduction-of-biased-matmul"}, context, mode);
+  patterns.addWithLabel<ScalarOutOfMatmulOperand>(
+      {"scalar-out-of-matmul-operand"}, context, mode);
+  patterns.addWithLabel<TransposeIntoMatmul>({"transpose-into-matmul"}, context,
+                                             mode);
 }
 
 void mlir::sinter::populateSimplifyWeightFoldingPatterns(
     RewritePatternSet &patterns, FpMode mode) {
-  patterns.add<ScaleIntoMatmulWeights, ScaleThroughBias>(patterns.getContext(),
-                                                         mode);
+  MLIRContext *context = patterns.getContext();
+  patterns.addWithLabel<ScaleIntoMatmulWeights>({"scale-into-weights"}, context,
+                                                mode);
+  patterns.addWithLabel<ScaleThroughBias>({"scale-through-bias"}, context,
+                                          mode);
 }
