@@ -12,18 +12,25 @@
 
 using namespace mlir;
 
-void mlir::sinter::buildSinterPipeline(OpPassManager &pm) {
-  // sinter-decompose and sinter-simplify go here.
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+void mlir::sinter::buildSinterPipeline(OpPassManager &pm,
+                                       const SinterPipelineOptions &options) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createSinterDecompose());
+  SinterSimplifyOptions simplifyOptions;
+  simplifyOptions.fpMode = options.fpMode;
+  funcPm.addPass(createSinterSimplify(simplifyOptions));
 
   // Parameter hoisting, then kernel formation.
+  if (options.stopAfter == PipelineStage::Simplify)
+    return;
   pm.addPass(createSinterHoistParams());
+  if (options.stopAfter == PipelineStage::HoistParams)
+    return;
   pm.addPass(createSinterFormKernels());
 }
 
 void mlir::sinter::registerSinterPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<SinterPipelineOptions>(
       "sinter-pipeline",
       "The Sinter optimization pipeline, from parsed model to fusion plan",
       buildSinterPipeline);

@@ -17,6 +17,78 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// Decomposition and algebraic simplification
+//===----------------------------------------------------------------------===//
+
+def SinterDecompose : Pass<"sinter-decompose", "func::FuncOp"> {
+  let summary = "Rewrite softmax, logsumexp, var and the norms into "
+                "reductions and elementwise ops";
+  let description = [{
+    Rewrites softmax, log_softmax, logsumexp, var, layer_norm, rms_norm,
+    group_norm, instance_norm and batch_norm (training and inference) into
+    the reductions and elementwise ops of the dialect, exactly per PyTorch's
+    definitions (biased variance in the norms, max-subtracted exponentials),
+    so that the later passes see one vocabulary. Scalars are rank-0
+    `sinter.constant`s. An op that cannot be expressed (a group_norm whose
+    shape cannot be regrouped by one reshape) is an error at that op.
+
+    Example:
+
+    ```mlir
+    %p = sinter.softmax %x dim 1 : tensor<?x64xf32>
+    // becomes
+    %m = sinter.max %x dims [1] keepdim : tensor<?x64xf32>
+    %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<?x1xf32>
+    %e = sinter.exp %d : tensor<?x64xf32>
+    %s = sinter.sum %e dims [1] keepdim : tensor<?x64xf32>
+    %p = sinter.div %e, %s : tensor<?x64xf32>, tensor<?x1xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::sinter::SinterDialect"];
+}
+
+def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
+  let summary = "Algebraic rewrites of the rewrite catalog, folding and CSE";
+  let description = [{
+    Applies the rewrite catalog of DESIGN.md: reductions of a matmul over
+    its N (or M) dim become a matrix-vector product with the reduced weight,
+    scalar factors move through matmuls and reductions and merge,
+    reductions over size-1 dims vanish, zeros propagate, relu/clamp chains
+    merge, and per-channel scales and shifts after a linear (as inference
+    batch_norm leaves them) fold into its weights and bias. Runs the ops'
+    folders and common-subexpression elimination until nothing changes.
+
+    Every pattern declares what it may change about the computed values; with
+    `fp-mode=strict` only value-preserving rewrites run (identities, exact
+    constants such as x / 2 -> x * 0.5, bit-identical folds); `fp-mode=fast`
+    (the default) also reassociates and assumes finite values.
+
+    The rewrites carry labels that `disable-patterns` and `enable-patterns`
+    accept: div-by-constant, sub-constant, add-self, regroup-cheap-factors,
+    mul-of-neg, sub-self, mul-by-zero, add-zero-like, zero-preserving-unary,
+    relu-of-non-negative, merge-clamps, scale-out-of-reduction,
+    drop-unit-reduction-dims, compose-transposes, reduction-of-matmul,
+    reduction-of-biased-matmul, scalar-out-of-matmul-operand,
+    transpose-into-matmul, scale-into-weights, scale-through-bias.
+  }];
+  let options = [
+    Option<"fpMode", "fp-mode", "::mlir::sinter::FpMode",
+           /*default=*/"::mlir::sinter::FpMode::Fast",
+           "Which rewrites may change floating-point results",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::sinter::FpMode::Strict, "strict",
+                        "value-preserving rewrites only"),
+             clEnumValN(::mlir::sinter::FpMode::Fast, "fast",
+                        "also reassociate and assume finite values"))}]>,
+    ListOption<"disabledPatterns", "disable-patterns", "std::string",
+               "Labels of the rewrites not to apply (see the catalog)">,
+    ListOption<"enabledPatterns", "enable-patterns", "std::string",
+               "Labels of the only rewrites to apply (see the catalog)">,
+  ];
+  let dependentDialects = ["::mlir::sinter::SinterDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Parameter hoisting and kernel formation (branch `kernels`)
 //===----------------------------------------------------------------------===//
 

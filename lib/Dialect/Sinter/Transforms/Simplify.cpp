@@ -1,0 +1,553 @@
+//===- Simplify.cpp - Algebraic simplification ----------------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// sinter-simplify applies the rewrite catalog of DESIGN.md with the ops'
+// folders, then common-subexpression elimination, and repeats until nothing
+// changes. This file holds the pass and the elementwise, reduction and shape
+// rewrites; SimplifyLinear.cpp holds those around matmuls.
+//
+// The rewrites run in two rounds: the first normalizes (scalar factors move
+// outward and merge, matmuls reduced over N or M become matrix-vector
+// products), the second folds the scales left after a matmul into its param
+// operand. Folding earlier would scale a full weight matrix where a reduced
+// one suffices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/Transforms/Passes.h"
+#include "sinter/Dialect/Sinter/Transforms/RewriteUtils.h"
+#include "sinter/Dialect/Sinter/Transforms/SimplifyPatterns.h"
+
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::sinter {
+#define GEN_PASS_DEF_SINTERSIMPLIFY
+#include "sinter/Dialect/Sinter/Transforms/Passes.h.inc"
+} // namespace mlir::sinter
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+/// Returns true if `value` is +0 everywhere in every finite run: a splat +0
+/// constant, or `x - x` (which also stands for zeros of a dynamic shape, and
+/// is NaN where x is infinite or NaN).
+static bool isZeroLike(Value value) {
+  if (std::optional<APFloat> splat = matchSplatConstant(value))
+    return splat->isPosZero();
+  auto sub = value.getDefiningOp<SubOp>();
+  return sub && sub.getLhs() == sub.getRhs();
+}
+
+/// Returns true if `value` is a factor that costs nothing per run: a scalar
+/// or a value computed from params only.
+static bool isCheapFactor(Value value) {
+  return isScalar(value) || isParamOnly(value);
+}
+
+/// The shape of a value of ranked tensor type.
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+/// Returns true if `x op (p op q)` has the shape `expected`, as `(x op p)
+/// op q` does.
+static bool regroupKeepsShape(Value x, Value p, Value q,
+                              ArrayRef<int64_t> expected) {
+  std::optional<SmallVector<int64_t>> inner =
+      broadcastShapes(shapeOf(p), shapeOf(q));
+  return inner && broadcastsTo(shapeOf(x), *inner, expected);
+}
+
+/// Returns true if `p op q` has the shape of `p` or of `q`: regrouping
+/// never materializes a factor larger than both (a column times a row).
+static bool regroupStaysSmall(Value p, Value q) {
+  std::optional<SmallVector<int64_t>> inner =
+      broadcastShapes(shapeOf(p), shapeOf(q));
+  return inner && (ArrayRef<int64_t>(*inner) == shapeOf(p) ||
+                   ArrayRef<int64_t>(*inner) == shapeOf(q));
+}
+
+/// Clamp bounds of relu (min 0), clamp and hardtanh; NaN propagates through
+/// all three.
+struct ClampBounds {
+  std::optional<double> min, max;
+};
+
+static std::optional<ClampBounds> getClampBounds(Operation *op) {
+  if (!op)
+    return std::nullopt;
+  if (isa<ReluOp>(op))
+    return ClampBounds{0.0, std::nullopt};
+  if (auto clamp = dyn_cast<ClampOp>(op)) {
+    ClampBounds bounds;
+    if (clamp.getMin())
+      bounds.min = clamp.getMin()->convertToDouble();
+    if (clamp.getMax())
+      bounds.max = clamp.getMax()->convertToDouble();
+    return bounds;
+  }
+  if (auto hardtanh = dyn_cast<HardtanhOp>(op))
+    return ClampBounds{hardtanh.getMin().convertToDouble(),
+                       hardtanh.getMax().convertToDouble()};
+  return std::nullopt;
+}
+
+/// Returns true if the bounds describe a non-empty interval.
+static bool isNonEmpty(const ClampBounds &bounds) {
+  return !bounds.min || !bounds.max || *bounds.min <= *bounds.max;
+}
+
+/// The bounds of clamping with `inner`, then `outer`: the intersection of
+/// the intervals, or nothing when it is empty (the composition is then a
+/// constant that one clamp does not express).
+static std::optional<ClampBounds> composeClamps(const ClampBounds &inner,
+                                                const ClampBounds &outer) {
+  if (!isNonEmpty(inner) || !isNonEmpty(outer))
+    return std::nullopt;
+  auto tighter = [](std::optional<double> a, std::optional<double> b,
+                    bool takeMax) -> std::optional<double> {
+    if (!a || !b)
+      return a ? a : b;
+    return takeMax ? std::max(*a, *b) : std::min(*a, *b);
+  };
+  ClampBounds result{tighter(inner.min, outer.min, /*takeMax=*/true),
+                     tighter(inner.max, outer.max, /*takeMax=*/false)};
+  if (!isNonEmpty(result))
+    return std::nullopt;
+  return result;
+}
+
+/// Returns true if every value of `value` is +0 or more, or NaN.
+static bool isNonNegative(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto softplus = dyn_cast<SoftplusOp>(op))
+    return !softplus.getBeta().isNegative();
+  return isa<ExpOp, AbsOp, SigmoidOp, HardsigmoidOp>(op);
+}
+
+/// The size-1 dims among `dims` of `type`.
+static SmallVector<int64_t> nonUnitDims(RankedTensorType type,
+                                        ArrayRef<int64_t> dims) {
+  return llvm::filter_to_vector(
+      dims, [&](int64_t dim) { return type.getDimSize(dim) != 1; });
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar arithmetic
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// x / c = x * (1 / c)
+struct DivByConstantToMul : public SimplifyPattern<DivOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(DivOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APFloat> divisor = matchSplatConstant(op.getRhs());
+    if (!divisor)
+      return failure();
+    APFloat reciprocal(divisor->getSemantics(), 1);
+    APFloat::opStatus status =
+        reciprocal.divide(*divisor, APFloat::rmNearestTiesToEven);
+    // A zero or subnormal divisor has no finite reciprocal to multiply by.
+    if (status != APFloat::opOK && status != APFloat::opInexact)
+      return rewriter.notifyMatchFailure(op, "no finite reciprocal");
+    if (!allows(status == APFloat::opOK ? RewriteEffect::Exact
+                                        : RewriteEffect::Rounding))
+      return rewriter.notifyMatchFailure(op, "inexact reciprocal");
+    Value factor = createSplatConstant(
+        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
+        reciprocal);
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), factor);
+    return success();
+  }
+};
+
+/// x - c = x + (-c)
+struct SubConstantToAdd : public SimplifyPattern<SubOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(SubOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
+    if (!constant || !allows(RewriteEffect::Exact))
+      return failure();
+    Value negated = createSplatConstant(
+        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
+        neg(*constant));
+    rewriter.replaceOpWithNewOp<AddOp>(op, op.getLhs(), negated);
+    return success();
+  }
+};
+
+/// x + x = x * 2
+struct AddSelfToMul : public SimplifyPattern<AddOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getLhs() != op.getRhs() || !allows(RewriteEffect::Exact))
+      return failure();
+    Value two = createScalarConstant(rewriter, op.getLoc(),
+                                     getElementType(op.getLhs()), 2.0);
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), two);
+    return success();
+  }
+};
+
+/// (x * p) * q = x * (p * q) and (x + p) + q = x + (p + q), p and q cheap
+template <typename OpTy>
+struct RegroupCheapFactors : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    for (Value innerValue : {op.getLhs(), op.getRhs()}) {
+      auto inner = innerValue.getDefiningOp<OpTy>();
+      Value q = getOtherOperand(op, innerValue);
+      if (!inner || !inner->hasOneUse() || !isCheapFactor(q))
+        continue;
+      for (Value x : {inner.getLhs(), inner.getRhs()}) {
+        Value p = getOtherOperand(inner, x);
+        // x must be the costly operand, or the regrouped form would match
+        // again with the roles swapped.
+        if (isCheapFactor(x) || !isCheapFactor(p) ||
+            !regroupKeepsShape(x, p, q, op.getType().getShape()) ||
+            !regroupStaysSmall(p, q))
+          continue;
+        if (!this->allows(RewriteEffect::Rounding))
+          return failure();
+        Value pq = OpTy::create(rewriter, op.getLoc(), p, q);
+        rewriter.replaceOpWithNewOp<OpTy>(op, x, pq);
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
+/// neg(x) * c = x * (-c)
+struct MulOfNegToNegatedConstant : public SimplifyPattern<MulOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto negOp = op.getLhs().getDefiningOp<NegOp>();
+    std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
+    if (!negOp || !constant || !allows(RewriteEffect::Exact))
+      return failure();
+    Value negated = createSplatConstant(
+        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
+        neg(*constant));
+    rewriter.replaceOpWithNewOp<MulOp>(op, negOp.getInput(), negated);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Zeros
+//===----------------------------------------------------------------------===//
+
+/// x - x = 0
+struct SubSelfToZero : public SimplifyPattern<SubOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(SubOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getLhs() != op.getRhs() || !op.getType().hasStaticShape() ||
+        !allows(RewriteEffect::FiniteOnly))
+      return failure();
+    rewriter.replaceOp(op, createSplatConstant(rewriter, op.getLoc(),
+                                               op.getType(), APFloat(0.0)));
+    return success();
+  }
+};
+
+/// f(0) = 0 for f in relu, gelu, silu, tanh, leaky_relu, mish, hardswish,
+/// softsign, abs, sqrt (each also maps NaN to NaN)
+template <typename OpTy>
+struct ZeroPreservingUnary : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!isZeroLike(op.getInput()) || !this->allows(RewriteEffect::Exact))
+      return failure();
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+/// x * 0 = 0
+struct MulByZero : public SimplifyPattern<MulOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    Value zero = isZeroLike(op.getRhs())   ? op.getRhs()
+                 : isZeroLike(op.getLhs()) ? op.getLhs()
+                                           : Value();
+    if (!zero || !allows(RewriteEffect::FiniteOnly))
+      return failure();
+    if (zero.getType() == op.getType()) {
+      rewriter.replaceOp(op, zero);
+      return success();
+    }
+    if (!op.getType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "zeros of a dynamic shape");
+    rewriter.replaceOp(op, createSplatConstant(rewriter, op.getLoc(),
+                                               op.getType(), APFloat(0.0)));
+    return success();
+  }
+};
+
+/// x + (y - y) = x
+struct AddZeroLike : public SimplifyPattern<AddOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Value zero : {op.getRhs(), op.getLhs()}) {
+      Value x = getOtherOperand(op, zero);
+      if (!isZeroLike(zero) || x.getType() != op.getType())
+        continue;
+      if (!allows(RewriteEffect::FiniteOnly))
+        return failure();
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    return failure();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Clamps
+//===----------------------------------------------------------------------===//
+
+/// relu(y) = y when y >= 0 (exp, abs, sigmoid, hardsigmoid, softplus)
+struct ReluOfNonNegative : public SimplifyPattern<ReluOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(ReluOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isNonNegative(op.getInput()) || !allows(RewriteEffect::Exact))
+      return failure();
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+/// clamp(clamp(x, a, b), c, d) = clamp(x, max(a, c), min(b, d)); relu and
+/// hardtanh are clamps
+template <typename OpTy> struct MergeClamps : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Operation *inner = op.getInput().getDefiningOp();
+    std::optional<ClampBounds> innerBounds = getClampBounds(inner);
+    if (!innerBounds)
+      return failure();
+    std::optional<ClampBounds> bounds =
+        composeClamps(*innerBounds, *getClampBounds(op));
+    if (!bounds || !this->allows(RewriteEffect::Exact))
+      return failure();
+    auto attr = [&](std::optional<double> bound) {
+      return bound ? rewriter.getF64FloatAttr(*bound) : FloatAttr();
+    };
+    rewriter.replaceOpWithNewOp<ClampOp>(op, inner->getOperand(0),
+                                         attr(bounds->min), attr(bounds->max));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// sum(x * c) = sum(x) * c, mean likewise, for a scalar c; max(x * c) =
+/// max(x) * c, min likewise, for a constant c > 0 (rounding is monotonic)
+template <typename OpTy>
+struct ScaleOutOfReduction : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto mul = op.getInput().template getDefiningOp<MulOp>();
+    if (!mul)
+      return failure();
+    for (Value factor : {mul.getRhs(), mul.getLhs()}) {
+      Value x = getOtherOperand(mul, factor);
+      std::optional<RewriteEffect> effect = effectOfMovingOut(factor);
+      if (!effect || x.getType() != mul.getType())
+        continue;
+      if (!this->allows(*effect))
+        return failure();
+      Value reduced =
+          OpTy::create(rewriter, op.getLoc(), x, op.getDims(), op.getKeepdim());
+      rewriter.replaceOpWithNewOp<MulOp>(op, reduced, factor);
+      return success();
+    }
+    return failure();
+  }
+
+  /// What moving `factor` out of the reduction changes, or nothing if it
+  /// may not move.
+  static std::optional<RewriteEffect> effectOfMovingOut(Value factor) {
+    if (!isScalar(factor))
+      return std::nullopt;
+    if constexpr (std::is_same_v<OpTy, SumOp> || std::is_same_v<OpTy, MeanOp>)
+      return RewriteEffect::Rounding;
+    std::optional<APFloat> constant = matchSplatConstant(factor);
+    if (!constant || !constant->isFiniteNonZero() || constant->isNegative())
+      return std::nullopt;
+    return RewriteEffect::Exact;
+  }
+};
+
+/// reduce(x) over size-1 dims = x; they drop out of a longer dim list
+template <typename OpTy>
+struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType inputType = op.getInput().getType();
+    SmallVector<int64_t> kept = nonUnitDims(inputType, op.getDims());
+    if (kept.size() == op.getDims().size() ||
+        !this->allows(RewriteEffect::Exact))
+      return failure();
+    // With keepdim the unit dims stay in place; without, a reshape drops
+    // them (the folder handles keepdim over unit dims only).
+    if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
+      return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
+    Value reduced = op.getInput();
+    if (!kept.empty())
+      reduced =
+          OpTy::create(rewriter, op.getLoc(), reduced, kept, op.getKeepdim());
+    else if (op.getKeepdim())
+      return failure();
+    rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(), reduced,
+                                         op.getType().getShape()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Transposes
+//===----------------------------------------------------------------------===//
+
+/// transpose(transpose(x, p), q) = transpose(x, p o q)
+struct ComposeTransposes : public SimplifyPattern<TransposeOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<TransposeOp>();
+    if (!inner || !allows(RewriteEffect::Exact))
+      return failure();
+    SmallVector<int64_t> perm;
+    for (int64_t index : op.getPerm())
+      perm.push_back(inner.getPerm()[index]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, inner.getInput(), perm);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::sinter::populateSimplifyElementwisePatterns(
+    RewritePatternSet &patterns, FpMode mode) {
+  MLIRContext *context = patterns.getContext();
+  patterns.addWithLabel<DivByConstantToMul>({"div-by-constant"}, context, mode);
+  patterns.addWithLabel<SubConstantToAdd>({"sub-constant"}, context, mode);
+  patterns.addWithLabel<AddSelfToMul>({"add-self"}, context, mode);
+  patterns.addWithLabel<RegroupCheapFactors<MulOp>, RegroupCheapFactors<AddOp>>(
+      {"regroup-cheap-factors"}, context, mode);
+  patterns.addWithLabel<MulOfNegToNegatedConstant>({"mul-of-neg"}, context,
+                                                   mode);
+  patterns.addWithLabel<SubSelfToZero>({"sub-self"}, context, mode);
+  patterns.addWithLabel<MulByZero>({"mul-by-zero"}, context, mode);
+  patterns.addWithLabel<AddZeroLike>({"add-zero-like"}, context, mode);
+  patterns.addWithLabel<
+      ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
+      ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
+      ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
+      ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
+      ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(
+      {"zero-preserving-unary"}, context, mode);
+  patterns.addWithLabel<ReluOfNonNegative>({"relu-of-non-negative"}, context,
+                                           mode);
+  patterns.addWithLabel<MergeClamps<ClampOp>, MergeClamps<ReluOp>,
+                        MergeClamps<HardtanhOp>>({"merge-clamps"}, context,
+                                                 mode);
+  patterns.addWithLabel<ScaleOutOfReduction<SumOp>, ScaleOutOfReduction<MeanOp>,
+                        ScaleOutOfReduction<MaxOp>, ScaleOutOfReduction<MinOp>>(
+      {"scale-out-of-reduction"}, context, mode);
+  patterns.addWithLabel<
+      DropUnitReductionDims<SumOp>, DropUnitReductionDims<MeanOp>,
+      DropUnitReductionDims<MaxOp>, DropUnitReductionDims<MinOp>,
+      DropUnitReductionDims<ProdOp>, DropUnitReductionDims<LogsumexpOp>>(
+      {"drop-unit-reduction-dims"}, context, mode);
+  patterns.addWithLabel<ComposeTransposes>({"compose-transposes"}, context,
+                                           mode);
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct SinterSimplifyPass
+    : public sinter::impl::SinterSimplifyBase<SinterSimplifyPass> {
+  using SinterSimplifyBase::SinterSimplifyBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet normalize(context);
+    populateSimplifyElementwisePatterns(normalize, fpMode);
+    populateSimplifyMatvecPatterns(normalize, fpMode);
+    RewritePatternSet foldWeights(context);
+    populateSimplifyElementwisePatterns(foldWeights, fpMode);
+    populateSimplifyMatvecPatterns(foldWeights, fpMode);
+    populateSimplifyWeightFoldingPatterns(foldWeights, fpMode);
+    normalizePatterns = FrozenRewritePatternSet(
+        std::move(normalize), disabledPatterns, enabledPatterns);
+    foldWeightPatterns = FrozenRewritePatternSet(
+        std::move(foldWeights), disabledPatterns, enabledPatterns);
+    return success();
+  }
+
+  void runOnOperation() override {
+    // Each round can expose work for the others: CSE merges two means into
+    // one value, after which `x - mean` may become `x - x`.
+    constexpr int kMaxRounds = 8;
+    for (int round = 0; round < kMaxRounds; ++round) {
+      bool changed = false;
+      for (const FrozenRewritePatternSet *patterns :
+           {&normalizePatterns, &foldWeightPatterns}) {
+        bool patternsChanged = false;
+        if (failed(applyPatternsGreedily(getOperation(), *patterns,
+                                         GreedyRewriteConfig(),
+                                         &patternsChanged))) {
+          getOperation().emitError("sinter-simplify did not converge");
+          return signalPassFailure();
+        }
+        changed |= patternsChanged;
+      }
+      bool cseChanged = false;
+      IRRewriter rewriter(&getContext());
+      DominanceInfo dominance(getOperation());
+      eliminateCommonSubExpressions(rewriter, dominance, getOperation(),
+                                    &cseChanged);
+      if (!changed && !cseChanged)
+        return;
+    }
+  }
+
+private:
+  FrozenRewritePatternSet normalizePatterns;
+  FrozenRewritePatternSet foldWeightPatterns;
+};
+
+} // namespace
