@@ -733,7 +733,8 @@ void FusionPlanner::formPointwiseGroups() {
 
 /// Whether `group` may recompute cheap `op` of another group: the copy fits
 /// the group's structure, and does not feed a matmul (whose operands the
-/// library GEMM reads from memory).
+/// library GEMM reads from memory). A reshape of a value the group reads from
+/// memory is a view of it, which any kernel can take.
 bool FusionPlanner::canRecompute(unsigned group, Operation *op) const {
   const Group &g = groups[group];
   if (g.existing || !g.kind || !isCheapOp(op) || computes(group, op))
@@ -742,6 +743,8 @@ bool FusionPlanner::canRecompute(unsigned group, Operation *op) const {
     Operation *producer = value.getDefiningOp();
     return producer && (producer == op || computes(group, producer));
   };
+  if (isa<ReshapeOp>(op) && !isInternal(op->getOperand(0)))
+    return true;
   for (Operation *user : op->getUsers()) {
     Operation *node = getNode(user);
     if (!node || !computes(group, node))
