@@ -161,23 +161,30 @@ static Value normalize(ImplicitLocOpBuilder &b, Value x, ArrayRef<int64_t> dims,
   return MulOp::create(b, centered, rstd);
 }
 
-/// Reshapes a per-channel vector [C] so that it broadcasts along dim 1 of a
-/// rank-`rank` tensor; a null value stays null.
+/// Reshapes a per-channel vector [C] so that it broadcasts along dim 1 of
+/// `like`.
 static Value alongChannels(ImplicitLocOpBuilder &b, Value perChannel,
-                           int64_t rank) {
-  if (!perChannel)
-    return perChannel;
+                           Value like) {
+  auto rank = cast<RankedTensorType>(like.getType()).getRank();
   return createReshape(b, b.getLoc(), perChannel,
                        channelShape(perChannel, rank));
 }
 
-/// y * weight + bias, each factor optional.
+/// Whether an affine weight and bias apply along the trailing dims (layer
+/// and rms norm) or per channel, along dim 1 (the other norms).
+enum class AffineLayout { Trailing, PerChannel };
+
+/// y * weight + bias, each optional.
 static Value applyAffine(ImplicitLocOpBuilder &b, Value y, Value weight,
-                         Value bias) {
+                         Value bias, AffineLayout layout) {
+  auto align = [&](Value operand) {
+    return layout == AffineLayout::PerChannel ? alongChannels(b, operand, y)
+                                              : operand;
+  };
   if (weight)
-    y = MulOp::create(b, y, weight);
+    y = MulOp::create(b, y, align(weight));
   if (bias)
-    y = AddOp::create(b, y, bias);
+    y = AddOp::create(b, y, align(bias));
   return y;
 }
 
@@ -294,7 +301,8 @@ struct DecomposeLayerNorm : public DecomposePattern<LayerNormOp> {
     int64_t rank = inputRank(op);
     auto dims = dimsFrom(rank - op.getNormalizedShape().size(), rank);
     Value y = normalize(b, op.getInput(), dims, op.getEps().convertToDouble());
-    return applyAffine(b, y, op.getWeight(), op.getBias());
+    return applyAffine(b, y, op.getWeight(), op.getBias(),
+                       AffineLayout::Trailing);
   }
 };
 
@@ -313,7 +321,8 @@ struct DecomposeRmsNorm : public DecomposePattern<RmsNormOp> {
         MeanOp::create(b, MulOp::create(b, x, x), dims, /*keepdim=*/true);
     Value rms =
         RsqrtOp::create(b, AddOp::create(b, meanSquare, scalarLike(b, x, eps)));
-    return applyAffine(b, MulOp::create(b, x, rms), op.getWeight(), Value());
+    return applyAffine(b, MulOp::create(b, x, rms), op.getWeight(), Value(),
+                       AffineLayout::Trailing);
   }
 };
 
@@ -321,13 +330,12 @@ struct DecomposeRmsNorm : public DecomposePattern<RmsNormOp> {
 struct DecomposeGroupNorm : public DecomposePattern<GroupNormOp> {
   using DecomposePattern::DecomposePattern;
   Value decompose(GroupNormOp op, ImplicitLocOpBuilder &b) const override {
-    int64_t rank = inputRank(op);
     Value grouped =
         createReshape(b, b.getLoc(), op.getInput(), *groupedShape(op));
     Value y = normalize(b, grouped, {2}, op.getEps().convertToDouble());
     y = createReshape(b, b.getLoc(), y, op.getInput().getType().getShape());
-    return applyAffine(b, y, alongChannels(b, op.getWeight(), rank),
-                       alongChannels(b, op.getBias(), rank));
+    return applyAffine(b, y, op.getWeight(), op.getBias(),
+                       AffineLayout::PerChannel);
   }
 };
 
@@ -338,8 +346,8 @@ struct DecomposeInstanceNorm : public DecomposePattern<InstanceNormOp> {
     int64_t rank = inputRank(op);
     Value y = normalize(b, op.getInput(), dimsFrom(2, rank),
                         op.getEps().convertToDouble());
-    return applyAffine(b, y, alongChannels(b, op.getWeight(), rank),
-                       alongChannels(b, op.getBias(), rank));
+    return applyAffine(b, y, op.getWeight(), op.getBias(),
+                       AffineLayout::PerChannel);
   }
 };
 
@@ -352,8 +360,8 @@ struct DecomposeTrainingBatchNorm : public DecomposePattern<BatchNormOp> {
     SmallVector<int64_t> dims{0};
     llvm::append_range(dims, dimsFrom(2, rank));
     Value y = normalize(b, op.getInput(), dims, op.getEps().convertToDouble());
-    return applyAffine(b, y, alongChannels(b, op.getWeight(), rank),
-                       alongChannels(b, op.getBias(), rank));
+    return applyAffine(b, y, op.getWeight(), op.getBias(),
+                       AffineLayout::PerChannel);
   }
 };
 
@@ -363,7 +371,6 @@ struct DecomposeInferenceBatchNorm : public DecomposePattern<BatchNormOp> {
   bool appliesTo(BatchNormOp op) const override { return !op.getTraining(); }
   Value decompose(BatchNormOp op, ImplicitLocOpBuilder &b) const override {
     Value x = op.getInput();
-    int64_t rank = inputRank(op);
     Value scale = RsqrtOp::create(
         b, AddOp::create(b, op.getRunningVar(),
                          scalarLike(b, x, op.getEps().convertToDouble())));
@@ -373,8 +380,8 @@ struct DecomposeInferenceBatchNorm : public DecomposePattern<BatchNormOp> {
     Value shift = op.getBias()
                       ? Value(SubOp::create(b, op.getBias(), meanScaled))
                       : Value(NegOp::create(b, meanScaled));
-    return AddOp::create(b, MulOp::create(b, x, alongChannels(b, scale, rank)),
-                         alongChannels(b, shift, rank));
+    Value scaled = MulOp::create(b, x, alongChannels(b, scale, x));
+    return AddOp::create(b, scaled, alongChannels(b, shift, x));
   }
 };
 

@@ -21,12 +21,15 @@
 //     computes statistics: other reductions over the same columns with the
 //     elementwise ops that compute their inputs (variance after mean), and
 //     elementwise consumers of the reduced values; what broadcasts statistics
-//     back to full size is left to a pointwise kernel.
+//     back to full size is left to a pointwise kernel. A reduction over
+//     neither run (batch_norm's [0, 2], a full reduction) shares its kernel
+//     only with elementwise producers of its input's shape.
 //  3. The remaining elementwise and shape ops form pointwise groups, merged
 //     along edges that do not broadcast.
 //  4. A kernel recomputes a cheap producer from another kernel instead of
 //     reading its result when that saves HBM traffic (x - mean(x) in the
-//     normalization after column statistics).
+//     normalization after column statistics), and takes a reshape of a value
+//     it reads as a view rather than reading a copy.
 //
 // Within a phase, a group grows by the candidate that saves the most HBM
 // bytes (estimateTraffic of the separate kernels minus that of the merged
@@ -226,6 +229,15 @@ static bool reducesLastDim(Operation *op) {
   return llvm::is_contained(getReductionInfo(op)->dims, last);
 }
 
+/// Whether `op` may feed `matmul` inside a gemm kernel: only a reshape that
+/// nothing else reads, a view of the operand that the library GEMM reads from
+/// memory.
+static bool isMatmulOperandView(Operation *op, Operation *matmul) {
+  return isa<ReshapeOp>(op) &&
+         llvm::all_of(op->getUsers(),
+                      [&](Operation *user) { return user == matmul; });
+}
+
 /// The kind of the kernel a matmul roots: matvec when M or N is 1.
 static KernelKind getMatmulKind(MatmulOp matmul) {
   ArrayRef<int64_t> shape = getShape(matmul.getResult());
@@ -322,7 +334,7 @@ private:
   void moveTo(unsigned group, Operation *op);
   void collectCandidates(unsigned group, SmallVectorImpl<Candidate> &out);
   Candidate getProducerClosure(Operation *reduction) const;
-  bool isLegal(unsigned group, const Candidate &candidate) const;
+  bool canJoin(unsigned group, const Candidate &candidate) const;
   bool fits(unsigned group, Operation *op, IsInternalFn isInternal,
             bool allowFullSize) const;
   void grow(unsigned group);
@@ -542,12 +554,12 @@ bool FusionPlanner::fits(unsigned group, Operation *op, IsInternalFn isInternal,
   llvm_unreachable("unknown space");
 }
 
-/// Whether the ops of `candidate` may join `group`. In a gemm or matvec
-/// group, only a reshape may feed the matmul (a view of its operand: the
-/// library GEMM reads operands from memory); every other op must fit the
-/// group's space. Without allowFullSize, a candidate is a consumer, which a
+/// Whether the ops of `candidate` may join `group`: none is placed yet or is
+/// a matmul (matmuls only root groups), whatever feeds the matmul of a gemm
+/// group is a view of its operand, and every other op fits the group's
+/// space. Without allowFullSize, a candidate is a consumer, which a
 /// column-statistics or same-shape group does not take.
-bool FusionPlanner::isLegal(unsigned group, const Candidate &candidate) const {
+bool FusionPlanner::canJoin(unsigned group, const Candidate &candidate) const {
   const Group &g = groups[group];
   auto isInternal = [&](Value value) {
     Operation *producer = value.getDefiningOp();
@@ -557,11 +569,8 @@ bool FusionPlanner::isLegal(unsigned group, const Candidate &candidate) const {
   return llvm::all_of(candidate.ops, [&](Operation *op) {
     if (isa<MatmulOp>(op) || isPlaced(op))
       return false;
-    bool feedsMatmul = g.matmul && llvm::is_contained(op->getUsers(), g.matmul);
-    if (feedsMatmul)
-      return isa<ReshapeOp>(op) &&
-             llvm::all_of(op->getUsers(),
-                          [&](Operation *user) { return user == g.matmul; });
+    if (g.matmul && llvm::is_contained(op->getUsers(), g.matmul))
+      return isMatmulOperandView(op, g.matmul);
     return fits(group, op, isInternal, candidate.allowFullSize);
   });
 }
@@ -629,7 +638,7 @@ void FusionPlanner::grow(unsigned group) {
     std::optional<Candidate> best;
     int64_t bestSaved = 0;
     for (Candidate &candidate : candidates) {
-      if (!isLegal(group, candidate))
+      if (!canJoin(group, candidate))
         continue;
       int64_t saved = bytesSaved(group, candidate.ops);
       if (saved <= bestSaved)
@@ -733,7 +742,8 @@ void FusionPlanner::formPointwiseGroups() {
 
 /// Whether `group` may recompute cheap `op` of another group: the copy fits
 /// the group's structure, and does not feed a matmul (whose operands the
-/// library GEMM reads from memory).
+/// library GEMM reads from memory). A reshape of a value the group reads from
+/// memory is a view of it, which any kernel can take.
 bool FusionPlanner::canRecompute(unsigned group, Operation *op) const {
   const Group &g = groups[group];
   if (g.existing || !g.kind || !isCheapOp(op) || computes(group, op))
@@ -742,6 +752,8 @@ bool FusionPlanner::canRecompute(unsigned group, Operation *op) const {
     Operation *producer = value.getDefiningOp();
     return producer && (producer == op || computes(group, producer));
   };
+  if (isa<ReshapeOp>(op) && !isInternal(op->getOperand(0)))
+    return true;
   for (Operation *user : op->getUsers()) {
     Operation *node = getNode(user);
     if (!node || !computes(group, node))

@@ -21,7 +21,11 @@ void mlir::sinter::buildSinterPipeline(OpPassManager &pm,
   funcPm.addPass(createSinterSimplify(simplifyOptions));
 
   // Parameter hoisting, then kernel formation.
+  if (options.stopAfter == PipelineStage::Simplify)
+    return;
   pm.addPass(createSinterHoistParams());
+  if (options.stopAfter == PipelineStage::HoistParams)
+    return;
   pm.addPass(createSinterFormKernels());
 }
 

@@ -69,6 +69,15 @@ static bool regroupKeepsShape(Value x, Value p, Value q,
   return inner && broadcastsTo(shapeOf(x), *inner, expected);
 }
 
+/// Returns true if `p op q` has the shape of `p` or of `q`: regrouping
+/// never materializes a factor larger than both (a column times a row).
+static bool regroupStaysSmall(Value p, Value q) {
+  std::optional<SmallVector<int64_t>> inner =
+      broadcastShapes(shapeOf(p), shapeOf(q));
+  return inner && (ArrayRef<int64_t>(*inner) == shapeOf(p) ||
+                   ArrayRef<int64_t>(*inner) == shapeOf(q));
+}
+
 /// Clamp bounds of relu (min 0), clamp and hardtanh; NaN propagates through
 /// all three.
 struct ClampBounds {
@@ -213,7 +222,8 @@ struct RegroupCheapFactors : public SimplifyPattern<OpTy> {
         // x must be the costly operand, or the regrouped form would match
         // again with the roles swapped.
         if (isCheapFactor(x) || !isCheapFactor(p) ||
-            !regroupKeepsShape(x, p, q, op.getType().getShape()))
+            !regroupKeepsShape(x, p, q, op.getType().getShape()) ||
+            !regroupStaysSmall(p, q))
           continue;
         if (!this->allows(RewriteEffect::Rounding))
           return failure();
@@ -358,9 +368,10 @@ template <typename OpTy> struct MergeClamps : public SimplifyPattern<OpTy> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-/// sum(x * c) = sum(x) * c and mean(x * c) = mean(x) * c for a scalar c
+/// sum(x * c) = sum(x) * c, mean likewise, for a scalar c; max(x * c) =
+/// max(x) * c, min likewise, for a constant c > 0 (rounding is monotonic)
 template <typename OpTy>
-struct ScalarOutOfReduction : public SimplifyPattern<OpTy> {
+struct ScaleOutOfReduction : public SimplifyPattern<OpTy> {
   using SimplifyPattern<OpTy>::SimplifyPattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -369,9 +380,10 @@ struct ScalarOutOfReduction : public SimplifyPattern<OpTy> {
       return failure();
     for (Value factor : {mul.getRhs(), mul.getLhs()}) {
       Value x = getOtherOperand(mul, factor);
-      if (!isScalar(factor) || x.getType() != mul.getType())
+      std::optional<RewriteEffect> effect = effectOfMovingOut(factor);
+      if (!effect || x.getType() != mul.getType())
         continue;
-      if (!this->allows(RewriteEffect::Rounding))
+      if (!this->allows(*effect))
         return failure();
       Value reduced =
           OpTy::create(rewriter, op.getLoc(), x, op.getDims(), op.getKeepdim());
@@ -380,27 +392,18 @@ struct ScalarOutOfReduction : public SimplifyPattern<OpTy> {
     }
     return failure();
   }
-};
 
-/// max(x * c) = max(x) * c and min(x * c) = min(x) * c for a constant c > 0
-/// (rounding is monotonic)
-template <typename OpTy>
-struct PositiveScaleOutOfExtremum : public SimplifyPattern<OpTy> {
-  using SimplifyPattern<OpTy>::SimplifyPattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    auto mul = op.getInput().template getDefiningOp<MulOp>();
-    if (!mul || !isScalar(mul.getRhs()) ||
-        mul.getLhs().getType() != mul.getType())
-      return failure();
-    std::optional<APFloat> factor = matchSplatConstant(mul.getRhs());
-    if (!factor || !factor->isFiniteNonZero() || factor->isNegative() ||
-        !this->allows(RewriteEffect::Exact))
-      return failure();
-    Value reduced = OpTy::create(rewriter, op.getLoc(), mul.getLhs(),
-                                 op.getDims(), op.getKeepdim());
-    rewriter.replaceOpWithNewOp<MulOp>(op, reduced, mul.getRhs());
-    return success();
+  /// What moving `factor` out of the reduction changes, or nothing if it
+  /// may not move.
+  static std::optional<RewriteEffect> effectOfMovingOut(Value factor) {
+    if (!isScalar(factor))
+      return std::nullopt;
+    if constexpr (std::is_same_v<OpTy, SumOp> || std::is_same_v<OpTy, MeanOp>)
+      return RewriteEffect::Rounding;
+    std::optional<APFloat> constant = matchSplatConstant(factor);
+    if (!constant || !constant->isFiniteNonZero() || constant->isNegative())
+      return std::nullopt;
+    return RewriteEffect::Exact;
   }
 };
 
@@ -456,24 +459,38 @@ struct ComposeTransposes : public SimplifyPattern<TransposeOp> {
 void mlir::sinter::populateSimplifyElementwisePatterns(
     RewritePatternSet &patterns, FpMode mode) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<DivByConstantToMul, SubConstantToAdd, AddSelfToMul,
-               RegroupCheapFactors<MulOp>, RegroupCheapFactors<AddOp>,
-               MulOfNegToNegatedConstant, SubSelfToZero, MulByZero, AddZeroLike,
-               ReluOfNonNegative, MergeClamps<ClampOp>, MergeClamps<ReluOp>,
-               MergeClamps<HardtanhOp>, ScalarOutOfReduction<SumOp>,
-               ScalarOutOfReduction<MeanOp>, PositiveScaleOutOfExtremum<MaxOp>,
-               PositiveScaleOutOfExtremum<MinOp>, DropUnitReductionDims<SumOp>,
-               DropUnitReductionDims<MeanOp>, DropUnitReductionDims<MaxOp>,
-               DropUnitReductionDims<MinOp>, DropUnitReductionDims<ProdOp>,
-               DropUnitReductionDims<LogsumexpOp>, ComposeTransposes>(context,
-                                                                      mode);
-  patterns
-      .add<ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
-           ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
-           ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
-           ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
-           ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(context,
-                                                                    mode);
+  patterns.addWithLabel<DivByConstantToMul>({"div-by-constant"}, context, mode);
+  patterns.addWithLabel<SubConstantToAdd>({"sub-constant"}, context, mode);
+  patterns.addWithLabel<AddSelfToMul>({"add-self"}, context, mode);
+  patterns.addWithLabel<RegroupCheapFactors<MulOp>, RegroupCheapFactors<AddOp>>(
+      {"regroup-cheap-factors"}, context, mode);
+  patterns.addWithLabel<MulOfNegToNegatedConstant>({"mul-of-neg"}, context,
+                                                   mode);
+  patterns.addWithLabel<SubSelfToZero>({"sub-self"}, context, mode);
+  patterns.addWithLabel<MulByZero>({"mul-by-zero"}, context, mode);
+  patterns.addWithLabel<AddZeroLike>({"add-zero-like"}, context, mode);
+  patterns.addWithLabel<
+      ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
+      ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
+      ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
+      ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
+      ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(
+      {"zero-preserving-unary"}, context, mode);
+  patterns.addWithLabel<ReluOfNonNegative>({"relu-of-non-negative"}, context,
+                                           mode);
+  patterns.addWithLabel<MergeClamps<ClampOp>, MergeClamps<ReluOp>,
+                        MergeClamps<HardtanhOp>>({"merge-clamps"}, context,
+                                                 mode);
+  patterns.addWithLabel<ScaleOutOfReduction<SumOp>, ScaleOutOfReduction<MeanOp>,
+                        ScaleOutOfReduction<MaxOp>, ScaleOutOfReduction<MinOp>>(
+      {"scale-out-of-reduction"}, context, mode);
+  patterns.addWithLabel<
+      DropUnitReductionDims<SumOp>, DropUnitReductionDims<MeanOp>,
+      DropUnitReductionDims<MaxOp>, DropUnitReductionDims<MinOp>,
+      DropUnitReductionDims<ProdOp>, DropUnitReductionDims<LogsumexpOp>>(
+      {"drop-unit-reduction-dims"}, context, mode);
+  patterns.addWithLabel<ComposeTransposes>({"compose-transposes"}, context,
+                                           mode);
 }
 
 //===----------------------------------------------------------------------===//
@@ -494,8 +511,10 @@ struct SinterSimplifyPass
     populateSimplifyElementwisePatterns(foldWeights, fpMode);
     populateSimplifyMatvecPatterns(foldWeights, fpMode);
     populateSimplifyWeightFoldingPatterns(foldWeights, fpMode);
-    normalizePatterns = std::move(normalize);
-    foldWeightPatterns = std::move(foldWeights);
+    normalizePatterns = FrozenRewritePatternSet(
+        std::move(normalize), disabledPatterns, enabledPatterns);
+    foldWeightPatterns = FrozenRewritePatternSet(
+        std::move(foldWeights), disabledPatterns, enabledPatterns);
     return success();
   }
 

@@ -142,6 +142,15 @@ static SmallVector<int64_t> plannedShape(RankedTensorType operand,
   return dropped;
 }
 
+/// Returns true if `perm` swaps the last two dims and keeps the others.
+static bool swapsLastTwoDims(ArrayRef<int64_t> perm) {
+  int64_t rank = perm.size();
+  for (int64_t dim = 0; dim < rank - 2; ++dim)
+    if (perm[dim] != dim)
+      return false;
+  return rank >= 2 && perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -242,6 +251,25 @@ struct ReductionOfBiasedMatmul : public SimplifyPattern<OpTy> {
     if (isa<AddOp>(combine))
       return AddOp::create(rewriter, loc, operands[0], operands[1]);
     return SubOp::create(rewriter, loc, operands[0], operands[1]);
+  }
+};
+
+/// transpose(A) @ B = A @ B with transpose_a flipped; likewise for B
+struct TransposeIntoMatmul : public SimplifyPattern<MatmulOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto lhsTranspose = op.getLhs().getDefiningOp<TransposeOp>();
+    auto rhsTranspose = op.getRhs().getDefiningOp<TransposeOp>();
+    bool foldLhs = lhsTranspose && swapsLastTwoDims(lhsTranspose.getPerm());
+    bool foldRhs = rhsTranspose && swapsLastTwoDims(rhsTranspose.getPerm());
+    if ((!foldLhs && !foldRhs) || !allows(RewriteEffect::Exact))
+      return failure();
+    rewriter.replaceOpWithNewOp<MatmulOp>(
+        op, foldLhs ? lhsTranspose.getInput() : op.getLhs(),
+        foldRhs ? rhsTranspose.getInput() : op.getRhs(),
+        op.getTransposeA() != foldLhs, op.getTransposeB() != foldRhs);
+    return success();
   }
 };
 
@@ -353,14 +381,24 @@ struct ScaleThroughBias : public SimplifyPattern<MulOp> {
 
 void mlir::sinter::populateSimplifyMatvecPatterns(RewritePatternSet &patterns,
                                                   FpMode mode) {
-  patterns
-      .add<ReductionOfMatmulToMatvec<SumOp>, ReductionOfMatmulToMatvec<MeanOp>,
-           ReductionOfBiasedMatmul<SumOp>, ReductionOfBiasedMatmul<MeanOp>,
-           ScalarOutOfMatmulOperand>(patterns.getContext(), mode);
+  MLIRContext *context = patterns.getContext();
+  patterns.addWithLabel<ReductionOfMatmulToMatvec<SumOp>,
+                        ReductionOfMatmulToMatvec<MeanOp>>(
+      {"reduction-of-matmul"}, context, mode);
+  patterns.addWithLabel<ReductionOfBiasedMatmul<SumOp>,
+                        ReductionOfBiasedMatmul<MeanOp>>(
+      {"reduction-of-biased-matmul"}, context, mode);
+  patterns.addWithLabel<ScalarOutOfMatmulOperand>(
+      {"scalar-out-of-matmul-operand"}, context, mode);
+  patterns.addWithLabel<TransposeIntoMatmul>({"transpose-into-matmul"}, context,
+                                             mode);
 }
 
 void mlir::sinter::populateSimplifyWeightFoldingPatterns(
     RewritePatternSet &patterns, FpMode mode) {
-  patterns.add<ScaleIntoMatmulWeights, ScaleThroughBias>(patterns.getContext(),
-                                                         mode);
+  MLIRContext *context = patterns.getContext();
+  patterns.addWithLabel<ScaleIntoMatmulWeights>({"scale-into-weights"}, context,
+                                                mode);
+  patterns.addWithLabel<ScaleThroughBias>({"scale-through-bias"}, context,
+                                          mode);
 }

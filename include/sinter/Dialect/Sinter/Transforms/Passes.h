@@ -20,9 +20,22 @@ namespace mlir::sinter {
 #define GEN_PASS_DECL
 #include "sinter/Dialect/Sinter/Transforms/Passes.h.inc"
 
+/// The stages of the Sinter pipeline, in order.
+enum class PipelineStage { Simplify, HoistParams, FormKernels };
+
 /// Options of the whole Sinter pipeline (`sinter-pipeline{...}`).
 struct SinterPipelineOptions
     : public PassPipelineOptions<SinterPipelineOptions> {
+  PassOptions::Option<PipelineStage> stopAfter{
+      *this, "stop-after", llvm::cl::desc("The last stage to run"),
+      llvm::cl::init(PipelineStage::FormKernels),
+      llvm::cl::values(
+          clEnumValN(PipelineStage::Simplify, "simplify",
+                     "decompose and simplify"),
+          clEnumValN(PipelineStage::HoistParams, "hoist-params",
+                     "also move param-only computation to @prepare"),
+          clEnumValN(PipelineStage::FormKernels, "form-kernels",
+                     "also group the ops into kernels (the default)"))};
   PassOptions::Option<FpMode> fpMode{
       *this, "fp-mode",
       llvm::cl::desc("Which rewrites may change floating-point results"),

@@ -62,6 +62,14 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
     `fp-mode=strict` only value-preserving rewrites run (identities, exact
     constants such as x / 2 -> x * 0.5, bit-identical folds); `fp-mode=fast`
     (the default) also reassociates and assumes finite values.
+
+    The rewrites carry labels that `disable-patterns` and `enable-patterns`
+    accept: div-by-constant, sub-constant, add-self, regroup-cheap-factors,
+    mul-of-neg, sub-self, mul-by-zero, add-zero-like, zero-preserving-unary,
+    relu-of-non-negative, merge-clamps, scale-out-of-reduction,
+    drop-unit-reduction-dims, compose-transposes, reduction-of-matmul,
+    reduction-of-biased-matmul, scalar-out-of-matmul-operand,
+    transpose-into-matmul, scale-into-weights, scale-through-bias.
   }];
   let options = [
     Option<"fpMode", "fp-mode", "::mlir::sinter::FpMode",
@@ -72,6 +80,10 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
                         "value-preserving rewrites only"),
              clEnumValN(::mlir::sinter::FpMode::Fast, "fast",
                         "also reassociate and assume finite values"))}]>,
+    ListOption<"disabledPatterns", "disable-patterns", "std::string",
+               "Labels of the rewrites not to apply (see the catalog)">,
+    ListOption<"enabledPatterns", "enable-patterns", "std::string",
+               "Labels of the only rewrites to apply (see the catalog)">,
   ];
   let dependentDialects = ["::mlir::sinter::SinterDialect"];
 }

@@ -1,0 +1,27 @@
+// RUN: sinter-opt %s --split-input-file --sinter-decompose --verify-diagnostics
+
+// A dynamic channel count cannot be regrouped by one reshape.
+func.func @group_norm_dynamic_channels(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  // expected-error @below {{'sinter.group_norm' op cannot be decomposed: its channel count must be static and at most one other dim dynamic}}
+  %0 = sinter.group_norm %x groups 4 : tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+
+// -----
+
+// A dynamic batch and a dynamic spatial dim: two `?` in one reshape.
+func.func @group_norm_two_dynamic(%x: tensor<?x8x?xf32>) -> tensor<?x8x?xf32> {
+  // expected-error @below {{'sinter.group_norm' op cannot be decomposed: its channel count must be static and at most one other dim dynamic}}
+  %0 = sinter.group_norm %x groups 4 : tensor<?x8x?xf32>
+  return %0 : tensor<?x8x?xf32>
+}
+
+// -----
+
+// A static weight against a dynamic normalized dim would turn the result
+// static.
+func.func @layer_norm_weight_shape(%x: tensor<2x?xf32>, %w: tensor<8xf32>) -> tensor<2x?xf32> {
+  // expected-error @below {{'sinter.layer_norm' op cannot be decomposed: an affine or statistics operand of static shape would change the input's dynamic shape}}
+  %0 = sinter.layer_norm %x weight(%w : tensor<8xf32>) shape [8] : tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
