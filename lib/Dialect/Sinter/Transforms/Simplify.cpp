@@ -169,9 +169,8 @@ struct DivByConstantToMul : public SimplifyPattern<DivOp> {
     if (!allows(status == APFloat::opOK ? RewriteEffect::Exact
                                         : RewriteEffect::Rounding))
       return rewriter.notifyMatchFailure(op, "inexact reciprocal");
-    Value factor = createSplatConstant(
-        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
-        reciprocal);
+    Value factor =
+        createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(), reciprocal);
     rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), factor);
     return success();
   }
@@ -185,9 +184,8 @@ struct SubConstantToAdd : public SimplifyPattern<SubOp> {
     std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
     if (!constant || !allows(RewriteEffect::Exact))
       return failure();
-    Value negated = createSplatConstant(
-        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
-        neg(*constant));
+    Value negated = createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(),
+                                            neg(*constant));
     rewriter.replaceOpWithNewOp<AddOp>(op, op.getLhs(), negated);
     return success();
   }
@@ -246,9 +244,8 @@ struct MulOfNegToNegatedConstant : public SimplifyPattern<MulOp> {
     std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
     if (!negOp || !constant || !allows(RewriteEffect::Exact))
       return failure();
-    Value negated = createSplatConstant(
-        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
-        neg(*constant));
+    Value negated = createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(),
+                                            neg(*constant));
     rewriter.replaceOpWithNewOp<MulOp>(op, negOp.getInput(), negated);
     return success();
   }
