@@ -25,3 +25,20 @@ func.func @layer_norm_weight_shape(%x: tensor<2x?xf32>, %w: tensor<8xf32>) -> te
   %0 = sinter.layer_norm %x weight(%w : tensor<8xf32>) shape [8] : tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
 }
+
+// -----
+
+// Batch statistics of a single value per channel, which PyTorch rejects.
+func.func @batch_norm_one_value(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  // expected-error @below {{'sinter.batch_norm' op cannot be decomposed: in training mode it needs more than one value per channel, but the batch and spatial dims hold one element}}
+  %0 = sinter.batch_norm %x training : tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+// In inference mode the statistics are given: a batch of one is fine.
+func.func @batch_norm_inference_one_value(%x: tensor<1x8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>) -> tensor<1x8xf32> {
+  %0 = sinter.batch_norm %x mean(%m : tensor<8xf32>) var(%v : tensor<8xf32>) : tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}

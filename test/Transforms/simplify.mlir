@@ -571,15 +571,22 @@ func.func @matvec_mean_and_columns(%x: tensor<?x64xf32>, %w: tensor<32x64xf32>, 
 
 // -----
 
-// A batched matmul reduced over its N dim: the batched rhs is reduced.
+// A batched matmul reduced over its N dim: the batched rhs is reduced
+// (with keepdim, several dynamic dims need no reshape); over M, the lhs.
 // CHECK-LABEL: func.func @matvec_batched
-//  CHECK-SAME: (%[[X:.*]]: tensor<?x4x64xf32>, %[[W:.*]]: tensor<?x64x32xf32>)
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x?x64xf32>, %[[W:.*]]: tensor<?x64x32xf32>, %[[Y:.*]]: tensor<2x4x64xf32>, %[[V:.*]]: tensor<64x32xf32>)
 //       CHECK:   %[[WS:.*]] = sinter.sum %[[W]] dims [2] keepdim : tensor<?x64x32xf32>
-//       CHECK:   sinter.matmul %[[X]], %[[WS]] : tensor<?x4x64xf32>, tensor<?x64x1xf32>
-func.func @matvec_batched(%x: tensor<?x4x64xf32>, %w: tensor<?x64x32xf32>) -> tensor<?x4x1xf32> {
-  %0 = sinter.matmul %x, %w : tensor<?x4x64xf32>, tensor<?x64x32xf32>
-  %1 = sinter.sum %0 dims [2] keepdim : tensor<?x4x32xf32>
-  return %1 : tensor<?x4x1xf32>
+//       CHECK:   %[[R0:.*]] = sinter.matmul %[[X]], %[[WS]] : tensor<?x?x64xf32>, tensor<?x64x1xf32>
+//       CHECK:   %[[YS:.*]] = sinter.mean %[[Y]] dims [1] keepdim : tensor<2x4x64xf32>
+//       CHECK:   %[[P:.*]] = sinter.matmul %[[YS]], %[[V]] : tensor<2x1x64xf32>, tensor<64x32xf32>
+//       CHECK:   %[[R1:.*]] = sinter.reshape %[[P]] : tensor<2x1x32xf32> -> tensor<2x32xf32>
+//       CHECK:   return %[[R0]], %[[R1]]
+func.func @matvec_batched(%x: tensor<?x?x64xf32>, %w: tensor<?x64x32xf32>, %y: tensor<2x4x64xf32>, %v: tensor<64x32xf32>) -> (tensor<?x?x1xf32>, tensor<2x32xf32>) {
+  %0 = sinter.matmul %x, %w : tensor<?x?x64xf32>, tensor<?x64x32xf32>
+  %1 = sinter.sum %0 dims [2] keepdim : tensor<?x?x32xf32>
+  %2 = sinter.matmul %y, %v : tensor<2x4x64xf32>, tensor<64x32xf32>
+  %3 = sinter.mean %2 dims [1] : tensor<2x4x32xf32>
+  return %1, %3 : tensor<?x?x1xf32>, tensor<2x32xf32>
 }
 
 // -----

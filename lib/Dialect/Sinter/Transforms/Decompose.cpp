@@ -67,6 +67,15 @@ static std::optional<SmallVector<int64_t>> groupedShape(GroupNormOp op) {
                               dynamicSpatial ? ShapedType::kDynamic : perGroup};
 }
 
+/// Returns true if every dim of `type` but the channel dim (1) has static
+/// size 1: batch statistics of one value (PyTorch rejects that in training).
+static bool hasOneValuePerChannel(RankedTensorType type) {
+  for (auto [dim, size] : llvm::enumerate(type.getShape()))
+    if (dim != 1 && size != 1)
+      return false;
+  return true;
+}
+
 /// Returns why `op` cannot be decomposed, or nothing if it can: every
 /// per-feature operand must broadcast into the input without changing its
 /// type, and group_norm needs a shape that one reshape can regroup.
@@ -103,7 +112,11 @@ static std::optional<std::string> decompositionBlocker(Operation *op) {
       .Case([&](InstanceNormOp norm) {
         return blockedBy({norm.getWeight(), norm.getBias()}, true);
       })
-      .Case([&](BatchNormOp norm) {
+      .Case([&](BatchNormOp norm) -> std::optional<std::string> {
+        if (norm.getTraining() && hasOneValuePerChannel(input))
+          return std::string("in training mode it needs more than one value "
+                             "per channel, but the batch and spatial dims "
+                             "hold one element");
         return blockedBy({norm.getRunningMean(), norm.getRunningVar(),
                           norm.getWeight(), norm.getBias()},
                          true);

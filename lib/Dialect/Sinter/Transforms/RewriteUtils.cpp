@@ -34,6 +34,12 @@ Value mlir::sinter::createSplatConstant(OpBuilder &builder, Location loc,
                             DenseElementsAttr::get(type, converted));
 }
 
+Value mlir::sinter::createSplatConstantLike(OpBuilder &builder, Location loc,
+                                            Value like, const APFloat &value) {
+  return createSplatConstant(builder, loc,
+                             cast<RankedTensorType>(like.getType()), value);
+}
+
 Value mlir::sinter::createScalarConstant(OpBuilder &builder, Location loc,
                                          Type elementType, double value) {
   return createSplatConstant(

@@ -84,6 +84,7 @@ struct ClampBounds {
   std::optional<double> min, max;
 };
 
+/// Returns the bounds of `op` if it is a relu, clamp or hardtanh.
 static std::optional<ClampBounds> getClampBounds(Operation *op) {
   if (!op)
     return std::nullopt;
@@ -138,7 +139,7 @@ static bool isNonNegative(Value value) {
   return isa<ExpOp, AbsOp, SigmoidOp, HardsigmoidOp>(op);
 }
 
-/// The size-1 dims among `dims` of `type`.
+/// The dims among `dims` whose size in `type` is not a static 1.
 static SmallVector<int64_t> nonUnitDims(RankedTensorType type,
                                         ArrayRef<int64_t> dims) {
   return llvm::filter_to_vector(
@@ -168,9 +169,8 @@ struct DivByConstantToMul : public SimplifyPattern<DivOp> {
     if (!allows(status == APFloat::opOK ? RewriteEffect::Exact
                                         : RewriteEffect::Rounding))
       return rewriter.notifyMatchFailure(op, "inexact reciprocal");
-    Value factor = createSplatConstant(
-        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
-        reciprocal);
+    Value factor =
+        createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(), reciprocal);
     rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), factor);
     return success();
   }
@@ -184,9 +184,8 @@ struct SubConstantToAdd : public SimplifyPattern<SubOp> {
     std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
     if (!constant || !allows(RewriteEffect::Exact))
       return failure();
-    Value negated = createSplatConstant(
-        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
-        neg(*constant));
+    Value negated = createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(),
+                                            neg(*constant));
     rewriter.replaceOpWithNewOp<AddOp>(op, op.getLhs(), negated);
     return success();
   }
@@ -245,9 +244,8 @@ struct MulOfNegToNegatedConstant : public SimplifyPattern<MulOp> {
     std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
     if (!negOp || !constant || !allows(RewriteEffect::Exact))
       return failure();
-    Value negated = createSplatConstant(
-        rewriter, op.getLoc(), cast<RankedTensorType>(op.getRhs().getType()),
-        neg(*constant));
+    Value negated = createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(),
+                                            neg(*constant));
     rewriter.replaceOpWithNewOp<MulOp>(op, negOp.getInput(), negated);
     return success();
   }
@@ -413,21 +411,21 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
   using SimplifyPattern<OpTy>::SimplifyPattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType inputType = op.getInput().getType();
-    SmallVector<int64_t> kept = nonUnitDims(inputType, op.getDims());
+    SmallVector<int64_t> kept =
+        nonUnitDims(op.getInput().getType(), op.getDims());
+    // The folder handles keepdim over size-1 dims only.
     if (kept.size() == op.getDims().size() ||
+        (kept.empty() && op.getKeepdim()) ||
         !this->allows(RewriteEffect::Exact))
       return failure();
-    // With keepdim the unit dims stay in place; without, a reshape drops
-    // them (the folder handles keepdim over unit dims only).
+    // With keepdim the size-1 dims stay in place; without, a reshape drops
+    // them.
     if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
       return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
     Value reduced = op.getInput();
     if (!kept.empty())
       reduced =
           OpTy::create(rewriter, op.getLoc(), reduced, kept, op.getKeepdim());
-    else if (op.getKeepdim())
-      return failure();
     rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(), reduced,
                                          op.getType().getShape()));
     return success();

@@ -168,7 +168,9 @@ struct ReductionOfMatmulToMatvec : public SimplifyPattern<OpTy> {
     if (!matmul)
       return failure();
     std::optional<MatmulDim> dim = reducedMatmulDim(matmul, op.getDims());
-    if (!dim || !isReshapeTarget(op.getType().getShape()) ||
+    // Without keepdim a reshape drops the reduced dim of the product.
+    if (!dim ||
+        (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape())) ||
         !this->allows(RewriteEffect::Rounding))
       return failure();
     Location loc = op.getLoc();

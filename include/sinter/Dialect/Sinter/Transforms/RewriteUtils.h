@@ -35,6 +35,11 @@ Value createScalarConstant(OpBuilder &builder, Location loc, Type elementType,
 Value createSplatConstant(OpBuilder &builder, Location loc,
                           RankedTensorType type, const APFloat &value);
 
+/// Creates a splat `sinter.constant` of `value` with the (static) type of
+/// `like`.
+Value createSplatConstantLike(OpBuilder &builder, Location loc, Value like,
+                              const APFloat &value);
+
 /// Creates a `sinter.reshape` of `input` to `shape` (same element type), or
 /// returns `input` when it already has that shape.
 Value createReshape(OpBuilder &builder, Location loc, Value input,
