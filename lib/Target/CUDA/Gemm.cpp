@@ -32,6 +32,9 @@ namespace {
 /// transposed.
 struct GemmOperand {
   const Buffer *buffer = nullptr;
+  /// The shape the GEMM reads the buffer as: the buffer's, or that of a
+  /// reshape of it (row-major, so the same memory).
+  Shape shape;
   bool transposed = false;
 };
 
@@ -50,9 +53,10 @@ struct GemmPlan {
 } // namespace
 
 /// Finds the buffer a matmul operand reads, through one transpose of the
-/// last two dims.
+/// last two dims and one reshape (a view of the contiguous buffer).
 static FailureOr<GemmOperand>
 resolveOperand(Value operand, const KernelRequest &request,
+               const ShapeAnalysis &shapes,
                llvm::SmallPtrSetImpl<Operation *> &prologue) {
   GemmOperand result;
   if (auto transpose = operand.getDefiningOp<TransposeOp>()) {
@@ -68,13 +72,21 @@ resolveOperand(Value operand, const KernelRequest &request,
       operand = transpose.getInput();
     }
   }
+  result.shape = shapes.getShape(operand);
+  if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
+    if (llvm::all_of(reshape->getUsers(), [&](Operation *user) {
+          return isa<MatmulOp>(user) || prologue.contains(user);
+        }))
+      prologue.insert(reshape);
+    operand = reshape.getInput();
+  }
   for (const Buffer &input : request.inputs)
     if (input.value == operand)
       result.buffer = &input;
   if (!result.buffer)
     return emitError(operand.getLoc(),
                      "CUDA emitter: a matmul operand of a gemm kernel must be "
-                     "a kernel input (or its transpose)");
+                     "a kernel input (or its transpose or reshape)");
   return result;
 }
 
@@ -143,7 +155,8 @@ static std::string getPrecisionName(GemmPrecision precision) {
 }
 
 /// Builds the plan of a gemm kernel.
-static FailureOr<GemmPlan> planGemm(const KernelRequest &request) {
+static FailureOr<GemmPlan> planGemm(const KernelRequest &request,
+                                    const ShapeAnalysis &shapes) {
   GemmPlan plan;
   Block &body = request.op.getBody().front();
   for (Operation &op : body) {
@@ -156,9 +169,9 @@ static FailureOr<GemmPlan> planGemm(const KernelRequest &request) {
   if (!plan.matmul)
     return request.op.emitError("CUDA emitter: a gemm kernel has no matmul");
   FailureOr<GemmOperand> lhs =
-      resolveOperand(plan.matmul.getLhs(), request, plan.prologue);
+      resolveOperand(plan.matmul.getLhs(), request, shapes, plan.prologue);
   FailureOr<GemmOperand> rhs =
-      resolveOperand(plan.matmul.getRhs(), request, plan.prologue);
+      resolveOperand(plan.matmul.getRhs(), request, shapes, plan.prologue);
   if (failed(lhs) || failed(rhs))
     return failure();
   plan.lhs = *lhs;
@@ -181,7 +194,7 @@ struct GemmCall {
 
 /// Computes the GEMM's sizes, leading dims and batch strides.
 static GemmCall getGemmCall(const GemmPlan &plan) {
-  const Shape &a = plan.lhs.buffer->shape, &b = plan.rhs.buffer->shape;
+  const Shape &a = plan.lhs.shape, &b = plan.rhs.shape;
   // Stored [.., rows, cols]; op(A) is [M, K], op(B) is [K, N].
   DimExpr aRows = a[a.size() - 2], aCols = a.back();
   DimExpr bRows = b[b.size() - 2], bCols = b.back();
@@ -256,7 +269,7 @@ static std::optional<bool> reducesRows(Block &body,
 
 FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
                                               const KernelRequest &request) {
-  FailureOr<GemmPlan> maybePlan = planGemm(request);
+  FailureOr<GemmPlan> maybePlan = planGemm(request, context.shapes);
   if (failed(maybePlan))
     return failure();
   GemmPlan &plan = *maybePlan;

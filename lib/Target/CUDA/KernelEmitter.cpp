@@ -133,6 +133,21 @@ SmallVector<std::string> cuda::getDimParameters(ArrayRef<std::string> dims) {
   return parameters;
 }
 
+llvm::SetVector<Operation *> cuda::getEvaluatedOps(const EvalKernel &kernel) {
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> worklist;
+  for (const Buffer &output : kernel.outputs)
+    worklist.push_back(output.value);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *op = value.getDefiningOp();
+    if (!op || kernel.isInput(value) || !ops.insert(op))
+      continue;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return ops;
+}
+
 void cuda::addKernelLeaves(ScalarEmitter &emitter, const EvalKernel &kernel,
                            llvm::DenseMap<Value, const Buffer *> &buffers) {
   for (const Buffer &input : kernel.inputs) {

@@ -28,6 +28,8 @@
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
 #include "sinter/Target/CUDA/CUDAEmitter.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <set>
 #include <string>
 
@@ -158,6 +160,10 @@ SmallVector<std::string> getBufferNames(ArrayRef<Buffer> buffers);
 
 /// Returns `type name` for every dim.
 SmallVector<std::string> getDimParameters(ArrayRef<std::string> dims);
+
+/// The ops of `kernel`'s region that computing its outputs evaluates: those
+/// the outputs reach through operands, stopping at input buffers.
+llvm::SetVector<Operation *> getEvaluatedOps(const EvalKernel &kernel);
 
 /// Makes every input buffer of `kernel` a leaf of `emitter`, recording it in
 /// `buffers`, and maps the region arguments that receive constants.

@@ -80,8 +80,8 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
                        "indices");
   }
 
-  bool hasShapeOps =
-      llvm::any_of(*kernel.body, [](Operation &op) { return isShapeOp(&op); });
+  llvm::SetVector<Operation *> evaluated = getEvaluatedOps(kernel);
+  bool hasShapeOps = llvm::any_of(evaluated, isShapeOp);
   bool allOutputsFull = llvm::all_of(kernel.outputs, [&](const Buffer &output) {
     return ArrayRef<DimExpr>(output.shape) == ArrayRef<DimExpr>(plan.shape);
   });
@@ -92,8 +92,8 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
       llvm::any_of(
           kernel.inputs,
           [&](const Buffer &input) { return isPartial(input.shape); }) ||
-      llvm::any_of(*kernel.body, [&](Operation &op) {
-        return llvm::any_of(op.getResults(), [&](Value result) {
+      llvm::any_of(evaluated, [&](Operation *op) {
+        return llvm::any_of(op->getResults(), [&](Value result) {
           return isPartial(context.shapes.getShape(result));
         });
       });

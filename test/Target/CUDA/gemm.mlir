@@ -10,6 +10,7 @@
 // RUN: sinterc %s -emit=cuda --model=softmax_epilogue | FileCheck %s --check-prefix=ROWS
 // RUN: sinterc %s -emit=cuda --model=product_too | FileCheck %s --check-prefix=BOTH
 // RUN: sinterc %s -emit=cuda --model=batched | FileCheck %s --check-prefix=BATCHED
+// RUN: sinterc %s -emit=cuda --model=view | FileCheck %s --check-prefix=VIEW
 
 module {
   // x @ w^T with nothing fused: cuBLAS writes the output.
@@ -205,6 +206,28 @@ module {
         sinter.yield %m : tensor<?x16x16xf32>
       }
       return %0, %1 : tensor<?x16x32xf32>, tensor<?x16x16xf32>
+    }
+  }
+
+  // A reshape of an input is a view: the GEMM reads the buffer in place as
+  // [B, 512], and the epilogue (which evaluates no shape op) keeps float4.
+  // VIEW: //   view_k0_gemm: reshape, matmul, relu
+  // VIEW-NEXT: //       cuBLAS GEMM, then view_k0_gemm_epilogue (grid-stride loop, float4 when aligned)
+  // VIEW: SINTER_RT_TRY(sinter_rt_gemm(
+  // VIEW-NEXT: ctx, SINTER_PRECISION_FP32, SINTER_OP_N, SINTER_OP_T, B, 96, 512, 1.0f, x,
+  // VIEW-NEXT: 512, w, 512, 0.0f, product, 96));
+  module @view attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x8x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", ""]},
+                       %w: tensor<96x512xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", ""]})
+        -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      %0 = sinter.kernel gemm(%x, %w) : (tensor<?x8x64xf32>, tensor<96x512xf32>) -> tensor<?x96xf32> {
+      ^bb0(%a: tensor<?x8x64xf32>, %b: tensor<96x512xf32>):
+        %r = sinter.reshape %a : tensor<?x8x64xf32> -> tensor<?x512xf32>
+        %m = sinter.matmul %r, %b transpose_b : tensor<?x512xf32>, tensor<96x512xf32>
+        %y = sinter.relu %m : tensor<?x96xf32>
+        sinter.yield %y : tensor<?x96xf32>
+      }
+      return %0 : tensor<?x96xf32>
     }
   }
 }

@@ -29,7 +29,7 @@ module {
         -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
       %0 = sinter.kernel gemm(%x, %w) : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32> {
       ^bb0(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>):
-        // OPERAND: invalid.mlir:[[@LINE+1]]:14: error: CUDA emitter: a matmul operand of a gemm kernel must be a kernel input (or its transpose)
+        // OPERAND: invalid.mlir:[[@LINE+1]]:14: error: CUDA emitter: a matmul operand of a gemm kernel must be a kernel input (or its transpose or reshape)
         %e = sinter.exp %a : tensor<?x64xf32>
         %m = sinter.matmul %e, %b : tensor<?x64xf32>, tensor<64x64xf32>
         sinter.yield %m : tensor<?x64xf32>
