@@ -130,7 +130,8 @@ void CodeWriter::closeScope(StringRef header, StringRef footer) {
   scopes.pop_back();
   Scope &outer = scopes.back();
   SmallVector<StringRef> headerLines;
-  header.split(headerLines, '\n');
+  if (!header.empty())
+    header.split(headerLines, '\n');
   for (StringRef text : headerLines)
     outer.lines.push_back({0, text.str(), ""});
   for (Line &line : inner.lines) {

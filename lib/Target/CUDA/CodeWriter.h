@@ -86,7 +86,8 @@ public:
   /// Opens a scope one deeper (a loop or block body).
   void openScope();
   /// Closes the innermost scope: writes `header`, its lines indented, then
-  /// `footer` into the enclosing scope. `header` may hold several lines.
+  /// `footer` into the enclosing scope. `header` may hold several lines or
+  /// none ("").
   void closeScope(StringRef header, StringRef footer = "}");
 
   /// Declares `const <type> <name> = <e.text>;` in the scope at `e.depth`

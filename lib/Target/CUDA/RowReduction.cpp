@@ -70,6 +70,14 @@ struct RowReduction {
   }
 };
 
+/// A dot product whose operands are contiguous input buffers along the
+/// reduced dim, K a multiple of 4: it can read both with float4 loads.
+struct VectorDot {
+  RowReduction *reduction;
+  const Buffer *lhs, *rhs;
+  int64_t size;
+};
+
 /// How a row kernel runs, decided before any code is written.
 struct RowPlan {
   /// The number of rows R.
@@ -84,6 +92,9 @@ struct RowPlan {
   SmallVector<DimExpr> rowLengths;
   /// Whether the shared memory sizes are static.
   bool staticShared = true;
+  /// A matvec's dot product that has a float4 path (used when the host finds
+  /// both buffers 16-byte aligned).
+  std::optional<VectorDot> vectorDot;
 };
 } // namespace
 
@@ -172,6 +183,32 @@ static SmallVector<Value> getReducedValues(const RowReduction &reduction) {
   if (auto matmul = dyn_cast<MatmulOp>(reduction.op))
     return {matmul.getLhs(), matmul.getRhs()};
   return {reduction.op->getOperand(0)};
+}
+
+/// Finds the dot product of a matvec kernel that float4 loads can read: the
+/// only reduction, of two input buffers (lhs [M, K], rhs [K, 1] or [1, K]),
+/// with a static K that is a multiple of 4, its lhs not cached.
+static std::optional<VectorDot> findVectorDot(const EvalKernel &kernel,
+                                              RowPlan &plan) {
+  if (plan.reductions.size() != 1 || kernel.dotProducts.size() != 1)
+    return std::nullopt;
+  auto matmul = dyn_cast<MatmulOp>(plan.reductions.front().op);
+  if (!matmul || matmul.getTransposeA())
+    return std::nullopt;
+  auto bufferOf = [&](Value value) -> const Buffer * {
+    for (const Buffer &input : kernel.inputs)
+      if (input.value == value && input.shape.size() == 2)
+        return &input;
+    return nullptr;
+  };
+  const Buffer *lhs = bufferOf(matmul.getLhs()),
+               *rhs = bufferOf(matmul.getRhs());
+  std::optional<int64_t> size = plan.reductions.front().groupSize.getConstant();
+  bool lhsCached = llvm::any_of(
+      plan.cached, [&](auto &entry) { return entry.first == lhs; });
+  if (!lhs || !rhs || lhsCached || !size || *size % 4 != 0)
+    return std::nullopt;
+  return VectorDot{&plan.reductions.front(), lhs, rhs, *size};
 }
 
 /// Decides rows, levels, segments and caching.
@@ -279,6 +316,7 @@ static FailureOr<RowPlan> planRows(EmitterContext &context,
   plan.staticShared = plan.staticRowLength.has_value();
   for (RowReduction &reduction : plan.reductions)
     plan.staticShared &= reduction.segments.getConstant().has_value();
+  plan.vectorDot = findVectorDot(kernel, plan);
   return plan;
 }
 
@@ -335,6 +373,10 @@ private:
                              ArrayRef<std::string> accumulators,
                              ArrayRef<std::string> combiners,
                              const Expr &position);
+  /// Writes `if (vec) { <float4 loop> }` for the vector dot product
+  /// accumulating into `acc`, and opens the scope of the scalar loop's
+  /// `if (!vec)`.
+  void writeVectorDot(const std::string &acc);
   LogicalResult writePerRowReductions(ArrayRef<RowReduction *> group);
   LogicalResult writeSegmentReductions(ArrayRef<RowReduction *> group);
   LogicalResult writeOutputs();
@@ -587,16 +629,43 @@ LogicalResult RowWriter::writeUpdates(ArrayRef<RowReduction *> group,
   return success();
 }
 
+void RowWriter::writeVectorDot(const std::string &acc) {
+  const VectorDot &dot = *plan.vectorDot;
+  Expr rowBase = emitter.bindIndex(
+      mulIndex(Expr("r", rowDepth), sizeExpr(DimExpr::constant(dot.size))));
+  writer.openScope(); // if (vec)
+  writer.openScope(); // over groups of four
+  std::string a = writer.freshName("a"), b = writer.freshName("b");
+  writer.line("const float4 " + a + " = dev::loadFloat4(" + dot.lhs->name +
+              " + " + rowBase.text + " + 4 * j);");
+  writer.line("const float4 " + b + " = dev::loadFloat4(" + dot.rhs->name +
+              " + 4 * j);");
+  writer.line(acc + " = " + acc + " + " + a + ".x * " + b + ".x + " + a +
+              ".y * " + b + ".y + " + a + ".z * " + b + ".z + " + a + ".w * " +
+              b + ".w;");
+  writer.closeScope("for (int64_t j = tid; j < " +
+                    std::to_string(dot.size / 4) + "; j += kThreads) {");
+  writer.closeScope("if (vec) { // float4 loads of both operands");
+  // The scalar loop follows in an `if (!vec)` scope the caller closes.
+  writer.openScope();
+}
+
 LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   DimExpr length = group.front()->groupSize;
   SmallVector<std::string> accumulators, combiners;
   declareAccumulators(group, accumulators, combiners);
+  bool vectorDot = plan.vectorDot && group.size() == 1 &&
+                   group.front() == plan.vectorDot->reduction;
+  if (vectorDot)
+    writeVectorDot(accumulators.front());
   writer.openScope();
   if (failed(writeUpdates(group, accumulators, combiners,
                           Expr("j", writer.getDepth()))))
     return failure();
   writer.closeScope("for (int64_t j = tid; j < " + length.str() +
                     "; j += kThreads) {");
+  if (vectorDot)
+    writer.closeScope("if (!vec) {");
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
     reduction->storage = writer.freshName("red");
@@ -804,6 +873,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   bool runtimeCache = cachedCondition == "cached";
   if (runtimeCache)
     parameters.push_back("int cached");
+  if (plan->vectorDot)
+    parameters.push_back("int vec");
   result.deviceCode =
       "template <int kThreads>\n__global__ void __launch_bounds__(kThreads < "
       "256 ? 256 : kThreads)\n" +
@@ -822,6 +893,10 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   if (runtimeCache) {
     templateParameters.push_back("int cached");
     templateArguments.push_back("cached");
+  }
+  if (plan->vectorDot) {
+    templateParameters.push_back("int vec");
+    templateArguments.push_back("vec");
   }
 
   std::string launch =
@@ -865,6 +940,12 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   launch += getLaunchSignature(kernel.name, launchParameters);
   SmallVector<std::string> callArguments = {"ctx", "stream"};
   llvm::append_range(callArguments, arguments);
+  if (plan->vectorDot) {
+    launch += formatConjunction(
+        "vec", getAlignmentConditions(
+                   {plan->vectorDot->lhs->name, plan->vectorDot->rhs->name}));
+    callArguments.push_back("vec");
+  }
   // `return launch_<kernel>_rows<threads>(...);` at `indent`.
   auto callRows = [&](int threads, unsigned indent) {
     return std::string(2 * indent, ' ') +
@@ -896,7 +977,9 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                 bodyWriter.getSharedFloats("true") +
                 ") * static_cast<int64_t>(sizeof(float)) <= " +
                 std::to_string(kMaxSharedBytes) + ";\n";
-      callArguments.push_back("cached");
+      // The template takes `cached` before `vec`.
+      callArguments.insert(callArguments.end() - (plan->vectorDot ? 1 : 0),
+                           "cached");
     }
     launch += "  if (threads == 32)\n" + callRows(32, 2);
     launch += "  if (threads == 256)\n" + callRows(256, 2);

@@ -9,14 +9,25 @@ module {
   // DOT-NEXT: //       dot product per row: one block of 256 threads per row
   // DOT: projection_k0_matvec(
   // DOT-NEXT: const float *__restrict__ x, const float *__restrict__ v,
-  // DOT-NEXT: float *__restrict__ y, int64_t B) {
-  // DOT: for (int64_t j = tid; j < 3000; j += kThreads) {
+  // DOT-NEXT: float *__restrict__ y, int64_t B, int vec) {
+  // With both operands 16-byte aligned, float4 loads (K = 3000 = 4 * 750).
+  // DOT: const int64_t [[ROW:i[0-9]+]] = r * 3000;
+  // DOT: if (vec) { // float4 loads of both operands
+  // DOT-NEXT: for (int64_t j = tid; j < 750; j += kThreads) {
+  // DOT-NEXT: const float4 [[A:a[0-9]+]] = dev::loadFloat4(x + [[ROW]] + 4 * j);
+  // DOT-NEXT: const float4 [[B:b[0-9]+]] = dev::loadFloat4(v + 4 * j);
+  // DOT-NEXT: [[ACC0:acc[0-9]+]] = [[ACC0]] + [[A]].x * [[B]].x + [[A]].y * [[B]].y + [[A]].z * [[B]].z + [[A]].w * [[B]].w;
+  // DOT: if (!vec) {
+  // DOT-NEXT: for (int64_t j = tid; j < 3000; j += kThreads) {
   // DOT: const float [[X:v[0-9]+]] = x[{{i[0-9]+}}];
   // DOT: const float [[V:v[0-9]+]] = v[j];
   // DOT: const float [[P:v[0-9]+]] = [[X]] * [[V]];
   // DOT: [[ACC:acc[0-9]+]] = [[ACC]] + [[P]];
   // DOT: const float [[DOT:red[0-9]+]] = teamReduce<kThreads, dev::SumOp>([[ACC]]);
   // DOT: = [[DOT]] + 1.0f;
+  // DOT: const int vec = sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
+  // DOT-NEXT: sinter_rt_is_aligned(v, SINTER_RT_VECTOR_ALIGNMENT);
+  // DOT-NEXT: return launch_projection_k0_matvec_rows<256>(ctx, stream, x, v, y, B, vec);
   module @projection attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x3000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                        %v: tensor<3000x1xf32> {sinter.role = "param", sinter.name = "v", sinter.dim_names = ["", ""]})
