@@ -248,8 +248,8 @@ static std::string getArgOp(StringRef type, StringRef function,
 
 std::string cuda::getDeviceHelper(StringRef name) {
   if (name == "team_reduce")
-    return R"(/// Reduces `value` over the kThreads threads that share a row: one warp,
-/// or the whole block. Deterministic (sinter/rt_device.cuh).
+    return R"(/// Reduces `value` over the kThreads threads of a row:
+/// one warp, or the whole block. Deterministic (sinter/rt_device.cuh).
 template <int kThreads, typename Op, typename T>
 __device__ __forceinline__ T teamReduce(T value) {
   if constexpr (kThreads == dev::kWarpSize)
@@ -276,7 +276,7 @@ struct ProdOp {
 };
 )";
   if (name == "arg")
-    return R"(/// A value and its index along the reduced dim, for argmax / argmin.
+    return R"(/// A value and its index along the reduced dim (argmax).
 struct ArgValue {
   float value;
   int64_t index;
@@ -294,15 +294,17 @@ __device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
 )" + getArgOp("ArgMaxOp", "argmax", "maximum", ">", "-INFINITY") +
            "\n" + getArgOp("ArgMinOp", "argmin", "minimum", "<", "INFINITY");
   if (name == "grid_blocks")
-    return R"(/// The blocks of a grid-stride loop over `work` items: enough to cover
-/// them, at most 32 per multiprocessor.
+    return R"(/// The blocks of a grid-stride loop over `work` items:
+/// enough to cover them, at most 32 per multiprocessor.
 static unsigned gridBlocks(sinter_rt_context *ctx, int64_t work,
                            int threads) {
   int64_t blocks = (work + threads - 1) / threads;
   int64_t limit = static_cast<int64_t>(sinter_rt_sm_count(ctx)) * 32;
   if (limit < 1)
     limit = 1;
-  return static_cast<unsigned>(blocks < 1 ? 1 : blocks < limit ? blocks : limit);
+  if (blocks > limit)
+    blocks = limit;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
 }
 )";
   llvm_unreachable("unknown helper");
