@@ -370,82 +370,36 @@ Interpreter::run(Operation *op, ArrayRef<HostTensor> arguments) {
   return copyResults(*results);
 }
 
-/// Runs @prepare on the model arguments it names, given the names of the
-/// model arguments in `modelNames`.
-static FailureOr<SmallVector<TensorRef>>
-runPrepare(func::FuncOp prepare, ArrayRef<std::string> modelNames,
-           ArrayRef<HostTensor> arguments, Precision precision) {
-  SmallVector<const HostTensor *> prepareArguments;
-  for (unsigned index = 0; index < prepare.getNumArguments(); ++index) {
-    auto name = prepare.getArgAttrOfType<StringAttr>(index, kNameAttrName);
-    if (!name)
-      return prepare.emitError()
-             << describeArgument(prepare, index) << " has no " << kNameAttrName
-             << " naming the @" << kForwardFuncName << " param it takes";
-    const auto *found = llvm::find(modelNames, name.getValue());
-    if (found == modelNames.end())
-      return prepare.emitError()
-             << describeArgument(prepare, index) << " names no argument of @"
-             << kForwardFuncName;
-    prepareArguments.push_back(&arguments[found - modelNames.begin()]);
-  }
-  return runFunction(prepare, prepareArguments, precision);
-}
-
 FailureOr<std::vector<HostTensor>>
 Interpreter::runModel(ModuleOp module, ArrayRef<HostTensor> arguments) {
+  FailureOr<ModelSignature> signature = getModelSignature(module);
+  if (failed(signature))
+    return failure();
   func::FuncOp forward = getForwardFunc(module);
-  if (!forward)
-    return module.emitError("model module has no func.func @")
-           << kForwardFuncName;
-  auto prepare = module.lookupSymbol<func::FuncOp>(kPrepareFuncName);
+  if (arguments.size() != signature->arguments.size())
+    return forward.emitError("the model takes ")
+           << signature->arguments.size() << " arguments, got "
+           << arguments.size();
 
-  // The model's arguments are @forward's arguments that are not prepared.
-  SmallVector<unsigned> modelIndices;
-  SmallVector<std::string> modelNames;
-  bool hasPrepared = false;
-  for (unsigned index = 0; index < forward.getNumArguments(); ++index) {
-    if (getPreparedIndex(forward, index)) {
-      hasPrepared = true;
-      continue;
-    }
-    modelIndices.push_back(index);
-    auto name = forward.getArgAttrOfType<StringAttr>(index, kNameAttrName);
-    modelNames.push_back(name ? name.str() : "");
-  }
-  if (arguments.size() != modelIndices.size())
-    return forward.emitError("the model (@")
-           << kForwardFuncName << " without its prepared arguments) takes "
-           << modelIndices.size() << " arguments, got " << arguments.size();
-  if (hasPrepared && !prepare)
-    return forward.emitError("@")
-           << kForwardFuncName
-           << " has prepared arguments but the module has no func.func @"
-           << kPrepareFuncName;
-
+  // 1. P = @prepare(A[prepareArguments[0]], ...), once.
   SmallVector<TensorRef> prepared;
-  if (prepare) {
+  if (signature->hasPrepare) {
+    SmallVector<const HostTensor *> prepareArguments;
+    for (unsigned original : signature->prepareArguments)
+      prepareArguments.push_back(&arguments[original]);
     FailureOr<SmallVector<TensorRef>> results =
-        runPrepare(prepare, modelNames, arguments, precision);
+        runFunction(getPrepareFunc(module), prepareArguments, precision);
     if (failed(results))
       return failure();
     prepared = std::move(*results);
   }
 
-  SmallVector<const HostTensor *> forwardArguments(forward.getNumArguments());
-  for (auto [position, index] : llvm::enumerate(modelIndices))
-    forwardArguments[index] = &arguments[position];
-  for (unsigned index = 0; index < forward.getNumArguments(); ++index) {
-    std::optional<int64_t> result = getPreparedIndex(forward, index);
-    if (!result)
-      continue;
-    if (*result < 0 || *result >= static_cast<int64_t>(prepared.size()))
-      return forward.emitError()
-             << describeArgument(forward, index) << " takes result #" << *result
-             << " of @" << kPrepareFuncName << ", which has " << prepared.size()
-             << " results";
-    forwardArguments[index] = prepared[*result].get();
-  }
+  // 2. @forward(V...) with V[i] an original argument or a prepared value.
+  SmallVector<const HostTensor *> forwardArguments;
+  for (const ArgumentSource &source : signature->forwardArguments)
+    forwardArguments.push_back(source.kind == ArgumentSource::Kind::Original
+                                   ? &arguments[source.index]
+                                   : prepared[source.index].get());
   FailureOr<SmallVector<TensorRef>> results =
       runFunction(forward, forwardArguments, precision);
   if (failed(results))

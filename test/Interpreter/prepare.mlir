@@ -1,6 +1,7 @@
 // A model whose param-only part was hoisted into @prepare: @prepare takes the
 // params it names (sinter.name), and @forward receives its results through
-// arguments marked sinter.prepared = <result index>. Both forms of the model
+// arguments marked sinter.prepared = <result index>, and lists the model's
+// own arguments in sinter.original_arguments. Both forms of the model
 // give the same outputs from the same inputs and params.
 // RUN: rm -rf %t && mkdir -p %t/params
 // RUN: %python -c "import numpy; numpy.save('%t/x.npy', numpy.array([[1, 2, 3], [4, 5, 6]], dtype='<f4')); numpy.save('%t/params/w.npy', numpy.array([[1, 0, -1], [2, 1, 0]], dtype='<f4'))"
@@ -26,9 +27,11 @@ module {
       return %c : tensor<3xf32>
     }
     func.func @forward(%x: tensor<?x3xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
-                       %w: tensor<2x3xf32> {sinter.role = "param", sinter.name = "w"},
-                       %colsum: tensor<3xf32> {sinter.prepared = 0 : i64})
-        -> (tensor<?x1xf32> {sinter.name = "s"}) {
+                       %colsum: tensor<3xf32> {sinter.role = "prepared", sinter.prepared = 0 : i64, sinter.name = "prepared0"})
+        -> (tensor<?x1xf32> {sinter.name = "s"})
+        attributes {sinter.original_arguments = [
+          {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""], sinter.type = tensor<?x3xf32>},
+          {sinter.role = "param", sinter.name = "w", sinter.type = tensor<2x3xf32>}]} {
       %m = sinter.mul %x, %colsum : tensor<?x3xf32>, tensor<3xf32>
       %s = sinter.sum %m dims [1] keepdim : tensor<?x3xf32>
       return %s : tensor<?x1xf32>

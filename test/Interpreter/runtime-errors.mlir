@@ -82,21 +82,25 @@ module {
   }
 
   module @no_prepare {
-    // NO-PREPARE: runtime-errors.mlir:[[@LINE+1]]:5: error: @forward has prepared arguments but the module has no func.func @prepare
+    // NO-PREPARE: runtime-errors.mlir:[[@LINE+1]]:5: error: prepared argument #1 needs a sinter.prepared index of a @prepare result
     func.func @forward(%x: tensor<2x3xf32> {sinter.role = "input", sinter.name = "x"},
-                       %p: tensor<3xf32> {sinter.prepared = 0 : i64}) -> tensor<2x3xf32> {
+                       %p: tensor<3xf32> {sinter.role = "prepared", sinter.prepared = 0 : i64})
+        -> tensor<2x3xf32>
+        attributes {sinter.original_arguments = [{sinter.role = "input", sinter.name = "x", sinter.type = tensor<2x3xf32>}]} {
       %0 = sinter.add %x, %p : tensor<2x3xf32>, tensor<3xf32>
       return %0 : tensor<2x3xf32>
     }
   }
 
   module @prepare_name {
-    // PREPARE-NAME: runtime-errors.mlir:[[@LINE+1]]:5: error: @prepare argument #0 ('w') names no argument of @forward
+    // PREPARE-NAME: runtime-errors.mlir:[[@LINE+1]]:5: error: argument #0 of @prepare names no original argument
     func.func @prepare(%w: tensor<3xf32> {sinter.role = "param", sinter.name = "w"}) -> tensor<3xf32> {
       return %w : tensor<3xf32>
     }
     func.func @forward(%x: tensor<2x3xf32> {sinter.role = "input", sinter.name = "x"},
-                       %p: tensor<3xf32> {sinter.prepared = 0 : i64}) -> tensor<2x3xf32> {
+                       %p: tensor<3xf32> {sinter.role = "prepared", sinter.prepared = 0 : i64})
+        -> tensor<2x3xf32>
+        attributes {sinter.original_arguments = [{sinter.role = "input", sinter.name = "x", sinter.type = tensor<2x3xf32>}]} {
       %0 = sinter.add %x, %p : tensor<2x3xf32>, tensor<3xf32>
       return %0 : tensor<2x3xf32>
     }
@@ -107,9 +111,11 @@ module {
       %0 = sinter.sum %x dims [0] : tensor<2x3xf32>
       return %0 : tensor<3xf32>
     }
-    // PREPARE-INDEX: runtime-errors.mlir:[[@LINE+1]]:5: error: @forward argument #1 takes result #2 of @prepare, which has 1 results
+    // PREPARE-INDEX: runtime-errors.mlir:[[@LINE+1]]:5: error: prepared argument #1 needs a sinter.prepared index of a @prepare result
     func.func @forward(%x: tensor<2x3xf32> {sinter.role = "input", sinter.name = "x"},
-                       %p: tensor<3xf32> {sinter.prepared = 2 : i64}) -> tensor<2x3xf32> {
+                       %p: tensor<3xf32> {sinter.role = "prepared", sinter.prepared = 2 : i64})
+        -> tensor<2x3xf32>
+        attributes {sinter.original_arguments = [{sinter.role = "input", sinter.name = "x", sinter.type = tensor<2x3xf32>}]} {
       %0 = sinter.add %x, %p : tensor<2x3xf32>, tensor<3xf32>
       return %0 : tensor<2x3xf32>
     }

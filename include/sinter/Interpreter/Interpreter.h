@@ -38,24 +38,12 @@
 //
 // Models with @prepare (after sinter-hoist-params)
 // -----------------------------------------------
-// The model's interface is the list of @forward's arguments that are not
-// prepared (ModelSignature's `arguments`): sinter-hoist-params keeps every
-// original input and param argument of @forward, in order and with its
-// attributes, even when @forward no longer uses it. It moves param-only
-// computations into
-//
-//   func.func @prepare(%w: tensor<...> {sinter.role = "param",
-//                                       sinter.name = "w", ...}, ...)
-//       -> (tensor<...>, ...)
-//
-// whose arguments carry the same sinter.role/sinter.name/sinter.dim_names/
-// sinter.init attributes as the @forward params they were copied from (they
-// are matched by sinter.name), and appends to @forward one argument per
-// @prepare result it uses, marked with the attribute
-// `sinter.prepared = <index of the @prepare result> : i64` (kPreparedAttrName
-// in ModelSignature.h). runModel binds @prepare's arguments by name, runs
-// it once (whenever the module has one), and feeds its results to the
-// prepared arguments of @forward.
+// The model's interface is ModelSignature's `arguments`: the inputs and
+// params as the frontend declared them (sinter.original_arguments in a
+// hoisted module; see ModelSignature.h for the whole convention). runModel
+// reads the signature, runs @prepare once on the original arguments it
+// names, and feeds @forward each argument from where the signature says it
+// comes from: an original argument or a @prepare result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,8 +114,8 @@ public:
 
   /// Runs a model module: `@prepare` first when present (on the params it
   /// takes), then `@forward`. `arguments` are the model's arguments in
-  /// order: @forward's arguments without `sinter.prepared` (the inputs and
-  /// params as the frontend declared them; see the file comment).
+  /// order (ModelSignature::arguments: the inputs and params as the frontend
+  /// declared them; see the file comment).
   FailureOr<std::vector<HostTensor>> runModel(ModuleOp module,
                                               ArrayRef<HostTensor> arguments);
 

@@ -19,14 +19,6 @@ func::FuncOp mlir::sinter::getForwardFunc(ModuleOp module) {
   return module.lookupSymbol<func::FuncOp>(kForwardFuncName);
 }
 
-std::optional<int64_t> mlir::sinter::getPreparedIndex(func::FuncOp func,
-                                                      unsigned index) {
-  if (auto prepared =
-          func.getArgAttrOfType<IntegerAttr>(index, kPreparedAttrName))
-    return prepared.getInt();
-  return std::nullopt;
-}
-
 func::FuncOp mlir::sinter::getPrepareFunc(ModuleOp module) {
   return module.lookupSymbol<func::FuncOp>(kPrepareFuncName);
 }

@@ -19,8 +19,8 @@
 // After sinter-hoist-params, @prepare's arguments carry the attributes of the
 // @forward params they were copied from, and @forward gets one more argument
 // per @prepare result it uses, marked {sinter.prepared = <result index>}
-// (see sinter/Interpreter/Interpreter.h). Prepared arguments are not part of
-// the model's interface.
+// (see "Hoisted modules" below). Prepared arguments are not part of the
+// model's interface.
 //
 // The frontend writes them, and the interpreter, the passes and the CUDA
 // emitter read them through this header.
@@ -160,10 +160,6 @@ struct ModelSignature {
 
 /// Returns the @forward function of a model module, or null.
 func::FuncOp getForwardFunc(ModuleOp module);
-
-/// Returns the index of the @prepare result that argument `index` of `func`
-/// receives, or std::nullopt if it is not a prepared argument.
-std::optional<int64_t> getPreparedIndex(func::FuncOp func, unsigned index);
 
 /// Returns the @prepare function of a hoisted model module, or null.
 func::FuncOp getPrepareFunc(ModuleOp module);
