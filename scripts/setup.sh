@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 #===- scripts/setup.sh - Install Sinter's dependencies and build it ------===#
 #
-# Idempotent: installs what is missing from Debian (MLIR/LLVM 22, ninja, ...)
+# Idempotent: installs what is missing from Debian (MLIR/LLVM 22, ninja,
+# clang and libFuzzer for the parser fuzzer, ...)
 # and PyPI (numpy, for the interpreter's NumPy check), configures build/ if it
 # is not configured yet, and builds everything. Run as root or with sudo.
 #
@@ -14,6 +15,7 @@ APT_PACKAGES=(
   "libmlir-${LLVM_VERSION}-dev" "mlir-${LLVM_VERSION}-tools"
   "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
   ninja-build cmake g++ python3 python3-pip
+  clang libclang-rt-14-dev  # the parser fuzzer (scripts/fuzz-parser.sh)
 )
 PIP_PACKAGES=(numpy)
 
