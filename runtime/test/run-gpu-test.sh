@@ -55,7 +55,9 @@ fi
 
 if [ "$memcheck" = 1 ]; then
   echo "== GPU test under compute-sanitizer memcheck"
+  # The bad launch that tests sinter_rt_check_launch is an API error on
+  # purpose; it ran above, so it is skipped here.
   compute-sanitizer --tool memcheck --error-exitcode 1 \
-    "$build/test/sinter-rt-gpu-test"
+    "$build/test/sinter-rt-gpu-test" --no-provoked-errors
 fi
 echo "run-gpu-test.sh: all passed"
