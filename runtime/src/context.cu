@@ -40,8 +40,9 @@ sinter_status checkDevicePresent(sinter_rt_context *ctx) {
   return SINTER_OK;
 }
 
-/// Creates everything \p ctx owns; on failure, what was created stays in
-/// \p ctx for sinter_rt_destroy to release.
+/// Creates what every context needs; on failure, what was created stays in
+/// \p ctx for sinter_rt_destroy to release. cuBLAS, cuBLASLt and their
+/// workspace wait for ensureBlas.
 sinter_status initContext(sinter_rt_context *ctx, cudaStream_t stream,
                           size_t workspaceBytes) {
   SINTER_RT_TRY(checkDevicePresent(ctx));
@@ -58,6 +59,13 @@ sinter_status initContext(sinter_rt_context *ctx, cudaStream_t stream,
       "cudaEventCreateWithFlags"));
   ctx->workspaceBytes =
       workspaceBytes ? workspaceBytes : SINTER_RT_DEFAULT_WORKSPACE_BYTES;
+  ctx->stream = stream;
+  return SINTER_OK;
+}
+
+/// Creates the workspace and the cuBLAS and cuBLASLt handles of \p ctx and
+/// binds them to its stream; on failure, what was created stays in \p ctx.
+sinter_status initBlas(sinter_rt_context *ctx) {
   SINTER_RT_TRY(sinter_rt_check_cuda(
       ctx, cudaMalloc(&ctx->workspace, ctx->workspaceBytes),
       "cudaMalloc of the workspace"));
@@ -69,37 +77,66 @@ sinter_status initContext(sinter_rt_context *ctx, cudaStream_t stream,
       ctx, cublasSetPointerMode(ctx->blas, CUBLAS_POINTER_MODE_HOST),
       "cublasSetPointerMode"));
   SINTER_RT_TRY(checkCublas(ctx, cublasLtCreate(&ctx->lt), "cublasLtCreate"));
-  ctx->stream = stream;
-  return bindBlasToStream(ctx, stream);
+  SINTER_RT_TRY(bindBlasToStream(ctx, ctx->stream));
+  ctx->blasReady = true;
+  return SINTER_OK;
+}
+
+/// Keeps the first failure of a sequence of release calls.
+struct FirstFailure {
+  sinter_status status = SINTER_OK;
+  void operator()(sinter_status next) {
+    if (status == SINTER_OK)
+      status = next;
+  }
+};
+
+/// Releases the cuBLASLt plans, the handles and the workspace of \p ctx,
+/// continuing past failures, and leaves them unset; returns the first
+/// failure (recorded in the thread's buffer).
+sinter_status releaseBlas(sinter_rt_context *ctx) {
+  FirstFailure result;
+  for (LtPlan &plan : ctx->plans)
+    if (plan.valid)
+      result(checkCublas(nullptr, destroyLtPlan(plan), "cuBLASLt plan"));
+  if (ctx->lt)
+    result(checkCublas(nullptr, cublasLtDestroy(ctx->lt), "cublasLtDestroy"));
+  if (ctx->blas)
+    result(checkCublas(nullptr, cublasDestroy(ctx->blas), "cublasDestroy"));
+  if (ctx->workspace)
+    result(sinter_rt_check_cuda(nullptr, cudaFree(ctx->workspace),
+                                "cudaFree of the workspace"));
+  ctx->lt = nullptr;
+  ctx->blas = nullptr;
+  ctx->workspace = nullptr;
+  ctx->blasReady = false;
+  return result.status;
 }
 
 /// Releases what \p ctx owns, in reverse order of creation, continuing past
 /// failures; returns the first failure (recorded in the thread's buffer,
 /// since the context is about to go away).
 sinter_status releaseContext(sinter_rt_context *ctx) {
-  sinter_status result = SINTER_OK;
-  auto keepFirst = [&](sinter_status status) {
-    if (result == SINTER_OK)
-      result = status;
-  };
-  for (LtPlan &plan : ctx->plans)
-    if (plan.valid)
-      keepFirst(checkCublas(nullptr, destroyLtPlan(plan), "cuBLASLt plan"));
-  if (ctx->lt)
-    keepFirst(
-        checkCublas(nullptr, cublasLtDestroy(ctx->lt), "cublasLtDestroy"));
-  if (ctx->blas)
-    keepFirst(checkCublas(nullptr, cublasDestroy(ctx->blas), "cublasDestroy"));
-  if (ctx->workspace)
-    keepFirst(sinter_rt_check_cuda(nullptr, cudaFree(ctx->workspace),
-                                   "cudaFree of the workspace"));
+  FirstFailure result;
+  result(releaseBlas(ctx));
   if (ctx->streamSwitchEvent)
-    keepFirst(sinter_rt_check_cuda(
+    result(sinter_rt_check_cuda(
         nullptr, cudaEventDestroy(ctx->streamSwitchEvent), "cudaEventDestroy"));
-  return result;
+  return result.status;
 }
 
 } // namespace
+
+sinter_status sinter::rt::ensureBlas(sinter_rt_context *ctx) {
+  if (ctx->blasReady)
+    return SINTER_OK;
+  // A failed attempt releases what it created, so that a later call starts
+  // again from scratch; the message of the first failure is kept.
+  sinter_status status = initBlas(ctx);
+  if (status != SINTER_OK)
+    releaseBlas(ctx);
+  return status;
+}
 
 extern "C" {
 
@@ -149,9 +186,17 @@ sinter_status sinter_rt_set_stream(sinter_rt_context *ctx,
   SINTER_RT_TRY(sinter_rt_check_cuda(
       ctx, cudaStreamWaitEvent(stream, ctx->streamSwitchEvent, 0),
       "sinter_rt_set_stream: cudaStreamWaitEvent"));
-  SINTER_RT_TRY(bindBlasToStream(ctx, stream));
+  if (ctx->blasReady)
+    SINTER_RT_TRY(bindBlasToStream(ctx, stream));
   ctx->stream = stream;
   return SINTER_OK;
+}
+
+sinter_status sinter_rt_init_blas(sinter_rt_context *ctx) {
+  if (!ctx)
+    return fail(nullptr, SINTER_ERROR_NULL_POINTER,
+                "sinter_rt_init_blas: ctx: null pointer");
+  return sinter::rt::ensureBlas(ctx);
 }
 
 cudaStream_t sinter_rt_get_stream(const sinter_rt_context *ctx) {

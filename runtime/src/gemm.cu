@@ -87,6 +87,7 @@ sinter_status sinter_rt_gemm(sinter_rt_context *ctx, sinter_precision precision,
   const char *fn = "sinter_rt_gemm";
   SINTER_RT_TRY(checkGemmArgs(ctx, fn, precision, trans_a, trans_b, M, N, K, A,
                               lda, B, ldb, C, ldc));
+  SINTER_RT_TRY(ensureBlas(ctx));
   return checkCublas(
       ctx,
       cublasGemmEx(ctx->blas, operationOf(trans_b), operationOf(trans_a),
@@ -113,6 +114,7 @@ sinter_status sinter_rt_gemm_batched(
   // Distinct batches of C must not overlap.
   SINTER_RT_TRY(checkDim(ctx, fn, "stride_c", stride_c, batch > 1 ? M * ldc : 0,
                          INT64_MAX));
+  SINTER_RT_TRY(ensureBlas(ctx));
   return checkCublas(
       ctx,
       cublasGemmStridedBatchedEx(
@@ -140,6 +142,7 @@ sinter_status sinter_rt_gemv(sinter_rt_context *ctx, sinter_transpose trans_a,
   SINTER_RT_TRY(checkPointer(ctx, fn, "y", y, alignof(float)));
   // Column-major, A is the N x M matrix A^T: A x = (A^T)^T x, A^T x = A^T x.
   cublasOperation_t op = trans_a == SINTER_OP_N ? CUBLAS_OP_T : CUBLAS_OP_N;
+  SINTER_RT_TRY(ensureBlas(ctx));
   return checkCublas(ctx,
                      cublasSgemv(ctx->blas, op, static_cast<int>(N),
                                  static_cast<int>(M), &alpha, A,

@@ -246,6 +246,7 @@ sinter_rt_gemm_epilogue(sinter_rt_context *ctx, sinter_precision precision,
                    alignmentOf(B),
                    alignmentOf(C),
                    withBias ? alignmentOf(bias) : 0};
+  SINTER_RT_TRY(ensureBlas(ctx));
   LtPlan *plan = nullptr;
   SINTER_RT_TRY(getLtPlan(ctx, key, bias, &plan));
   if (withBias)

@@ -68,6 +68,9 @@ struct sinter_rt_context {
   cudaStream_t stream;
   /// Orders a new stream after the old one in sinter_rt_set_stream.
   cudaEvent_t streamSwitchEvent;
+  /// Whether blas, lt and workspace exist (created by ensureBlas on the
+  /// first GEMM or by sinter_rt_init_blas).
+  bool blasReady;
   cublasHandle_t blas;
   cublasLtHandle_t lt;
   /// Device memory shared by cuBLAS (cublasSetWorkspace) and cuBLASLt;
@@ -86,6 +89,10 @@ namespace sinter::rt {
 sinter_status fail(sinter_rt_context *ctx, sinter_status status,
                    const char *format, ...)
     __attribute__((format(printf, 3, 4)));
+
+/// Creates the cuBLAS and cuBLASLt handles and the workspace of \p ctx,
+/// bound to its stream, unless they exist. Every GEMM entry point calls it.
+sinter_status ensureBlas(sinter_rt_context *ctx);
 
 /// The status a CUDA runtime error maps to.
 sinter_status statusOfCuda(cudaError_t error);

@@ -149,6 +149,8 @@ static void checkNullContexts(void) {
   expectStatus("destroy NULL", sinter_rt_destroy(NULL), SINTER_OK);
   expectStatus("set_stream on NULL", sinter_rt_set_stream(NULL, 0),
                SINTER_ERROR_NULL_POINTER);
+  expectStatus("init_blas on NULL", sinter_rt_init_blas(NULL),
+               SINTER_ERROR_NULL_POINTER);
   EXPECT(sinter_rt_get_stream(NULL) == 0);
   EXPECT(sinter_rt_sm_count(NULL) == 0);
   expectStatus("gemm on NULL",

@@ -565,6 +565,30 @@ void testStreams(sinter_rt_context *ctx) {
   checkCuda(cudaStreamDestroy(stream), "cudaStreamDestroy");
 }
 
+/// cuBLAS is set up by the first GEMM, on the stream the context has then,
+/// or by sinter_rt_init_blas (which a second call leaves alone).
+void testLazyBlas() {
+  cudaStream_t stream;
+  checkCuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+            "cudaStreamCreate");
+  sinter_rt_context *lazy = nullptr;
+  checkRt(nullptr, sinter_rt_create(&lazy, nullptr, 0), "sinter_rt_create");
+  checkRt(lazy, sinter_rt_set_stream(lazy, stream), "sinter_rt_set_stream");
+  checkGemm(lazy, "first gemm of a context, on a non-blocking stream",
+            makeProblem(SINTER_OP_N, SINTER_OP_N, 33, 65, 17, 1.f, 0.f),
+            GemmPath::Gemm, SINTER_PRECISION_FP32);
+  checkRt(lazy, sinter_rt_destroy(lazy), "sinter_rt_destroy");
+
+  checkRt(nullptr, sinter_rt_create(&lazy, stream, 0), "sinter_rt_create");
+  expectStatus(lazy, "init_blas", sinter_rt_init_blas(lazy), SINTER_OK);
+  expectStatus(lazy, "init_blas again", sinter_rt_init_blas(lazy), SINTER_OK);
+  checkGemm(lazy, "lt bias after init_blas",
+            makeProblem(SINTER_OP_N, SINTER_OP_T, 31, 63, 15, 1.f, 0.f),
+            GemmPath::Epilogue, SINTER_PRECISION_FP32, SINTER_EPILOGUE_BIAS);
+  checkRt(lazy, sinter_rt_destroy(lazy), "sinter_rt_destroy");
+  checkCuda(cudaStreamDestroy(stream), "cudaStreamDestroy");
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and vector access
 //===----------------------------------------------------------------------===//
@@ -807,6 +831,7 @@ int main(int argc, char **argv) {
   testArgumentErrors(ctx);
   testLaunchCheck(ctx, provokeErrors);
   testStreams(ctx);
+  testLazyBlas();
   testReductions();
   testVectorAccess();
   testMath(dumpPath);

@@ -263,6 +263,8 @@ private:
 
   FunctionInfo forward, prepare;
   bool hasPrepare = false;
+  /// Whether a kernel of @forward or @prepare calls cuBLAS.
+  bool runsGemms = false;
   /// Helpers the host code needs beyond the kernels'.
   std::set<std::string> hostHelpers;
 };
@@ -520,6 +522,7 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
     FailureOr<GeneratedKernel> code;
     switch (kernel.op.getKind()) {
     case KernelKind::gemm:
+      runsGemms = true;
       code = generateGemm(local, kernel.request);
       break;
     case KernelKind::matvec:
@@ -912,6 +915,10 @@ std::string ModelEmitter::getHostCode() const {
   text += "  created->params = *params;\n";
   text += "  sinter_status status = sinter_rt_create(&created->ctx, stream, "
           "0);\n";
+  // cuBLAS is set up here, so that forward calls never allocate.
+  if (runsGemms)
+    text += "  if (status == SINTER_OK)\n"
+            "    status = sinter_rt_init_blas(created->ctx);\n";
   if (hasPrepare)
     text += "  if (status == SINTER_OK)\n    status = " + model +
             "_prepare(created, stream);\n";

@@ -84,7 +84,9 @@ const char *sinter_status_name(sinter_status status);
 
 /// Owns a cuBLAS handle, a cuBLASLt handle, their shared workspace and a cache
 /// of cuBLASLt plans, for the device that is current when it is created, and
-/// is bound to one stream at a time.
+/// is bound to one stream at a time. The handles and the workspace are
+/// created by the first GEMM call or by sinter_rt_init_blas, so that a
+/// model without GEMMs never pays for them.
 typedef struct sinter_rt_context sinter_rt_context;
 
 /// The workspace size used when sinter_rt_create is given 0 (32 MiB, what
@@ -98,14 +100,20 @@ typedef struct sinter_rt_context sinter_rt_context;
 /// The alignment, in bytes, that vectorized (float4) kernels require.
 #define SINTER_RT_VECTOR_ALIGNMENT 16
 
-/// Creates a context on the current device, bound to \p stream, with a device
-/// workspace of \p workspace_bytes (0 selects
-/// SINTER_RT_DEFAULT_WORKSPACE_BYTES). Synchronizes the device (it allocates
-/// device memory). On failure \p *ctx is set to NULL and the message is read
+/// Creates a context on the current device, bound to \p stream, whose GEMMs
+/// will use a device workspace of \p workspace_bytes (0 selects
+/// SINTER_RT_DEFAULT_WORKSPACE_BYTES). Allocates no device memory and
+/// creates no cuBLAS handle (see sinter_rt_init_blas). On failure \p *ctx is set to NULL and the message is read
 /// with sinter_rt_last_error(NULL); without a device or a driver the status is
 /// SINTER_ERROR_NO_DEVICE.
 sinter_status sinter_rt_create(sinter_rt_context **ctx, cudaStream_t stream,
                                size_t workspace_bytes);
+
+/// Creates the cuBLAS and cuBLASLt handles and the GEMM workspace of \p ctx
+/// now, unless they exist, instead of at its first GEMM call; synchronizes
+/// the device (it allocates device memory). Generated models call it at
+/// creation when they run GEMMs, so that forward calls never allocate.
+sinter_status sinter_rt_init_blas(sinter_rt_context *ctx);
 
 /// Destroys \p ctx and frees what it owns; NULL is accepted and does nothing.
 /// Synchronizes the device (it frees device memory).

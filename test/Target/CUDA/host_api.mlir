@@ -67,6 +67,8 @@
 // CHECK: sinter_status host_create(
 // CHECK: "params->w2", params->w2, sizeof(float)
 // CHECK: sinter_status status = sinter_rt_create(&created->ctx, stream, 0);
+// CHECK-NEXT: if (status == SINTER_OK)
+// CHECK-NEXT: status = sinter_rt_init_blas(created->ctx);
 // CHECK: status = host_prepare(created, stream);
 
 // Dims, the shape relations the types cannot express, then every pointer.

@@ -2,11 +2,17 @@
 // memory when read by more than one pass, reductions level by level,
 // segments of a row (group_norm), argmax, symbolic row lengths.
 // RUN: sinterc %s -emit=cuda --model=softmax | FileCheck %s --check-prefix=SOFTMAX
+// RUN: sinterc %s -emit=cuda --model=softmax | FileCheck %s --check-prefix=NOBLAS
 // RUN: sinterc %s -emit=cuda --model=short_rows | FileCheck %s --check-prefix=WARP
 // RUN: sinterc %s -emit=cuda --model=groups | FileCheck %s --check-prefix=GROUPS
 // RUN: sinterc %s -emit=cuda --model=argmax | FileCheck %s --check-prefix=ARGMAX
 // RUN: sinterc %s -emit=cuda --model=symbolic_rows | FileCheck %s --check-prefix=SYMBOLIC
 // RUN: sinterc %s -emit=cuda --model=long_rows | FileCheck %s --check-prefix=LONG
+
+// A model without GEMMs never sets up cuBLAS.
+// NOBLAS-NOT: sinter_rt_init_blas
+// NOBLAS: sinter_rt_create(&created->ctx, stream, 0);
+// NOBLAS-NOT: sinter_rt_init_blas
 
 module {
   // Max-subtracted softmax over rows of 4097: a block of 256 threads per
