@@ -198,6 +198,7 @@ def chart(doc, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker  # noqa: F401 - used as matplotlib.ticker
 
     models = doc["models"]
     names = ordered(models)
@@ -219,6 +220,12 @@ def chart(doc, path):
                 top.text(p, v, ("%.0f" % v) if v >= 10 else ("%.2f" % v),
                          ha="center", va="bottom", fontsize=6, rotation=90)
     top.set_yscale("log")
+    shown = [d[key] for d in derived for _, key, _ in series if d[key]]
+    if shown:  # room below 1x for slowdowns, above the largest bar for labels
+        top.set_ylim(min(0.5, min(shown) / 1.5), max(2.0, max(shown) * 3))
+    plain = matplotlib.ticker.FuncFormatter(lambda v, _: "%g" % v)
+    top.yaxis.set_major_formatter(plain)
+    top.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     top.axhline(1.0, color="black", linewidth=0.8)
     top.set_ylabel("Sinter speedup (×, log scale)")
     top.set_xticks(xs)
@@ -238,8 +245,14 @@ def chart(doc, path):
     bottom.set_ylabel("fraction of limit\n(limit / Sinter time)")
     bottom.set_xticks(xs)
     bottom.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
+    # Above 1 the limit was not tight; the axis stops at 1.5, labels tell all.
     top_value = max([f for f in fractions if f is not None] + [1.0])
-    bottom.set_ylim(0, max(1.1, top_value * 1.1))
+    ceiling = min(1.5, max(1.1, top_value * 1.1))
+    bottom.set_ylim(0, ceiling)
+    for x, f in zip(xs, fractions):
+        if f is not None:
+            bottom.text(x, min(f, ceiling * 0.97), "%.2f" % f, ha="center",
+                        va="bottom" if f < ceiling * 0.9 else "top", fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
