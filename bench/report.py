@@ -160,8 +160,9 @@ def markdown(doc, png_name):
                 notes.append(" ".join(str(c["error"]).split())[:160].replace("|", "/"))
             if cname == "sinter" and not c.get("error"):
                 prep = c.get("prepare") or {}
-                notes.append("@prepare %s ms (cold %s)" % (
-                    summary.fmt_ms(prep.get("median_ms")), summary.fmt_ms(prep.get("cold_ms"))))
+                notes.append("@prepare %s ms (cold %s); forward + @prepare %s ms" % (
+                    summary.fmt_ms(prep.get("median_ms")), summary.fmt_ms(prep.get("cold_ms")),
+                    summary.fmt_ms(summary.derive(e)["sinter_plus_prepare_ms"])))
                 notes.append("poison landed %s" % c.get("poison_landed"))
                 notes.append("deterministic %s" % c.get("deterministic"))
             seconds = c.get("compile_s") if cname in ("compile", "autotune") else c.get("build_s")

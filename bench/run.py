@@ -223,9 +223,7 @@ def measure_copy_bandwidth(dev, reps=20):
     result = time_fn(dev, lambda: dst.copy_(src), reps, warmup=3)
     result["bytes_copied"] = nbytes
     result["bandwidth_gbs"] = 2.0 * nbytes / (result["median_ms"] * 1e-3) / 1e9
-    del src, dst
-    dev.empty_cache()
-    return result
+    return result  # the caller empties the cache once src and dst are gone
 
 
 @contextlib.contextmanager
@@ -593,6 +591,12 @@ def run_example(name, args, dev, rec, bandwidth, build_info):
                     gemm_ms, ", ".join("%.1f" % r["tflops"] for r in per_gemm))
                 if per_gemm else "; %.1f MB at %.0f GB/s" % (
                     ex.minimal_bytes(dims) / 1e6, bw)))
+            sinter_ms = summary.median_ms(entry, "sinter")
+            if sinter_ms:
+                log("  %-10s Sinter at %.2f of the limit%s" % (
+                    "", limit_ms / sinter_ms,
+                    ", %.0f GB/s" % (ex.minimal_bytes(dims) / (sinter_ms * 1e-3) / 1e9)
+                    if ex.limit == "memory" else ""))
             return result
         run_contestant("limit", body)
 
@@ -632,8 +636,7 @@ def run_example(name, args, dev, rec, bandwidth, build_info):
     entry["derived"] = summary.derive(entry)
     entry["targets"] = summary.targets(name, entry)
     rec.save()
-    del params, inputs, refs
-    dev.empty_cache()
+    # The tensors go with this frame; the caller empties the allocator's cache.
 
 
 # -- environment ----------------------------------------------------------------
@@ -743,7 +746,7 @@ def print_summary(path):
     log("targets (issue 6; x torch.compile = vs the faster compile mode measured):")
     for line in summary.target_lines(doc["models"], order):
         log(line)
-    log("results: %s" % os.path.abspath(path))
+    log("results: %s  (this call took %.0f s)" % (os.path.abspath(path), elapsed()))
 
 
 def main(argv=None):
@@ -755,6 +758,7 @@ def main(argv=None):
     args.gen_dir = os.path.abspath(args.gen_dir)
     args.build_dir = os.path.abspath(args.build_dir)
     args.out = os.path.abspath(args.out)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
 
     import torch
     if args.device == "cuda" and not torch.cuda.is_available():
@@ -806,6 +810,7 @@ def main(argv=None):
             env.get("gpu"), env["torch"], bandwidth["bandwidth_gbs"]))
     if args.child and os.environ.get("SINTER_BENCH_BUILD"):
         build_info = {args.models[0]: json.loads(os.environ["SINTER_BENCH_BUILD"])}
+    dev.empty_cache()
     for name in args.models:
         try:
             run_example(name, args, dev, rec, bandwidth, build_info)
@@ -813,7 +818,7 @@ def main(argv=None):
             traceback.print_exc()
             rec.model(name)["error"] = error_text(exc)
             rec.save()
-            dev.empty_cache()
+        dev.empty_cache()
     if not args.child:
         print_summary(args.out)
     return 0

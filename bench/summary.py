@@ -189,20 +189,22 @@ def contestant_cell(entry, name):
 def table_lines(models, order=None):
     """The compact plain-text table (printed last by run.py)."""
     names = [n for n in (order or list(models)) if n in models]
-    head = ("%-27s %7s %7s %7s %7s %7s %7s %7s %7s %6s %7s %7s %-4s %s" % (
+    head = ("%-27s %7s %7s %7s %7s %7s %7s %7s %7s %5s %5s %7s %7s %-4s %s" % (
         "example (ms)", "eager", "compile", "autotun", "Sinter", "prep",
-        "xeager", "xcomp", "xauto", "frac", "errS", "errE", "acc", "targets"))
+        "xeager", "xcomp", "xauto", "frac", "GB/s", "errS", "errE", "acc", "targets"))
     lines = [head, "-" * len(head)]
     for n in names:
         e = models[n]
         d = derive(e)
         t = targets(n, e)
-        lines.append("%-27s %7s %7s %7s %7s %7s %7s %7s %7s %6s %7s %7s %-4s %s" % (
+        lines.append("%-27s %7s %7s %7s %7s %7s %7s %7s %7s %5s %5s %7s %7s %-4s %s" % (
             n[:27], contestant_cell(e, "eager"), contestant_cell(e, "compile"),
             contestant_cell(e, "autotune"), contestant_cell(e, "sinter"),
             fmt_ms(d["prepare_ms"]), fmt_x(d["speedup_eager"]),
             fmt_x(d["speedup_compile"]), fmt_x(d["speedup_autotune"]),
-            fmt_f(d["fraction_of_limit"]), fmt_e(d["rel_err_sinter"]),
+            fmt_f(d["fraction_of_limit"]),
+            "-" if d["achieved_gbs"] is None else "%.0f" % d["achieved_gbs"],
+            fmt_e(d["rel_err_sinter"]),
             fmt_e(d["rel_err_eager"]), "BAD" if d["accuracy_flag"] else "ok",
             verdict(t)))
     return lines
