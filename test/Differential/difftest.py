@@ -10,18 +10,26 @@
 # on the command line), runs the reference interpreter on:
 #   ref  - the original module in f64 (the accuracy reference),
 #   orig - the original module in f32,
+#   dec  - the module after sinter-decompose in f32,
 #   opt  - the output of the whole pipeline in f32 (per fp mode),
 # all on the same inputs and params, and checks that the optimized error
 # against ref (relative error norm and max abs error) is no worse than the
-# original's x 2 + 1e-6. In strict mode, it also checks that the pipeline's
-# f32 result is bit-identical to that of the decomposed-only module: strict
-# rewrites preserve values exactly. A failing model is printed whole so it can
-# be added as a regression test.
+# original's x 2 + 1e-6. The interpreter evaluates a whole norm with
+# unrounded statistics, which no f32 kernel does, so where the decomposed
+# module is less accurate (an ill-conditioned x - mean) its error is the
+# baseline, provided it is itself within 1e-5 (the GPU accuracy bar) or the
+# original's x 2 + 1e-6. In strict mode the pipeline's f32 result must be
+# bit-identical to the decomposed module's: strict rewrites preserve values
+# exactly. Every pass runs under --verify-each. A failing model is printed
+# whole so it can be added as a regression test.
 #
 # ===----------------------------------------------------------------------===#
 
 import argparse
+import concurrent.futures
 import os
+import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -30,6 +38,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import random_models  # noqa: E402
+
+
+# The relative error norm against f64 that a decomposed model may reach when
+# it is worse than the original's x 2 + 1e-6 (the GPU check's bar).
+DECOMPOSED_BAR = 1e-5
 
 
 class Failure(Exception):
@@ -44,18 +57,35 @@ def run(cmd):
     return proc.stdout
 
 
-def interpret(tools, model, out_dir, precision, data_dir, dims, seed=None,
-              save=False):
+def interpret(tools, model, out_dir, precision, data_dir, dims, inputs=None,
+              seed=None):
+    """Runs `model` with the interpreter and returns {output name: array}.
+    With `seed`, draws the inputs and params and saves them to `data_dir`;
+    otherwise reads them from there (`inputs`: the input names in order)."""
     cmd = [tools.sinterc, "run", model, f"--precision={precision}",
            f"--out-dir={out_dir}"]
     cmd += [f"--dim={d}" for d in dims]
-    if save:
+    if seed is not None:
         cmd += [f"--seed={seed}", f"--save-inputs={data_dir}"]
     else:
-        cmd += [f"--data-dir={data_dir}"]
+        cmd += [f"--params-dir={data_dir}"]
+        if inputs:
+            cmd += ["--inputs"] + [os.path.join(data_dir, n + ".npy")
+                                   for n in inputs]
     run(cmd)
     return {f[:-4]: np.load(os.path.join(out_dir, f))
             for f in sorted(os.listdir(out_dir)) if f.endswith(".npy")}
+
+
+def input_names(tools, model):
+    """The names of the model's inputs, in order, from its lowered MLIR."""
+    text = run([tools.sinterc, model, "-emit=mlir"])
+    signature = text.split("func.func @forward(", 1)[1].split(") ->", 1)[0]
+    names = []
+    for attrs in re.findall(r"\{([^{}]*)\}", signature):
+        if 'sinter.role = "input"' in attrs:
+            names.append(re.search(r'sinter\.name = "([^"]+)"', attrs)[1])
+    return names
 
 
 def errors(values, reference):
@@ -69,56 +99,99 @@ def errors(values, reference):
     return rel, float(np.max(np.abs(diff))) if diff.size else 0.0
 
 
-def check_model(tools, model_path, mode, work, dims, seed):
-    """Returns a one-line summary or raises Failure."""
+def check_model(tools, model_path, modes, work, dims, seed):
+    """Checks `model_path` in every fp mode; raises Failure on the first
+    mode that fails."""
     data = os.path.join(work, "data")
     orig32 = interpret(tools, model_path, os.path.join(work, "orig32"), "f32",
-                       data, dims, seed=seed, save=True)
+                       data, dims, seed=seed)
+    inputs = input_names(tools, model_path)
     ref = interpret(tools, model_path, os.path.join(work, "ref"), "f64", data,
-                    dims)
-    optimized = os.path.join(work, f"opt-{mode}.mlir")
-    with open(optimized, "w") as f:
-        f.write(run([tools.sinter_opt, model_path,
-                     f"--sinter-pipeline=fp-mode={mode}"]))
-    opt32 = interpret(tools, optimized, os.path.join(work, f"opt32-{mode}"),
-                      "f32", data, dims)
-    if sorted(opt32) != sorted(ref):
-        raise Failure(f"outputs differ: {sorted(opt32)} vs {sorted(ref)}")
-    worst = 0.0
+                    dims, inputs)
+    # The decomposed model: the norms, softmax and var as the reductions and
+    # elementwise ops that every later pass (and the GPU) computes them with.
+    decomposed = os.path.join(work, "decomposed.mlir")
+    with open(decomposed, "w") as f:
+        f.write(run(tools.sinter_opt + [model_path, "--verify-each",
+                                        "--sinter-decompose"]))
+    dec32 = interpret(tools, decomposed, os.path.join(work, "dec32"), "f32",
+                      data, dims, inputs)
+    baseline = {}
     for name in ref:
-        if ref[name].shape != opt32[name].shape:
-            raise Failure(f"{name}: shape {opt32[name].shape} vs "
-                          f"{ref[name].shape}")
         orig_rel, orig_max = errors(orig32[name], ref[name])
-        opt_rel, opt_max = errors(opt32[name], ref[name])
-        if opt_rel > 2 * orig_rel + 1e-6 or opt_max > 2 * orig_max + 1e-6:
-            raise Failure(f"{name}: optimized error rel={opt_rel:.3e} "
-                          f"max={opt_max:.3e} vs original rel={orig_rel:.3e} "
-                          f"max={orig_max:.3e}")
-        worst = max(worst, opt_rel)
-    if mode == "strict":
-        decomposed = os.path.join(work, "decomposed.mlir")
-        with open(decomposed, "w") as f:
-            f.write(run([tools.sinter_opt, model_path, "--sinter-decompose"]))
-        dec32 = interpret(tools, decomposed, os.path.join(work, "dec32"),
-                          "f32", data, dims)
+        dec_rel, dec_max = errors(dec32[name], ref[name])
+        # The interpreter evaluates a whole norm op with its statistics
+        # unrounded, which no f32 kernel does; the decomposed model, whose
+        # mean and variance are f32 values, may be less accurate by the
+        # conditioning of x - mean, and must still meet the accuracy bar.
+        if dec_rel > max(2 * orig_rel + 1e-6, DECOMPOSED_BAR):
+            raise Failure(f"decompose: {name}: error rel={dec_rel:.3e} vs "
+                          f"original rel={orig_rel:.3e}")
+        baseline[name] = (max(orig_rel, dec_rel), max(orig_max, dec_max))
+    for mode in modes:
+        optimized = os.path.join(work, f"opt-{mode}.mlir")
+        with open(optimized, "w") as f:
+            f.write(run(tools.sinter_opt + [model_path, "--verify-each",
+                                            f"--sinter-pipeline=fp-mode={mode}"]))
+        opt32 = interpret(tools, optimized, os.path.join(work, f"opt-{mode}"),
+                          "f32", data, dims, inputs)
+        if sorted(opt32) != sorted(ref):
+            raise Failure(f"{mode}: outputs differ: {sorted(opt32)} vs "
+                          f"{sorted(ref)}")
         for name in ref:
-            if not np.array_equal(dec32[name], opt32[name], equal_nan=True):
-                raise Failure(f"{name}: strict pipeline changed the f32 "
+            if ref[name].shape != opt32[name].shape:
+                raise Failure(f"{mode}: {name}: shape {opt32[name].shape} vs "
+                              f"{ref[name].shape}")
+            base_rel, base_max = baseline[name]
+            opt_rel, opt_max = errors(opt32[name], ref[name])
+            if opt_rel > 2 * base_rel + 1e-6 or opt_max > 2 * base_max + 1e-6:
+                raise Failure(f"{mode}: {name}: optimized error "
+                              f"rel={opt_rel:.3e} max={opt_max:.3e} vs "
+                              f"original rel={base_rel:.3e} "
+                              f"max={base_max:.3e}")
+            # Strict rewrites preserve values: the pipeline must not change
+            # a single bit of what the decomposed model computes.
+            if mode == "strict" and not np.array_equal(
+                    dec32[name], opt32[name], equal_nan=True):
+                raise Failure(f"strict: {name}: the pipeline changed the f32 "
                               f"values of the decomposed model")
-    return worst
+
+
+def check_case(tools, case):
+    """Runs one case; returns (label, error text or None, model text)."""
+    label, seed, path = case
+    with tempfile.TemporaryDirectory() as work:
+        text = None
+        model_path = os.path.join(work, "model.mlir")
+        try:
+            if path is None:
+                _, text = random_models.generate(seed)
+                lowered = text
+            else:
+                # sinter-opt reads MLIR: lower .sinter files first.
+                lowered = run([tools.sinterc, path, "-emit=mlir"])
+            with open(model_path, "w") as f:
+                f.write(lowered)
+            check_model(tools, model_path, tools.modes.split(","), work,
+                        tools.dim if path else [], seed)
+            return label, None, text
+        except (Failure, subprocess.TimeoutExpired) as error:
+            return label, str(error), text
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sinterc", required=True)
-    parser.add_argument("--sinter-opt", dest="sinter_opt", required=True)
+    parser.add_argument("--sinter-opt", dest="sinter_opt", required=True,
+                        type=shlex.split,
+                        help="the sinter-opt command (may hold arguments)")
     parser.add_argument("--count", type=int, default=300,
                         help="number of random models")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--modes", default="fast,strict")
     parser.add_argument("--dim", action="append", default=[],
                         help="NAME=VALUE for the model files")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("models", nargs="*", help="model files to check too")
     tools = parser.parse_args()
 
@@ -126,28 +199,18 @@ def main():
              range(tools.first_seed, tools.first_seed + tools.count)]
     cases += [(path, 0, path) for path in tools.models]
     failures = 0
-    checked = 0
-    for label, seed, path in cases:
-        for mode in tools.modes.split(","):
-            with tempfile.TemporaryDirectory() as work:
-                model_path = path
-                text = None
-                if path is None:
-                    _, text = random_models.generate(seed)
-                    model_path = os.path.join(work, "model.mlir")
-                    with open(model_path, "w") as f:
-                        f.write(text)
-                try:
-                    check_model(tools, model_path, mode, work,
-                                tools.dim if path else [], seed)
-                    checked += 1
-                except (Failure, subprocess.TimeoutExpired) as error:
-                    failures += 1
-                    print(f"FAIL {label} ({mode}): {error}")
-                    if text:
-                        print(text)
-    print(f"difftest: {checked} model runs passed, {failures} failed "
-          f"({len(cases)} models, modes {tools.modes})")
+    with concurrent.futures.ThreadPoolExecutor(tools.jobs) as pool:
+        for label, error, text in pool.map(lambda c: check_case(tools, c),
+                                           cases):
+            if error is None:
+                continue
+            failures += 1
+            print(f"FAIL {label}: {error}")
+            if text:
+                print(text)
+    print(f"difftest: {len(cases) - failures} models passed, {failures} "
+          f"failed ({tools.count} random from seed {tools.first_seed}, "
+          f"{len(tools.models)} files; modes {tools.modes})")
     return 1 if failures else 0
 
 

@@ -56,6 +56,7 @@ class ModelBuilder:
         self.arguments = []  # (ssa, shape, attrs)
         self.counter = 0
         self.params = 0
+        self.batch = 1  # the value of the symbolic dim B
 
     def fresh(self):
         self.counter += 1
@@ -255,6 +256,10 @@ def random_norm(b, value):
         w = b.param([n], ("normal", (1.0, 0.1)))
         return b.emit(f"sinter.group_norm {value[0]} groups {groups} "
                       f"weight({w[0]} : {tensor_type([n])}) : {t}", shape)
+    rows = b.batch if shape[0] is None else shape[0]
+    if kind == "batch_norm" and rows < 2:
+        # Training statistics need two rows (as in PyTorch).
+        kind = "batch_norm_inference"
     if kind == "batch_norm":
         return b.emit(f"sinter.batch_norm {value[0]} training : {t}", shape)
     if kind == "batch_norm_inference":
@@ -294,6 +299,7 @@ def generate(seed):
     name = f"random_{seed}"
     b = ModelBuilder(rng, name)
     batch = rng.choice([1, 2, 3, 5, 8])
+    b.batch = batch
     features = rng.choice(FEATURE_SIZES)
     x = b.argument("input", [None, features], ["B", ""])
     live = [x]

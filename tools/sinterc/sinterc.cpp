@@ -7,16 +7,18 @@
 //
 // sinterc [options] <file.sinter|file.mlir>
 //
-// Reads a model (.sinter text, or MLIR in the sinter dialect), lowers it and
-// prints the stage chosen by -emit. Exit status: 0 on success, 1 for errors
-// in the input, 2 for usage errors (unknown flag, missing input, bad option
-// value, unknown model).
+// Reads a model (.sinter text, or MLIR in the sinter dialect), lowers it,
+// runs the Sinter pipeline as far as the stage chosen by -emit needs
+// (mlir, simplified, fused, cuda: the default) and writes that stage. Exit
+// status: 0 on success, 1 for errors in the input, 2 for usage errors (unknown
+// flag, missing input, bad option value, unknown model).
 //
 //===----------------------------------------------------------------------===//
 
 #include "RunCommand.h"
 
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
+#include "sinter/Dialect/Sinter/Transforms/FusionPlan.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
 #include "sinter/Frontend/Parser.h"
 #include "sinter/Target/CUDA/CUDAEmitter.h"
@@ -52,10 +54,14 @@ enum ExitCode : int {
   ExitUsageError = 2,
 };
 
-/// The stages sinterc can print.
+/// The stages sinterc can print, in pipeline order.
 enum class EmitAction {
   /// The model lowered to the sinter dialect.
   MLIR,
+  /// Decomposed and simplified, param-only work hoisted into @prepare.
+  Simplified,
+  /// Grouped into sinter.kernel regions: the fusion plan.
+  Fused,
   /// The generated CUDA source and C header.
   CUDA,
 };
@@ -80,18 +86,41 @@ struct CompileOptions {
       cl::value_desc("file"), cl::cat(getSintercCategory())};
   cl::opt<std::string> outputPath{
       "o",
-      cl::desc("Where to write the output: a file, or a directory that "
-               "receives <model>.mlir; '-' (the default) is stdout"),
+      cl::desc("Where to write the output: a directory that receives "
+               "<model>.cu and <model>.h (-emit=cuda) or <model>.mlir, "
+               "<model>.simplified.mlir, <model>.fused.mlir; or a file "
+               "(MLIR stages); '-' (the default) is stdout"),
       cl::value_desc("dir|file"), cl::init("-"), cl::cat(getSintercCategory())};
   cl::opt<EmitAction> emitAction{
       "emit", cl::desc("The stage to print"),
       cl::values(clEnumValN(EmitAction::MLIR, "mlir",
                             "the model lowered to the sinter dialect "
                             "(func.func @forward), verified"),
+                 clEnumValN(EmitAction::Simplified, "simplified",
+                            "after sinter-decompose, sinter-simplify and "
+                            "sinter-hoist-params: @forward and @prepare"),
+                 clEnumValN(EmitAction::Fused, "fused",
+                            "after sinter-form-kernels: every op inside a "
+                            "sinter.kernel region"),
                  clEnumValN(EmitAction::CUDA, "cuda",
-                            "<model>.cu and <model>.h (into the -o "
-                            "directory; both to stdout without -o)")),
-      cl::init(EmitAction::MLIR), cl::cat(getSintercCategory())};
+                            "<model>.cu and <model>.h (into the -o directory; "
+                            "both to stdout without -o); the default")),
+      cl::init(EmitAction::CUDA), cl::cat(getSintercCategory())};
+  cl::opt<sinter::FpMode> fpMode{
+      "fp-mode",
+      cl::desc("Which algebraic rewrites may change floating-point results"),
+      cl::values(clEnumValN(sinter::FpMode::Strict, "strict",
+                            "value-preserving rewrites only"),
+                 clEnumValN(sinter::FpMode::Fast, "fast",
+                            "also reassociate and assume finite values "
+                            "(the default)")),
+      cl::init(sinter::FpMode::Fast), cl::cat(getSintercCategory())};
+  cl::opt<bool> printFusionPlan{
+      "print-fusion-plan",
+      cl::desc("With -emit=fused or -emit=cuda: print the fusion plan (each "
+               "kernel, its kind, ops, inputs, outputs, estimated bytes and "
+               "FLOPs) to stdout, before any output written there"),
+      cl::cat(getSintercCategory())};
   cl::opt<std::string> modelName{
       "model", cl::desc("The model to compile, when the input defines several"),
       cl::value_desc("name"), cl::cat(getSintercCategory())};
@@ -154,7 +183,7 @@ static int checkModelChoice(ArrayRef<std::string> models, StringRef modelName,
 }
 
 /// Returns the file to write for a model: `outputPath` itself, or
-/// `<outputPath>/<model>.mlir` when it names a directory.
+/// `<outputPath>/<model>.<extension>` when it names a directory.
 static std::string getOutputFile(StringRef outputPath, StringRef model,
                                  StringRef extension) {
   bool isDirectory = llvm::sys::fs::is_directory(outputPath) ||
@@ -189,19 +218,56 @@ static int writeModule(ModuleOp module, StringRef path) {
   return ExitSuccess;
 }
 
-/// -emit=cuda: runs the pipeline unless the input is already fused, then
-/// generates the model's CUDA source and header.
+/// The last pipeline stage that `action` needs, or nullopt when it prints
+/// the model as lowered.
+static std::optional<sinter::PipelineStage> getLastStage(EmitAction action) {
+  switch (action) {
+  case EmitAction::MLIR:
+    return std::nullopt;
+  case EmitAction::Simplified:
+    return sinter::PipelineStage::HoistParams;
+  case EmitAction::Fused:
+  case EmitAction::CUDA:
+    return sinter::PipelineStage::FormKernels;
+  }
+  llvm_unreachable("unknown -emit action");
+}
+
+/// The file name suffix of the MLIR stages: <model>.<suffix>.
+static StringRef getStageExtension(EmitAction action) {
+  switch (action) {
+  case EmitAction::Simplified:
+    return "simplified.mlir";
+  case EmitAction::Fused:
+    return "fused.mlir";
+  default:
+    return "mlir";
+  }
+}
+
+/// Runs the Sinter pipeline up to `stage` on `module`, unless the module
+/// already holds kernels (a .mlir input that was fused before).
+static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
+                       sinter::FpMode fpMode) {
+  if (sinter::isFusedModel(module))
+    return ExitSuccess;
+  PassManager pm(module.getContext());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return ExitUsageError;
+  sinter::SinterPipelineOptions pipelineOptions;
+  pipelineOptions.stopAfter = stage;
+  pipelineOptions.fpMode = fpMode;
+  sinter::buildSinterPipeline(pm, pipelineOptions);
+  if (failed(pm.run(module)))
+    return ExitInputError;
+  return ExitSuccess;
+}
+
+/// -emit=cuda: generates the model's CUDA source and header from a fused
+/// module.
 static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   if (options.embedRuntime && options.outputPath == "-")
     return usageError("--embed-runtime needs an output directory (-o <dir>)");
-  if (!sinter::isFusedModel(module)) {
-    PassManager pm(module.getContext());
-    if (failed(applyPassManagerCLOptions(pm)))
-      return ExitUsageError;
-    sinter::buildSinterPipeline(pm, sinter::SinterPipelineOptions());
-    if (failed(pm.run(module)))
-      return ExitInputError;
-  }
   sinter::CUDAEmitterOptions emitterOptions;
   emitterOptions.precision = options.precision;
   emitterOptions.sourceName = options.inputFilename;
@@ -209,6 +275,7 @@ static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   emitterOptions.flags =
       "-emit=cuda --precision=" +
       sinter::stringifyGemmPrecision(options.precision).str() +
+      (options.fpMode == sinter::FpMode::Strict ? " --fp-mode=strict" : "") +
       (options.embedRuntime ? " --embed-runtime" : "");
   FailureOr<sinter::CUDAOutput> output =
       sinter::emitCUDA(module, emitterOptions);
@@ -241,9 +308,15 @@ static int compileMain(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "sinterc: the Sinter compiler\n\n"
-          "  Reads a model (.sinter, or .mlir in the sinter dialect) and "
-          "prints the stage\n  chosen by -emit. Exit status: 0 success, 1 "
-          "input error, 2 usage error.\n",
+          "  Reads a model (.sinter, or .mlir in the sinter dialect), runs the "
+          "Sinter pipeline\n  and writes the stage chosen by -emit (CUDA by "
+          "default):\n\n"
+          "    sinterc model.sinter -o gen/          gen/<model>.cu, "
+          "gen/<model>.h\n"
+          "    sinterc model.sinter -emit=fused      the kernels, as MLIR\n"
+          "    sinterc run model.sinter              run it on the CPU "
+          "(see sinterc run --help)\n\n"
+          "  Exit status: 0 success, 1 input error, 2 usage error.\n",
           &llvm::errs()))
     return ExitUsageError;
   if (options.shortHelp) {
@@ -294,18 +367,29 @@ static int compileMain(int argc, char **argv) {
   parseTiming.stop();
 
   std::string modelName = module->getSymName().value_or("model").str();
-  switch (options.emitAction) {
-  case EmitAction::MLIR: {
-    TimingScope outputTiming = timing.nest("Output");
-    return writeModule(*module,
-                       getOutputFile(options.outputPath, modelName, "mlir"));
+  std::optional<sinter::PipelineStage> lastStage =
+      getLastStage(options.emitAction);
+  if (options.printFusionPlan &&
+      lastStage != sinter::PipelineStage::FormKernels)
+    return usageError("--print-fusion-plan needs -emit=fused or -emit=cuda");
+  if (options.emitAction != EmitAction::CUDA && options.embedRuntime)
+    return usageError("--embed-runtime needs -emit=cuda");
+  if (lastStage) {
+    TimingScope pipelineTiming = timing.nest("Pipeline");
+    if (int code = runPipeline(*module, *lastStage, options.fpMode))
+      return code;
   }
-  case EmitAction::CUDA: {
-    TimingScope outputTiming = timing.nest("Output");
+  if (options.printFusionPlan) {
+    sinter::printFusionPlan(*module, llvm::outs());
+    llvm::outs().flush();
+  }
+
+  TimingScope outputTiming = timing.nest("Output");
+  if (options.emitAction == EmitAction::CUDA)
     return emitCUDA(*module, options);
-  }
-  }
-  llvm_unreachable("unknown -emit action");
+  return writeModule(*module,
+                     getOutputFile(options.outputPath, modelName,
+                                   getStageExtension(options.emitAction)));
 }
 
 int main(int argc, char **argv) {
