@@ -341,6 +341,40 @@ func.func @relu_of_nonnegative(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf3
 
 // -----
 
+// relu(x) * c = relu(x * c) for a constant c > 0 (x / 2 is x * 0.5 first).
+// CHECK-LABEL: func.func @scale_into_relu
+//  CHECK-SAME: (%[[X:.*]]: tensor<8xf32>)
+//       CHECK:   %[[HALF:.*]] = sinter.constant dense<5.000000e-01>
+//       CHECK:   %[[M:.*]] = sinter.mul %[[X]], %[[HALF]]
+//       CHECK:   %[[R:.*]] = sinter.relu %[[M]]
+//       CHECK:   return %[[R]]
+func.func @scale_into_relu(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = sinter.relu %x : tensor<8xf32>
+  %two = sinter.constant dense<2.0> : tensor<f32>
+  %d = sinter.div %r, %two : tensor<8xf32>, tensor<f32>
+  return %d : tensor<8xf32>
+}
+
+// -----
+
+// Must not fire: a negative or non-constant scale, or a relu used twice.
+// CHECK-LABEL: func.func @scale_into_relu_not
+//  CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[S:.*]]: tensor<f32>)
+//   CHECK-DAG:   %[[R:.*]] = sinter.relu %[[X]]
+//   CHECK-DAG:   %[[N:.*]] = sinter.constant dense<-3.000000e+00>
+//   CHECK-DAG:   %[[A:.*]] = sinter.mul %[[R]], %[[N]]
+//   CHECK-DAG:   %[[B:.*]] = sinter.mul %[[R]], %[[S]]
+//       CHECK:   return %[[A]], %[[B]]
+func.func @scale_into_relu_not(%x: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %r = sinter.relu %x : tensor<8xf32>
+  %n = sinter.constant dense<-3.0> : tensor<f32>
+  %a = sinter.mul %r, %n : tensor<8xf32>, tensor<f32>
+  %b = sinter.mul %r, %s : tensor<8xf32>, tensor<f32>
+  return %a, %b : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
 // Must not fire: tanh and a softplus with negative beta go below zero.
 // CHECK-LABEL: func.func @relu_of_nonnegative_not
 //       CHECK:   %[[T:.*]] = sinter.tanh

@@ -339,6 +339,32 @@ struct ReluOfNonNegative : public SimplifyPattern<ReluOp> {
   }
 };
 
+/// relu(x) * c = relu(x * c) for a constant scalar c > 0 (a positive scale
+/// commutes with rounding and with max(., 0))
+struct ScaleIntoRelu : public SimplifyPattern<MulOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Value operand : {op.getLhs(), op.getRhs()}) {
+      auto relu = operand.getDefiningOp<ReluOp>();
+      Value factor = getOtherOperand(op, operand);
+      if (!relu || !relu->hasOneUse() || relu.getType() != op.getType() ||
+          !isScalar(factor))
+        continue;
+      std::optional<APFloat> scale = matchSplatConstant(factor);
+      if (!scale || !scale->isFiniteNonZero() || scale->isNegative())
+        continue;
+      if (!allows(RewriteEffect::Exact))
+        return failure();
+      Value scaled =
+          MulOp::create(rewriter, op.getLoc(), relu.getInput(), factor);
+      rewriter.replaceOpWithNewOp<ReluOp>(op, scaled);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// clamp(clamp(x, a, b), c, d) = clamp(x, max(a, c), min(b, d)); relu and
 /// hardtanh are clamps
 template <typename OpTy> struct MergeClamps : public SimplifyPattern<OpTy> {
@@ -476,6 +502,7 @@ void mlir::sinter::populateSimplifyElementwisePatterns(
       {"zero-preserving-unary"}, context, mode);
   patterns.addWithLabel<ReluOfNonNegative>({"relu-of-non-negative"}, context,
                                            mode);
+  patterns.addWithLabel<ScaleIntoRelu>({"scale-into-relu"}, context, mode);
   patterns.addWithLabel<MergeClamps<ClampOp>, MergeClamps<ReluOp>,
                         MergeClamps<HardtanhOp>>({"merge-clamps"}, context,
                                                  mode);
