@@ -677,7 +677,9 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
   std::string layout, bytes;
   SmallVector<std::string> terms;
   if (!slots.empty() || !scratchSizes.empty()) {
-    layout += "  char *cursor = static_cast<char *>(model->workspace);\n";
+    layout += "  char *cursor = static_cast<char *>(\n"
+              "      model->lentWorkspace ? model->lentWorkspace : "
+              "model->workspace);\n";
     for (auto [index, slot] : llvm::enumerate(slots)) {
       std::string size =
           "sinterAlign(" + getBytes(slot.elements, slot.type) + ")";
@@ -814,6 +816,21 @@ std::string ModelEmitter::getHeader() const {
   text += formatList("sinter_status " + model + "_workspace_bytes(",
                      bytesParams, ");", 0) +
           "\n\n";
+  text += "/// Lends the model a workspace for the following forward calls, "
+          "instead of\n/// the one it allocates itself: `bytes` of device "
+          "memory at `workspace`\n/// (256-byte aligned), for callers with an "
+          "allocator of their own (PyTorch's\n/// caching allocator), who "
+          "size it with " +
+          model +
+          "_workspace_bytes. The model\n/// never frees it; it must stay "
+          "valid until the calls queued with it have\n/// run. NULL returns "
+          "to the model's own workspace. A forward call that needs\n/// more "
+          "than `bytes` fails with SINTER_ERROR_BAD_DIM and launches "
+          "nothing.\n";
+  text += formatList("sinter_status " + model + "_set_workspace(",
+                     {model + " *model", "void *workspace", "size_t bytes"},
+                     ");", 0) +
+          "\n\n";
   text += "/// Destroys the model and frees what it owns; NULL is accepted. "
           "Waits for the\n/// device.\n";
   text += "sinter_status " + model + "_destroy(" + model + " *model);\n\n";
@@ -834,7 +851,9 @@ std::string ModelEmitter::getHostCode() const {
   for (const ApiValue &value : prepared)
     text += "  float *" + value.name + "; // " +
             describeApiValue("float", value.shape) + ", from @prepare\n";
-  text += "  void *workspace;\n  size_t workspaceBytes;\n};\n\n";
+  text += "  void *workspace;\n  size_t workspaceBytes;\n";
+  text += "  void *lentWorkspace; // by " + model +
+          "_set_workspace, or NULL\n  size_t lentBytes;\n};\n\n";
 
   // Dim checks, shared by forward and workspace_bytes.
   auto dimChecks = [&](StringRef ctx) {
@@ -871,6 +890,14 @@ std::string ModelEmitter::getHostCode() const {
                    {model + " *model", "size_t bytes", "cudaStream_t stream"},
                    ") {", 0) +
         "\n";
+    text += "  if (model->lentWorkspace)\n    return " +
+            formatList("sinter_rt_check_dim(",
+                       {"model->ctx",
+                        quote("the bytes lent by " + model + "_set_workspace"),
+                        "static_cast<int64_t>(model->lentBytes)",
+                        "static_cast<int64_t>(bytes)", "INT64_MAX"},
+                       ");", 2) +
+            "\n";
     text += "  if (bytes <= model->workspaceBytes)\n    return SINTER_OK;\n";
     text += "  if (model->workspace)\n" +
             tryCuda("model->ctx", "cudaFreeAsync(model->workspace, stream)",
@@ -967,6 +994,19 @@ std::string ModelEmitter::getHostCode() const {
   text += dimChecks("nullptr");
   text += "  *bytes = " + model + "_forward_bytes(" +
           llvm::join(dimArgs, ", ") + ");\n  return SINTER_OK;\n}\n\n";
+
+  // set_workspace
+  text += formatList("sinter_status " + model + "_set_workspace(",
+                     {model + " *model", "void *workspace", "size_t bytes"},
+                     ") {", 0) +
+          "\n";
+  text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
+          "1));\n";
+  text += "  if (workspace)\n" +
+          tryCall("sinter_rt_check_pointer",
+                  {"model->ctx", quote("workspace"), "workspace", "256"}, 2);
+  text += "  model->lentWorkspace = workspace;\n  model->lentBytes = workspace "
+          "? bytes : 0;\n  return SINTER_OK;\n}\n\n";
 
   // destroy
   text += "sinter_status " + model + "_destroy(" + model + " *model) {\n";
