@@ -111,9 +111,17 @@ struct CompileOptions {
       cl::desc("With -emit=cuda: also copy the Sinter runtime and write a "
                "CMakeLists.txt, so that the -o directory builds on its own"),
       cl::cat(getSintercCategory())};
+  cl::opt<bool> emitTorch{
+      "emit-torch",
+      cl::desc("With -emit=cuda -o <dir>: also write <model>_torch.cpp, a "
+               "PyTorch C++ extension of the model, and <model>_torch.py, "
+               "which builds and loads it; embeds the runtime as "
+               "--embed-runtime does (docs/torch-extension.md)"),
+      cl::cat(getSintercCategory())};
   cl::opt<std::string> runtimeDir{
       "runtime-dir",
-      cl::desc("The runtime sources that --embed-runtime copies"),
+      cl::desc("The runtime sources that --embed-runtime and --emit-torch "
+               "copy"),
       cl::value_desc("dir"), cl::init(SINTER_RUNTIME_DIR),
       cl::cat(getSintercCategory())};
 };
@@ -194,6 +202,8 @@ static int writeModule(ModuleOp module, StringRef path) {
 static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   if (options.embedRuntime && options.outputPath == "-")
     return usageError("--embed-runtime needs an output directory (-o <dir>)");
+  if (options.emitTorch && options.outputPath == "-")
+    return usageError("--emit-torch needs an output directory (-o <dir>)");
   if (!sinter::isFusedModel(module)) {
     PassManager pm(module.getContext());
     if (failed(applyPassManagerCLOptions(pm)))
@@ -209,7 +219,9 @@ static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   emitterOptions.flags =
       "-emit=cuda --precision=" +
       sinter::stringifyGemmPrecision(options.precision).str() +
-      (options.embedRuntime ? " --embed-runtime" : "");
+      (options.embedRuntime ? " --embed-runtime" : "") +
+      (options.emitTorch ? " --emit-torch" : "");
+  emitterOptions.emitTorch = options.emitTorch;
   FailureOr<sinter::CUDAOutput> output =
       sinter::emitCUDA(module, emitterOptions);
   if (failed(output))
@@ -222,7 +234,7 @@ static int emitCUDA(ModuleOp module, const CompileOptions &options) {
     return ExitSuccess;
   }
   std::optional<StringRef> runtime;
-  if (options.embedRuntime)
+  if (options.embedRuntime || options.emitTorch)
     runtime = StringRef(options.runtimeDir);
   if (failed(sinter::writeCUDAOutput(module.getContext(), *output,
                                      options.outputPath, runtime)))
@@ -250,6 +262,9 @@ static int compileMain(int argc, char **argv) {
     cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
     return ExitSuccess;
   }
+
+  if (options.emitTorch && options.emitAction != EmitAction::CUDA)
+    return usageError("--emit-torch needs -emit=cuda");
 
   std::string inputFilename = options.inputFilename;
   if (inputFilename.empty())

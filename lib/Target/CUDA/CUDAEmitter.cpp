@@ -23,6 +23,7 @@
 #include "KernelEmitter.h"
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Target/CUDA/TorchExtension.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -109,7 +110,9 @@ bool Namer::isReserved(StringRef name) {
       "kThreads", "kRowsPerBlock", "gridBlocks", "teamReduce", "teamSync",
       "ProdOp", "ArgValue", "ArgMaxOp", "ArgMinOp", "shuffle", "shuffleDown",
       "sinterAlign", "sinterColumnSplits", "threadIdx", "blockIdx", "blockDim",
-      "gridDim", "warpSize"};
+      "gridDim", "warpSize",
+      // Locals of the PyTorch extension (TorchExtension.cpp).
+      "guard", "device", "pointers"};
   if (reserved.contains(name) || name.starts_with("__"))
     return true;
   // Generated locals: i0, v3, acc1, red0, segment2, stats0, partial1,
@@ -142,17 +145,6 @@ std::string Namer::getUnique(StringRef name) {
     unique = base + "_" + std::to_string(suffix);
   used.insert(unique);
   return unique;
-}
-
-/// Returns `text` as a C string literal.
-static std::string quote(StringRef text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      quoted += '\\';
-    quoted += c == '\n' ? ' ' : c;
-  }
-  return quoted + "\"";
 }
 
 /// Returns the shortest decimal form of `value` that reads back exactly.
@@ -234,6 +226,7 @@ private:
   std::string getSource(const EmitterContext &context) const;
   std::string getFusionPlan(const FunctionInfo &info) const;
   std::string getHostCode() const;
+  CUDAModelInterface getInterface() const;
 
   ModuleOp module;
   const CUDAEmitterOptions &options;
@@ -244,6 +237,8 @@ private:
 
   /// Dims: C names, in API order, and the model's defaults.
   SmallVector<std::string> dims;
+  /// Per dim: its name in the model.
+  SmallVector<std::string> dimUserNames;
 
 public:
   /// Inputs, params and outputs of the C API.
@@ -317,6 +312,7 @@ LogicalResult ModelEmitter::readSignature() {
   for (const std::string &name : dimNames) {
     dimIdentifiers[name] = namer.getUnique(name);
     dims.push_back(dimIdentifiers[name]);
+    dimUserNames.push_back(name);
   }
   auto cDimNames = [&](ArrayRef<std::string> names) {
     SmallVector<std::string> result;
@@ -1031,6 +1027,31 @@ std::string ModelEmitter::getHostCode() const {
   return text;
 }
 
+CUDAModelInterface ModelEmitter::getInterface() const {
+  CUDAModelInterface api;
+  for (auto [name, userName] : llvm::zip(dims, dimUserNames)) {
+    CUDADimInfo dim{name, userName, std::nullopt};
+    for (auto &[declared, value] : signature.dims)
+      if (declared == userName)
+        dim.exampleValue = value;
+    api.dims.push_back(std::move(dim));
+  }
+  auto describe = [](ArrayRef<ApiValue> values,
+                     SmallVector<CUDATensorInfo> &infos) {
+    for (const ApiValue &value : values) {
+      CUDATensorInfo info{value.name, value.userName, value.type, {}};
+      for (const DimExpr &size : value.shape)
+        info.shape.push_back(size.str());
+      infos.push_back(std::move(info));
+    }
+  };
+  describe(params, api.params);
+  describe(inputs, api.inputs);
+  describe(outputs, api.outputs);
+  api.forwardNeedsWorkspace = forward.workspaceBytes != "0";
+  return api;
+}
+
 /// The host helper definitions.
 static std::string getHostHelper(StringRef name) {
   if (name == "align")
@@ -1120,8 +1141,14 @@ FailureOr<CUDAOutput> ModelEmitter::emit() {
         "CUDA emitter: @prepare depends on symbolic dims");
   CUDAOutput output;
   output.modelName = model;
+  output.sourceModelName = signature.modelName;
   output.header = getHeader();
   output.source = getSource(context);
+  output.api = getInterface();
+  if (options.emitTorch) {
+    output.torchSource = getTorchExtensionSource(output, options);
+    output.torchLoader = getTorchExtensionLoader(output, options);
+  }
   return output;
 }
 
