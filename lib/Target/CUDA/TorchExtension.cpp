@@ -15,7 +15,9 @@
 // The generated code uses the C names of the model's values as parameters
 // and locals; its own locals (device, guard, params, pointers, stream,
 // status, model, bytes, workspace) are names that the CUDA emitter's Namer
-// never gives a value, and its helpers live in namespace sinter_torch.
+// never gives a value, and its helpers live in namespace sinter_torch. That
+// namespace is anonymous inside, and the Python class module-local, so that
+// the extensions of several models load into one process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -459,7 +461,8 @@ std::string TorchEmitter::getModule() const {
                           " --emit-torch.",
                       12) +
           ";\n";
-  text += "  py::class_<sinter_torch::Model>(\n      m, \"Model\",\n      " +
+  text += "  py::class_<sinter_torch::Model>(\n      m, \"Model\", "
+          "py::module_local(),\n      " +
           wrapLiteral("Model '" + output.sourceModelName +
                           "' compiled by Sinter: Model(params...) checks the "
                           "params and runs @prepare once; forward(inputs...) "
@@ -535,7 +538,10 @@ std::string TorchEmitter::getSource() {
           "<c10/cuda/CUDAGuard.h>\n#include <torch/extension.h>\n\n";
   text += "#include <cstdint>\n#include <string>\n#include <tuple>\n#include "
           "<vector>\n\n";
-  text += "namespace sinter_torch {\n\n" + kHelpers.str() + "\n";
+  text += "namespace sinter_torch {\n// Internal linkage: the extensions of "
+          "several models share a process.\n"
+          "namespace {\n\n" +
+          kHelpers.str() + "\n";
   text += wrapComment("Model '" + output.sourceModelName +
                           "' on one CUDA device: the C model (" + model +
                           ".h) and the params it reads, kept alive.",
@@ -552,7 +558,7 @@ std::string TorchEmitter::getSource() {
   text += "  c10::Device device;\n";
   text += "  std::vector<torch::Tensor> params;\n";
   text += "  " + model + " *model = nullptr;\n";
-  text += "};\n\n} // namespace sinter_torch\n\n";
+  text += "};\n\n} // namespace\n} // namespace sinter_torch\n\n";
   text += getModule();
   return text;
 }
