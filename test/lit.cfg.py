@@ -33,6 +33,10 @@ tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
 tools = ["sinter-opt", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# The C++ compiler of the build: emit-torch.test checks the syntax of
+# generated PyTorch extensions with it (against a stand-in of PyTorch).
+config.substitutions.append(("%host_cxx", config.host_cxx))
+
 # The runtime (runtime/) is built only when CMake found a CUDA compiler; tests
 # of it say `REQUIRES: cuda` and find its test programs in %sinter_rt_test_dir.
 if config.sinter_enable_cuda:

@@ -140,9 +140,17 @@ struct CompileOptions {
       cl::desc("With -emit=cuda: also copy the Sinter runtime and write a "
                "CMakeLists.txt, so that the -o directory builds on its own"),
       cl::cat(getSintercCategory())};
+  cl::opt<bool> emitTorch{
+      "emit-torch",
+      cl::desc("With -emit=cuda -o <dir>: also write <model>_torch.cpp, a "
+               "PyTorch C++ extension of the model, and <model>_torch.py, "
+               "which builds and loads it; embeds the runtime as "
+               "--embed-runtime does (docs/torch-extension.md)"),
+      cl::cat(getSintercCategory())};
   cl::opt<std::string> runtimeDir{
       "runtime-dir",
-      cl::desc("The runtime sources that --embed-runtime copies"),
+      cl::desc("The runtime sources that --embed-runtime and --emit-torch "
+               "copy"),
       cl::value_desc("dir"), cl::init(SINTER_RUNTIME_DIR),
       cl::cat(getSintercCategory())};
 };
@@ -268,6 +276,8 @@ static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
 static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   if (options.embedRuntime && options.outputPath == "-")
     return usageError("--embed-runtime needs an output directory (-o <dir>)");
+  if (options.emitTorch && options.outputPath == "-")
+    return usageError("--emit-torch needs an output directory (-o <dir>)");
   sinter::CUDAEmitterOptions emitterOptions;
   emitterOptions.precision = options.precision;
   emitterOptions.sourceName = options.inputFilename;
@@ -276,7 +286,9 @@ static int emitCUDA(ModuleOp module, const CompileOptions &options) {
       "-emit=cuda --precision=" +
       sinter::stringifyGemmPrecision(options.precision).str() +
       (options.fpMode == sinter::FpMode::Strict ? " --fp-mode=strict" : "") +
-      (options.embedRuntime ? " --embed-runtime" : "");
+      (options.embedRuntime ? " --embed-runtime" : "") +
+      (options.emitTorch ? " --emit-torch" : "");
+  emitterOptions.emitTorch = options.emitTorch;
   FailureOr<sinter::CUDAOutput> output =
       sinter::emitCUDA(module, emitterOptions);
   if (failed(output))
@@ -289,7 +301,7 @@ static int emitCUDA(ModuleOp module, const CompileOptions &options) {
     return ExitSuccess;
   }
   std::optional<StringRef> runtime;
-  if (options.embedRuntime)
+  if (options.embedRuntime || options.emitTorch)
     runtime = StringRef(options.runtimeDir);
   if (failed(sinter::writeCUDAOutput(module.getContext(), *output,
                                      options.outputPath, runtime)))
@@ -323,6 +335,9 @@ static int compileMain(int argc, char **argv) {
     cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
     return ExitSuccess;
   }
+
+  if (options.emitTorch && options.emitAction != EmitAction::CUDA)
+    return usageError("--emit-torch needs -emit=cuda");
 
   std::string inputFilename = options.inputFilename;
   if (inputFilename.empty())

@@ -23,6 +23,7 @@
 #include "KernelEmitter.h"
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Target/CUDA/TorchExtension.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -109,7 +110,9 @@ bool Namer::isReserved(StringRef name) {
       "kThreads", "kRowsPerBlock", "gridBlocks", "teamReduce", "teamSync",
       "ProdOp", "ArgValue", "ArgMaxOp", "ArgMinOp", "shuffle", "shuffleDown",
       "sinterAlign", "sinterColumnSplits", "threadIdx", "blockIdx", "blockDim",
-      "gridDim", "warpSize"};
+      "gridDim", "warpSize",
+      // Locals of the PyTorch extension (TorchExtension.cpp).
+      "guard", "device", "pointers"};
   if (reserved.contains(name) || name.starts_with("__"))
     return true;
   // Generated locals: i0, v3, acc1, red0, segment2, stats0, partial1,
@@ -142,17 +145,6 @@ std::string Namer::getUnique(StringRef name) {
     unique = base + "_" + std::to_string(suffix);
   used.insert(unique);
   return unique;
-}
-
-/// Returns `text` as a C string literal.
-static std::string quote(StringRef text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      quoted += '\\';
-    quoted += c == '\n' ? ' ' : c;
-  }
-  return quoted + "\"";
 }
 
 /// Returns the shortest decimal form of `value` that reads back exactly.
@@ -234,6 +226,7 @@ private:
   std::string getSource(const EmitterContext &context) const;
   std::string getFusionPlan(const FunctionInfo &info) const;
   std::string getHostCode() const;
+  CUDAModelInterface getInterface() const;
 
   ModuleOp module;
   const CUDAEmitterOptions &options;
@@ -244,6 +237,8 @@ private:
 
   /// Dims: C names, in API order, and the model's defaults.
   SmallVector<std::string> dims;
+  /// Per dim: its name in the model.
+  SmallVector<std::string> dimUserNames;
 
 public:
   /// Inputs, params and outputs of the C API.
@@ -317,6 +312,7 @@ LogicalResult ModelEmitter::readSignature() {
   for (const std::string &name : dimNames) {
     dimIdentifiers[name] = namer.getUnique(name);
     dims.push_back(dimIdentifiers[name]);
+    dimUserNames.push_back(name);
   }
   auto cDimNames = [&](ArrayRef<std::string> names) {
     SmallVector<std::string> result;
@@ -677,7 +673,9 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
   std::string layout, bytes;
   SmallVector<std::string> terms;
   if (!slots.empty() || !scratchSizes.empty()) {
-    layout += "  char *cursor = static_cast<char *>(model->workspace);\n";
+    layout += "  char *cursor = static_cast<char *>(\n"
+              "      model->lentWorkspace ? model->lentWorkspace : "
+              "model->workspace);\n";
     for (auto [index, slot] : llvm::enumerate(slots)) {
       std::string size =
           "sinterAlign(" + getBytes(slot.elements, slot.type) + ")";
@@ -814,6 +812,21 @@ std::string ModelEmitter::getHeader() const {
   text += formatList("sinter_status " + model + "_workspace_bytes(",
                      bytesParams, ");", 0) +
           "\n\n";
+  text += "/// Lends the model a workspace for the following forward calls, "
+          "instead of\n/// the one it allocates itself: `bytes` of device "
+          "memory at `workspace`\n/// (256-byte aligned), for callers with an "
+          "allocator of their own (PyTorch's\n/// caching allocator), who "
+          "size it with " +
+          model +
+          "_workspace_bytes. The model\n/// never frees it; it must stay "
+          "valid until the calls queued with it have\n/// run. NULL returns "
+          "to the model's own workspace. A forward call that needs\n/// more "
+          "than `bytes` fails with SINTER_ERROR_BAD_DIM and launches "
+          "nothing.\n";
+  text += formatList("sinter_status " + model + "_set_workspace(",
+                     {model + " *model", "void *workspace", "size_t bytes"},
+                     ");", 0) +
+          "\n\n";
   text += "/// Destroys the model and frees what it owns; NULL is accepted. "
           "Waits for the\n/// device.\n";
   text += "sinter_status " + model + "_destroy(" + model + " *model);\n\n";
@@ -834,7 +847,9 @@ std::string ModelEmitter::getHostCode() const {
   for (const ApiValue &value : prepared)
     text += "  float *" + value.name + "; // " +
             describeApiValue("float", value.shape) + ", from @prepare\n";
-  text += "  void *workspace;\n  size_t workspaceBytes;\n};\n\n";
+  text += "  void *workspace;\n  size_t workspaceBytes;\n";
+  text += "  void *lentWorkspace; // by " + model +
+          "_set_workspace, or NULL\n  size_t lentBytes;\n};\n\n";
 
   // Dim checks, shared by forward and workspace_bytes.
   auto dimChecks = [&](StringRef ctx) {
@@ -871,6 +886,14 @@ std::string ModelEmitter::getHostCode() const {
                    {model + " *model", "size_t bytes", "cudaStream_t stream"},
                    ") {", 0) +
         "\n";
+    text += "  if (model->lentWorkspace)\n    return " +
+            formatList("sinter_rt_check_dim(",
+                       {"model->ctx",
+                        quote("the bytes lent by " + model + "_set_workspace"),
+                        "static_cast<int64_t>(model->lentBytes)",
+                        "static_cast<int64_t>(bytes)", "INT64_MAX"},
+                       ");", 2) +
+            "\n";
     text += "  if (bytes <= model->workspaceBytes)\n    return SINTER_OK;\n";
     text += "  if (model->workspace)\n" +
             tryCuda("model->ctx", "cudaFreeAsync(model->workspace, stream)",
@@ -968,6 +991,19 @@ std::string ModelEmitter::getHostCode() const {
   text += "  *bytes = " + model + "_forward_bytes(" +
           llvm::join(dimArgs, ", ") + ");\n  return SINTER_OK;\n}\n\n";
 
+  // set_workspace
+  text += formatList("sinter_status " + model + "_set_workspace(",
+                     {model + " *model", "void *workspace", "size_t bytes"},
+                     ") {", 0) +
+          "\n";
+  text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
+          "1));\n";
+  text += "  if (workspace)\n" +
+          tryCall("sinter_rt_check_pointer",
+                  {"model->ctx", quote("workspace"), "workspace", "256"}, 2);
+  text += "  model->lentWorkspace = workspace;\n  model->lentBytes = workspace "
+          "? bytes : 0;\n  return SINTER_OK;\n}\n\n";
+
   // destroy
   text += "sinter_status " + model + "_destroy(" + model + " *model) {\n";
   text += "  if (!model)\n    return SINTER_OK;\n";
@@ -989,6 +1025,31 @@ std::string ModelEmitter::getHostCode() const {
           " *model) {\n  return sinter_rt_last_error(model ? model->ctx : "
           "nullptr);\n}\n";
   return text;
+}
+
+CUDAModelInterface ModelEmitter::getInterface() const {
+  CUDAModelInterface api;
+  for (auto [name, userName] : llvm::zip(dims, dimUserNames)) {
+    CUDADimInfo dim{name, userName, std::nullopt};
+    for (auto &[declared, value] : signature.dims)
+      if (declared == userName)
+        dim.exampleValue = value;
+    api.dims.push_back(std::move(dim));
+  }
+  auto describe = [](ArrayRef<ApiValue> values,
+                     SmallVector<CUDATensorInfo> &infos) {
+    for (const ApiValue &value : values) {
+      CUDATensorInfo info{value.name, value.userName, value.type, {}};
+      for (const DimExpr &size : value.shape)
+        info.shape.push_back(size.str());
+      infos.push_back(std::move(info));
+    }
+  };
+  describe(params, api.params);
+  describe(inputs, api.inputs);
+  describe(outputs, api.outputs);
+  api.forwardNeedsWorkspace = forward.workspaceBytes != "0";
+  return api;
 }
 
 /// The host helper definitions.
@@ -1080,8 +1141,14 @@ FailureOr<CUDAOutput> ModelEmitter::emit() {
         "CUDA emitter: @prepare depends on symbolic dims");
   CUDAOutput output;
   output.modelName = model;
+  output.sourceModelName = signature.modelName;
   output.header = getHeader();
   output.source = getSource(context);
+  output.api = getInterface();
+  if (options.emitTorch) {
+    output.torchSource = getTorchExtensionSource(output, options);
+    output.torchLoader = getTorchExtensionLoader(output, options);
+  }
   return output;
 }
 

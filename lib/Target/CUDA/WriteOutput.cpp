@@ -5,11 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Writes `<model>.h` and `<model>.cu` into the output directory and, for
-// --embed-runtime, copies the runtime (its CMakeLists.txt, cmake/, include/
-// and src/; not its tests) into `sinter_rt/` beside them with a
-// CMakeLists.txt that builds every generated model of the directory as a
-// static library against it.
+// Writes `<model>.h` and `<model>.cu` (with --emit-torch also
+// `<model>_torch.cpp` and `<model>_torch.py`) into the output directory and,
+// for --embed-runtime (and --emit-torch), copies the runtime (its
+// CMakeLists.txt, cmake/, include/ and src/; not its tests) into `sinter_rt/`
+// beside them with a CMakeLists.txt that builds every generated model of the
+// directory as a static library against it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,6 +130,14 @@ mlir::sinter::writeCUDAOutput(MLIRContext *context, const CUDAOutput &output,
   if (failed(writeFile(context, header, output.header)) ||
       failed(writeFile(context, source, output.source)))
     return failure();
+  if (!output.torchSource.empty()) {
+    llvm::SmallString<256> torchSource(directory), torchLoader(directory);
+    llvm::sys::path::append(torchSource, output.modelName + "_torch.cpp");
+    llvm::sys::path::append(torchLoader, output.modelName + "_torch.py");
+    if (failed(writeFile(context, torchSource, output.torchSource)) ||
+        failed(writeFile(context, torchLoader, output.torchLoader)))
+      return failure();
+  }
   if (!runtimeDirectory)
     return success();
   llvm::SmallString<256> runtime(directory), cmakeLists(directory);

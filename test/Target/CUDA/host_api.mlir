@@ -1,7 +1,8 @@
 // The host API of a model: the header (params struct, create, forward,
-// workspace_bytes, destroy, last_error), the checks forward makes before
-// launching anything, @prepare at create time, the workspace plan, and
-// results that are copies.
+// workspace_bytes, set_workspace, destroy, last_error), the checks forward
+// makes before launching anything, @prepare at create time, the workspace
+// plan (in a workspace of the model's own or a lent one), and results that
+// are copies.
 // RUN: sinterc %s -emit=cuda | FileCheck %s
 
 // CHECK-LABEL: // ===== host.h =====
@@ -20,6 +21,8 @@
 // CHECK-NEXT: host *model, int64_t B, int64_t T, const float *x, const float *y, float *h,
 // CHECK-NEXT: float *out1, float *x_2, float *b, float *out4, cudaStream_t stream);
 // CHECK: sinter_status host_workspace_bytes(int64_t B, int64_t T, size_t *bytes);
+// CHECK: /// Lends the model a workspace for the following forward calls,
+// CHECK: sinter_status host_set_workspace(host *model, void *workspace, size_t bytes);
 // CHECK: sinter_status host_destroy(host *model);
 // CHECK: const char *host_last_error(const host *model);
 
@@ -45,6 +48,8 @@
 // CHECK-NEXT: float *prepared0; // float[1][16], from @prepare
 // CHECK-NEXT: void *workspace;
 // CHECK-NEXT: size_t workspaceBytes;
+// CHECK-NEXT: void *lentWorkspace; // by host_set_workspace, or NULL
+// CHECK-NEXT: size_t lentBytes;
 
 // Intermediates get workspace slots; kernels share one scratch area.
 // CHECK: size_t host_forward_bytes(int64_t B, int64_t T) {
@@ -52,8 +57,14 @@
 // CHECK-NEXT: return sinterAlign(static_cast<size_t>((B * 32)) * sizeof(float)) +
 // CHECK: host_k2_column_reduction_scratch_bytes(B);
 
-// The workspace grows in stream order, never with a host wait.
+// The workspace grows in stream order, never with a host wait; a lent one
+// must be large enough.
 // CHECK: sinter_status host_reserve(host *model, size_t bytes, cudaStream_t stream) {
+// CHECK-NEXT: if (model->lentWorkspace)
+// CHECK-NEXT: return sinter_rt_check_dim(
+// CHECK-NEXT: model->ctx, "the bytes lent by host_set_workspace",
+// CHECK-NEXT: static_cast<int64_t>(model->lentBytes), static_cast<int64_t>(bytes),
+// CHECK-NEXT: INT64_MAX);
 // CHECK: model->ctx, cudaFreeAsync(model->workspace, stream), "cudaFreeAsync"));
 // CHECK: model->ctx, cudaMallocAsync(&model->workspace, bytes, stream),
 
@@ -82,6 +93,8 @@
 // CHECK: SINTER_RT_TRY(sinter_rt_check_pointer(ctx, "x", x, sizeof(float)));
 // CHECK: SINTER_RT_TRY(sinter_rt_check_pointer(ctx, "out4", out4, sizeof(float)));
 // CHECK: SINTER_RT_TRY(host_reserve(model, host_forward_bytes(B, T), stream));
+// CHECK: char *cursor = static_cast<char *>(
+// CHECK-NEXT: model->lentWorkspace ? model->lentWorkspace : model->workspace);
 // CHECK: char *const slot0 = cursor;
 // CHECK: void *const scratch = cursor;
 // CHECK: float *const k1_r0 = reinterpret_cast<float *>(slot0);
@@ -99,8 +112,19 @@
 // CHECK: sinter_rt_check_dim(nullptr, "B", B, 1, SINTER_RT_MAX_DIM)
 // CHECK: *bytes = host_forward_bytes(B, T);
 
+// A lent workspace is checked for alignment and never freed.
+// CHECK: sinter_status host_set_workspace(host *model, void *workspace, size_t bytes) {
+// CHECK-NEXT: SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, "model", model, 1));
+// CHECK-NEXT: if (workspace)
+// CHECK-NEXT: SINTER_RT_TRY(sinter_rt_check_pointer(
+// CHECK-NEXT: model->ctx, "workspace", workspace, 256));
+// CHECK-NEXT: model->lentWorkspace = workspace;
+// CHECK-NEXT: model->lentBytes = workspace ? bytes : 0;
+
 // CHECK: sinter_status host_destroy(host *model) {
+// CHECK-NOT: lentWorkspace
 // CHECK: release(model->workspace);
+// CHECK-NOT: lentWorkspace
 // CHECK: release(model->prepared0);
 // CHECK: sinter_rt_destroy(model->ctx);
 

@@ -50,16 +50,63 @@ struct CUDAEmitterOptions {
   std::string compilerVersion;
   /// The flags that change the output, as written on the command line.
   std::string flags;
+  /// Also generate the PyTorch extension of the model (TorchExtension.h):
+  /// CUDAOutput::torchSource and CUDAOutput::torchLoader.
+  bool emitTorch = false;
 };
 
-/// The two generated files of one model.
+/// A symbolic dim of a generated model's C API.
+struct CUDADimInfo {
+  /// The C identifier: the parameter of `<model>_forward`.
+  std::string name;
+  /// The name in the model source.
+  std::string userName;
+  /// The model's example value (`dim B = 1024`), when it declares one.
+  std::optional<int64_t> exampleValue;
+};
+
+/// A tensor of a generated model's C API: a param, an input or an output.
+struct CUDATensorInfo {
+  /// The C identifier: the field of `<model>_params` or the parameter of
+  /// `<model>_forward`.
+  std::string name;
+  /// The name in the model source.
+  std::string userName;
+  /// The C element type: "float", or "int64_t" for index outputs.
+  std::string elementType;
+  /// Per dim, its size: a decimal literal, a dim's C name, or (outputs only)
+  /// a C expression over dim names such as "(B * 64)".
+  SmallVector<std::string> shape;
+};
+
+/// The C API of a generated model as `<model>.h` declares it, for the
+/// generators of bindings to it (TorchExtension.h).
+struct CUDAModelInterface {
+  /// The symbolic dims, in the order `<model>_forward` takes them.
+  SmallVector<CUDADimInfo> dims;
+  /// The params (fields of `<model>_params`), inputs and outputs, in order.
+  SmallVector<CUDATensorInfo> params, inputs, outputs;
+  /// Whether `<model>_forward` uses a workspace: `<model>_workspace_bytes`
+  /// can be nonzero, and `<model>_set_workspace` lends one.
+  bool forwardNeedsWorkspace = false;
+};
+
+/// The generated files of one model.
 struct CUDAOutput {
   /// The C identifier every public name of the model starts with.
   std::string modelName;
+  /// The model's name in its source.
+  std::string sourceModelName;
   /// `<model>.h`: the C API.
   std::string header;
   /// `<model>.cu`: kernels and host code.
   std::string source;
+  /// What `<model>.h` declares, for bindings.
+  CUDAModelInterface api;
+  /// With CUDAEmitterOptions::emitTorch: `<model>_torch.cpp`, the PyTorch
+  /// extension, and `<model>_torch.py`, its loader; empty otherwise.
+  std::string torchSource;
+  std::string torchLoader;
 };
 
 /// Returns true when every op of @forward (and of @prepare, if present) is a
@@ -75,8 +122,9 @@ bool isFusedModel(ModuleOp module);
 FailureOr<CUDAOutput> emitCUDA(ModuleOp module,
                                const CUDAEmitterOptions &options);
 
-/// Writes `output` as `<directory>/<model>.h` and `<directory>/<model>.cu`,
-/// creating the directory. With `runtimeDirectory` set (the runtime/ folder
+/// Writes `output` as `<directory>/<model>.h` and `<directory>/<model>.cu`
+/// (and `<model>_torch.cpp`, `<model>_torch.py` when it has them), creating
+/// the directory. With `runtimeDirectory` set (the runtime/ folder
 /// of a Sinter source tree), also copies the runtime's headers and sources
 /// into `<directory>/sinter_rt/` and writes `<directory>/CMakeLists.txt`, so
 /// that the directory builds on its own. Emits errors through `context` and

@@ -8,9 +8,9 @@ outputs must be byte-identical), `nvcc -arch=sm_90 -Werror all-warnings -c`
 on the .cu, a C99 driver compiled with -Wall -Wextra -Werror -pedantic
 against the header (the header is C), linked with the runtime and cuBLAS,
 and run: the calls it makes need no GPU (a null params pointer, a null
-model, a dim of 0, workspace sizes, destroying NULL) and must return the
-documented statuses. Prints one line per model; exits 1 on the first
-failure.
+model, a dim of 0, workspace sizes, lending to a null model, destroying
+NULL) and must return the documented statuses. Prints one line per model;
+exits 1 on the first failure.
 """
 
 import filecmp
@@ -72,6 +72,9 @@ def write_driver(path, model, dims, inputs, outputs):
     lines += [
         "  failures += expect(%s_workspace_bytes(%s), SINTER_OK," % (model, dims_of(3)),
         '                     "workspace_bytes");',
+        "  failures += expect(%s_set_workspace(NULL, NULL, 0), SINTER_ERROR_NULL_POINTER,"
+        % model,
+        '                     "set_workspace on a null model");',
         "  failures += expect(%s_destroy(NULL), SINTER_OK, \"destroy(NULL)\");" % model,
         '  printf("%s: C API ok, workspace %%zu bytes at dims = 3\\n", bytes);' % model,
         "  return failures;",
