@@ -37,7 +37,11 @@ std::ostream &operator<<(std::ostream &os, ScalarType type);
 
 namespace detail {
 /// TORCH_CHECK streams every part of its message: each must be streamable.
+/// Generated code passes numbers as strings: an int64_t streamed there
+/// crashed extensions built by PyTorch 2.11 with CUDA 13.
 template <typename... Args> void torchCheck(bool condition, const Args &...args) {
+  static_assert(!(std::is_arithmetic<Args>::value || ...),
+                "TORCH_CHECK message parts must not be numbers");
   std::ostringstream message;
   (message << ... << args);
   (void)condition;
