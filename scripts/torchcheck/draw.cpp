@@ -30,8 +30,7 @@ int main(int argc, char **argv) {
   std::vector<float> values =
       gpucheck::draw(seed, argv[2], argv[3], args, count);
   std::FILE *out = std::fopen(argv[6], "wb");
-  if (!out ||
-      std::fwrite(values.data(), sizeof(float), count, out) != count ||
+  if (!out || std::fwrite(values.data(), sizeof(float), count, out) != count ||
       std::fclose(out) != 0)
     gpucheck::fail(std::string("cannot write ") + argv[6]);
   std::printf("%llu\n",

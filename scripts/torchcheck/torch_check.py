@@ -15,8 +15,9 @@ For the folder <dir> (scripts/torchcheck/prepare.py documents it):
      at most 1e-5; indices exactly); runs again with the params and inputs
      by keyword and on a side stream (both bitwise equal to the first run);
      checks that a float64 tensor, a CPU tensor, a tensor of the wrong
-     shape and a non-contiguous one, given as each input and as the first
-     param, raise RuntimeError with the tensor's name in the message;
+     shape, one of the wrong rank and a non-contiguous one, given as each
+     input and as the first param, raise RuntimeError with the tensor's name
+     in the message (and that the model still gives the same outputs);
   3. prints one line per model and `N passed, N failed`. Exit status 0 when
      every model passed.
 """
@@ -121,7 +122,8 @@ def bad_variants(tensor, entry):
         wrong_shape = tensor.unsqueeze(0)
     strided = torch.empty(shape + [2], dtype=torch.float32, device=tensor.device)[..., 0]
     strided.copy_(tensor)
-    variants = {"dtype": tensor.double(), "device": tensor.cpu(), "shape": wrong_shape}
+    variants = {"dtype": tensor.double(), "device": tensor.cpu(), "shape": wrong_shape,
+                "rank": tensor.unsqueeze(0)}
     if not strided.is_contiguous():
         variants["contiguity"] = strided
     return variants

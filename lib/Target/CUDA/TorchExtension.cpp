@@ -62,8 +62,11 @@ void checkTensor(const torch::Tensor &tensor, const char *what,
   TORCH_CHECK(tensor.scalar_type() == torch::kFloat32, what,
               ": expected scalar type Float (torch.float32), got ",
               tensor.scalar_type());
+  // Integers go into messages as strings: an int64_t that TORCH_CHECK
+  // streamed crashed extensions built by PyTorch 2.11 with CUDA 13.
   TORCH_CHECK(tensor.dim() == rank, what, ": expected shape ", shape, " (",
-              rank, " dims), got ", formatSizes(tensor.sizes()));
+              std::to_string(rank),
+              " dims), got ", formatSizes(tensor.sizes()));
 }
 
 /// Checks that `tensor`, the model's `what`, has the sizes `expected` (the
@@ -479,10 +482,9 @@ std::string TorchEmitter::getModule() const {
     SmallVector<std::string> def = {quote(method),
                                     "&sinter_torch::Model::forward"};
     llvm::append_range(def, inputArgs);
-    text += "      " + formatList(".def(", def, ")", 3) + "\n";
+    StringRef tail = method == "__call__" ? ");" : ")";
+    text += "      " + formatList(".def(", def, tail, 3) + "\n";
   }
-  text.back() = ';';
-  text += "\n";
   for (auto [attribute, names] :
        {std::make_pair("PARAM_NAMES", getQuotedUserNames(api.params)),
         std::make_pair("INPUT_NAMES", getQuotedUserNames(api.inputs)),

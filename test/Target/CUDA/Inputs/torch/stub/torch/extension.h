@@ -37,7 +37,12 @@ std::ostream &operator<<(std::ostream &os, ScalarType type);
 
 namespace detail {
 /// TORCH_CHECK streams every part of its message: each must be streamable.
-template <typename... Args> void torchCheck(bool condition, const Args &...args) {
+/// Generated code passes numbers as strings: an int64_t streamed there
+/// crashed extensions built by PyTorch 2.11 with CUDA 13.
+template <typename... Args>
+void torchCheck(bool condition, const Args &...args) {
+  static_assert(!(std::is_arithmetic<Args>::value || ...),
+                "TORCH_CHECK message parts must not be numbers");
   std::ostringstream message;
   (message << ... << args);
   (void)condition;
@@ -119,8 +124,7 @@ public:
 
   /// A method, with one py::arg per parameter.
   template <typename R, typename... Args, typename... Extra>
-  class_ &def(const char *name, R (T::*method)(Args...),
-              const Extra &...) {
+  class_ &def(const char *name, R (T::*method)(Args...), const Extra &...) {
     static_assert(sizeof...(Extra) == sizeof...(Args),
                   "one py::arg per method parameter");
     (void)name;
