@@ -1059,11 +1059,17 @@ static std::string getHostHelper(StringRef name) {
            "aligned.\nsize_t sinterAlign(size_t bytes) {\n  return (bytes + "
            "255) & ~static_cast<size_t>(255);\n}\n";
   if (name == "column_splits")
-    return "/// The slices the rows of a column reduction are split into: a "
-           "function of the\n/// shape only, so that results do not depend on "
-           "the GPU.\nint64_t sinterColumnSplits(int64_t rows) {\n  int64_t "
-           "splits = (rows + 255) / 256;\n  return splits < 1 ? 1 : splits > "
-           "256 ? 256 : splits;\n}\n";
+    return "/// The slices the rows of a column reduction are split into, for "
+           "`blocks` blocks\n/// along the columns whose threads split each "
+           "slice into `lanes`: about 1024\n/// blocks in all, and at least 8 "
+           "rows per thread. A function of the shape only,\n/// so that "
+           "results do not depend on the GPU.\n"
+           "int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t "
+           "blocks) {\n"
+           "  int64_t splits = (1024 + blocks - 1) / blocks;\n"
+           "  const int64_t most = (rows + 8 * lanes - 1) / (8 * lanes);\n"
+           "  splits = splits < most ? splits : most;\n"
+           "  return splits < 1 ? 1 : splits > 256 ? 256 : splits;\n}\n";
   return getDeviceHelper(name);
 }
 

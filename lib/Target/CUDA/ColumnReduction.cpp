@@ -8,9 +8,11 @@
 // A column kernel reduces over dims other than the trailing ones (training
 // batch_norm: mean and variance over the batch), then applies the result to
 // every element. Without atomics, so that results are bitwise reproducible:
-//   - per reduction, a partial kernel: a block covers 32 columns (adjacent
-//     threads read adjacent columns) and one of `splits` slices of the rows;
-//     it writes one partial result per column and slice;
+//   - per reduction, a partial kernel: a block of 256 threads covers up to
+//     256 columns (adjacent threads read adjacent columns, so each row is
+//     read in runs of up to 1 KiB), its other threads split the rows, and it
+//     covers one of `splits` slices of the rows; it writes one partial result
+//     per column and slice;
 //   - a final kernel folds the partials of each column in slice order;
 //   - reductions that read earlier results (the variance reads the mean)
 //     run after them;
@@ -65,6 +67,15 @@ static FailureOr<std::string> getColumnCombiner(const ReductionInfo &info,
          << " over leading dims is not supported";
 }
 
+/// The columns a block of a partial kernel covers: as many as the reduction
+/// keeps, rounded up to a power of two, from one warp to the whole block.
+static int64_t getColumnsPerBlock(const DimExpr &positions) {
+  std::optional<int64_t> columns = positions.getConstant();
+  if (!columns)
+    return 32;
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*columns), 32, 256);
+}
+
 /// Writes the partial kernel of reduction `index`.
 static FailureOr<std::string>
 writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
@@ -103,9 +114,13 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     (llvm::is_contained(reduction.info.dims, static_cast<int64_t>(d)) ? reduced
                                                                       : kept)
         .push_back(size);
+  const std::string columns =
+      std::to_string(getColumnsPerBlock(reduction.positions));
+  const std::string lanes =
+      std::to_string(256 / getColumnsPerBlock(reduction.positions));
   writer.line("float acc = " + reduction.combiner + "::identity();");
-  writer.line("const int64_t column = static_cast<int64_t>(blockIdx.x) * "
-              "dev::kWarpSize + threadIdx.x % dev::kWarpSize;");
+  writer.line("const int64_t column = static_cast<int64_t>(blockIdx.x) * " +
+              columns + " + threadIdx.x % " + columns + ";");
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
   writer.line("const int64_t p = column;");
@@ -124,23 +139,34 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     return failure();
   writer.line("acc = " + reduction.combiner + "()(acc, " + element->text +
               ");");
-  writer.closeScope("for (int64_t q = static_cast<int64_t>(blockIdx.y) * 8 + "
-                    "threadIdx.x / dev::kWarpSize; q < " +
-                    reduction.groupSize.str() + "; q += splits * 8) {");
+  // Unrolled so that each thread has four loads in flight (the order of the
+  // combines, and so the result, stays the same).
+  writer.closeScope("#pragma unroll 4\n"
+                    "for (int64_t q = static_cast<int64_t>(blockIdx.y) * " +
+                    lanes + " + threadIdx.x / " + columns + "; q < " +
+                    reduction.groupSize.str() + "; q += splits * " + lanes +
+                    ") {");
   writer.closeScope("if (column < " + reduction.positions.str() + ") {");
-  writer.line("__shared__ float slices[8][dev::kWarpSize];");
-  writer.line("slices[threadIdx.x / dev::kWarpSize][threadIdx.x % "
-              "dev::kWarpSize] = acc;");
-  writer.line("__syncthreads();");
-  writer.line("if (threadIdx.x < dev::kWarpSize && column < " +
-              reduction.positions.str() + ") {");
-  writer.line("  float total = slices[0][threadIdx.x];");
-  writer.line("  for (int k = 1; k < 8; ++k)");
-  writer.line("    total = " + reduction.combiner +
-              "()(total, slices[k][threadIdx.x]);");
-  writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
-              " + column] = total;");
-  writer.line("}");
+  if (lanes == "1") {
+    writer.line("if (column < " + reduction.positions.str() + ")");
+    writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
+                " + column] = acc;");
+  } else {
+    // Fold the lanes of each column in lane order.
+    writer.line("__shared__ float slices[" + lanes + "][" + columns + "];");
+    writer.line("slices[threadIdx.x / " + columns + "][threadIdx.x % " +
+                columns + "] = acc;");
+    writer.line("__syncthreads();");
+    writer.line("if (threadIdx.x < " + columns + " && column < " +
+                reduction.positions.str() + ") {");
+    writer.line("  float total = slices[0][threadIdx.x];");
+    writer.line("  for (int k = 1; k < " + lanes + "; ++k)");
+    writer.line("    total = " + reduction.combiner +
+                "()(total, slices[k][threadIdx.x]);");
+    writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
+                " + column] = total;");
+    writer.line("}");
+  }
   std::string body = writer.finish(1);
 
   dims.assign(findUsedDims(body, allDims));
@@ -172,6 +198,7 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
       "  for (int64_t p = dev::globalThreadIndex(); p < " + positions +
       "; p += dev::gridStride()) {\n"
       "    float total = partial[p];\n"
+      "    #pragma unroll 4\n"
       "    for (int64_t s = 1; s < splits; ++s)\n"
       "      total = " +
       reduction.combiner + "()(total, partial[s * " + positions + " + p]);\n";
@@ -236,8 +263,13 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::string suffix = std::to_string(index);
     std::string positions = reduction.positions.str();
     std::string splits = "splits" + suffix;
-    std::string splitsExpr =
-        "sinterColumnSplits(" + reduction.groupSize.str() + ")";
+    int64_t columnsPerBlock = getColumnsPerBlock(reduction.positions);
+    std::string columnBlocks = "(" + positions + " + " +
+                               std::to_string(columnsPerBlock - 1) + ") / " +
+                               std::to_string(columnsPerBlock);
+    std::string splitsExpr = "sinterColumnSplits(" + reduction.groupSize.str() +
+                             ", " + std::to_string(256 / columnsPerBlock) +
+                             ", " + columnBlocks + ")";
     scratch.push_back("sinterAlign(static_cast<size_t>(" + positions +
                       ") * sizeof(float))");
     scratch.push_back("sinterAlign(static_cast<size_t>(" + splitsExpr + ") * " +
@@ -268,9 +300,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     llvm::append_range(partialArgs, partialDims);
     partialArgs.push_back(splits);
     std::string grid = "grid" + suffix;
-    launchBody += "  const dim3 " + grid + "(static_cast<unsigned>((" +
-                  positions + " + 31) / 32),\n" +
-                  std::string(14 + grid.size(), ' ') +
+    launchBody += "  const dim3 " + grid + "(static_cast<unsigned>(" +
+                  columnBlocks + "),\n" + std::string(14 + grid.size(), ' ') +
                   "static_cast<unsigned>(" + splits + "));\n";
     launchBody +=
         "  " +

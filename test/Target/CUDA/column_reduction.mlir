@@ -6,19 +6,21 @@
 // x - mean, then the normalization.
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
-// CHECK: int64_t sinterColumnSplits(int64_t rows) {
+// CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
 // The first level: the mean's partials over slices of the batch.
 // CHECK: /// Partial mean over dims [0] of [B, 96], per column and slice of rows.
 // CHECK: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
 // CHECK: float acc = dev::SumOp::identity();
-// CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * dev::kWarpSize + threadIdx.x % dev::kWarpSize;
+// 96 columns: a block covers 128, its two lanes of threads split the rows.
+// CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x % 128;
 // CHECK: if (column < 96) {
-// CHECK: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 8 + threadIdx.x / dev::kWarpSize; q < B; q += splits * 8) {
+// CHECK: #pragma unroll 4
+// CHECK-NEXT: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q < B; q += splits * 2) {
 // CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + p;
 // CHECK-NEXT: = x[[[X]]];
-// CHECK: __shared__ float slices[8][dev::kWarpSize];
+// CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + column] = total;
 // The fold in slice order; the mean divides by the batch size.
@@ -40,8 +42,8 @@
 // CHECK: static sinter_status launch_batch_norm_k0_column_reduction(
 // CHECK-NEXT: sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x,
 // CHECK-NEXT: float *__restrict__ y, int64_t B, void *scratch) {
-// CHECK: const int64_t splits0 = sinterColumnSplits(B);
-// CHECK: const dim3 grid0(static_cast<unsigned>((96 + 31) / 32),
+// CHECK: const int64_t splits0 = sinterColumnSplits(B, 2, (96 + 127) / 128);
+// CHECK: const dim3 grid0(static_cast<unsigned>((96 + 127) / 128),
 // CHECK-NEXT: static_cast<unsigned>(splits0));
 // CHECK-NEXT: batch_norm_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
 // CHECK-NEXT: x, partial0, B, splits0);
@@ -65,5 +67,29 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
       sinter.yield %n : tensor<?x96xf32>
     }
     return %0 : tensor<?x96xf32>
+  }
+}
+
+// -----
+
+// Wide rows (1000 columns): a block covers 256 adjacent columns with one lane
+// of threads, and writes its partials without a fold through shared memory.
+// RUN: sinterc %s -emit=cuda --model=column_sum | FileCheck %s --check-prefix=WIDE
+// WIDE-LABEL: column_sum_k0_column_reduction_partial0(
+// WIDE: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
+// WIDE: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q < B; q += splits * 1) {
+// WIDE-NOT: __shared__
+// WIDE: if (column < 1000)
+// WIDE-NEXT: partial[blockIdx.y * 1000 + column] = acc;
+// WIDE: const int64_t splits0 = sinterColumnSplits(B, 1, (1000 + 255) / 256);
+module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x1000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<1x1000xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x1000xf32>) -> tensor<1x1000xf32> {
+    ^bb0(%a: tensor<?x1000xf32>):
+      %s = sinter.sum %a dims [0] keepdim : tensor<?x1000xf32>
+      sinter.yield %s : tensor<1x1000xf32>
+    }
+    return %0 : tensor<1x1000xf32>
   }
 }

@@ -38,7 +38,7 @@
 // Scratch areas of kernels are sized by functions of the dims.
 // CHECK: size_t host_k2_column_reduction_scratch_bytes(int64_t B) {
 // CHECK-NEXT: return sinterAlign(static_cast<size_t>(32) * sizeof(float)) +
-// CHECK-NEXT: sinterAlign(static_cast<size_t>(sinterColumnSplits(B)) * 32 * sizeof(float)) +
+// CHECK-NEXT: sinterAlign(static_cast<size_t>(sinterColumnSplits(B, 8, (32 + 31) / 32)) * 32 * sizeof(float)) +
 
 // The model object owns the runtime context, the prepared values and the
 // workspace.
