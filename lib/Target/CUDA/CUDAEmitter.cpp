@@ -945,6 +945,11 @@ std::string ModelEmitter::getHostCode() const {
   if (hasPrepare)
     text += "  if (status == SINTER_OK)\n    status = " + model +
             "_prepare(created, stream);\n";
+  // The header promises that creation waits: @prepare's errors surface here.
+  text += "  if (status == SINTER_OK)\n"
+          "    status = sinter_rt_check_cuda(created->ctx, "
+          "cudaStreamSynchronize(stream),\n"
+          "                                  \"cudaStreamSynchronize\");\n";
   text += "  if (status != SINTER_OK) {\n    " + model +
           "_destroy(created);\n    return status;\n  }\n";
   text += "  *model = created;\n  return SINTER_OK;\n}\n\n";
@@ -1007,7 +1012,11 @@ std::string ModelEmitter::getHostCode() const {
   // destroy
   text += "sinter_status " + model + "_destroy(" + model + " *model) {\n";
   text += "  if (!model)\n    return SINTER_OK;\n";
-  text += "  sinter_status status = SINTER_OK;\n";
+  // Work queued with the model's buffers (its @prepare, forward calls not
+  // yet run) must finish before they are freed.
+  text += "  sinter_status status = sinter_rt_check_cuda(\n"
+          "      model->ctx, cudaDeviceSynchronize(), "
+          "\"cudaDeviceSynchronize\");\n";
   text += "  auto release = [&](void *pointer) {\n"
           "    if (!pointer)\n      return;\n"
           "    sinter_status freed =\n        sinter_rt_check_cuda(model->ctx, "

@@ -629,8 +629,8 @@ std::string TorchEmitter::getLoader() const {
 
 def load(build_directory=None, verbose=False, extra_cuda_cflags=None):
     """Compiles the extension with torch.utils.cpp_extension.load (once: a
-    later call with the same build_directory, default torch's extensions
-    folder, reuses the build) and returns the module: Model(*params) or
+    later call with the same build_directory, created if missing, default
+    torch's extensions folder, reuses the build) and returns the module: Model(*params) or
     Model(**params), Model.forward(*inputs), PARAM_NAMES, INPUT_NAMES,
     OUTPUT_NAMES and DIMS. extra_cuda_cflags go to nvcc after -O3 and
     -arch=sm_90 (dropped when they choose an architecture)."""
@@ -639,6 +639,8 @@ def load(build_directory=None, verbose=False, extra_cuda_cflags=None):
     extra = list(extra_cuda_cflags or [])
     chosen = any(f.split("=")[0] in ARCH_FLAGS for f in extra)
     arch = [] if chosen else ["-arch=sm_90"]
+    if build_directory:
+        os.makedirs(build_directory, exist_ok=True)
     return cpp_extension.load(
         name=NAME,
         sources=sources(),

@@ -81,6 +81,9 @@
 // CHECK-NEXT: if (status == SINTER_OK)
 // CHECK-NEXT: status = sinter_rt_init_blas(created->ctx);
 // CHECK: status = host_prepare(created, stream);
+// Creation waits for @prepare, so that its errors surface here.
+// CHECK-NEXT: if (status == SINTER_OK)
+// CHECK-NEXT: status = sinter_rt_check_cuda(created->ctx, cudaStreamSynchronize(stream),
 
 // Dims, the shape relations the types cannot express, then every pointer.
 // CHECK: sinter_status host_forward(
@@ -122,6 +125,9 @@
 // CHECK-NEXT: model->lentBytes = workspace ? bytes : 0;
 
 // CHECK: sinter_status host_destroy(host *model) {
+// Queued work that uses the buffers finishes before they are freed.
+// CHECK: sinter_status status = sinter_rt_check_cuda(
+// CHECK-NEXT: model->ctx, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 // CHECK-NOT: lentWorkspace
 // CHECK: release(model->workspace);
 // CHECK-NOT: lentWorkspace

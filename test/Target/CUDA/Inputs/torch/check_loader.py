@@ -38,3 +38,5 @@ bridge = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bridge)
 print("returned:", bridge.load(build_directory=os.path.join(folder, "build"),
                                verbose=True, extra_cuda_cflags=sys.argv[2:] or None))
+# torch's load() needs the build directory to exist; the loader creates it.
+print("build directory exists:", os.path.isdir(os.path.join(folder, "build")))
