@@ -199,12 +199,20 @@ static StringRef getScalarType(StringRef elementType) {
   return elementType == "int64_t" ? "torch::kInt64" : "torch::kFloat32";
 }
 
+/// The names of `tensors` in the model.
+static SmallVector<std::string> getUserNames(ArrayRef<CUDATensorInfo> tensors) {
+  SmallVector<std::string> names;
+  for (const CUDATensorInfo &tensor : tensors)
+    names.push_back(tensor.userName);
+  return names;
+}
+
 /// The names of `tensors` in the model, each as a quoted string.
 static SmallVector<std::string>
 getQuotedUserNames(ArrayRef<CUDATensorInfo> tensors) {
-  SmallVector<std::string> names;
-  for (const CUDATensorInfo &tensor : tensors)
-    names.push_back(quote(tensor.userName));
+  SmallVector<std::string> names = getUserNames(tensors);
+  for (std::string &name : names)
+    name = quote(name);
   return names;
 }
 
@@ -512,18 +520,11 @@ std::string TorchEmitter::getSource() {
                                    "_torch.py builds and loads it (load()). "
                                    "The module holds:",
                                "//");
-  SmallVector<std::string> paramNames, inputNames, outputNames;
-  for (const CUDATensorInfo &param : api.params)
-    paramNames.push_back(param.userName);
-  for (const CUDATensorInfo &input : api.inputs)
-    inputNames.push_back(input.userName);
-  for (const CUDATensorInfo &result : api.outputs)
-    outputNames.push_back(result.userName);
   text += "//   Model(*params): creates the model (runs @prepare once)\n";
   for (const CUDATensorInfo &param : api.params)
     text += "//     param  " + param.userName + ": " + describe(param) + "\n";
   text += std::string("//   Model.forward(*inputs) -> ") +
-          (outputNames.size() == 1 ? "the output" : "a tuple of the outputs") +
+          (api.outputs.size() == 1 ? "the output" : "a tuple of the outputs") +
           "\n";
   for (const CUDATensorInfo &input : api.inputs)
     text += "//     input  " + input.userName + ": " + describe(input) + "\n";
@@ -575,13 +576,6 @@ std::string TorchEmitter::getLoader() const {
                       "#") +
           "#\n";
   text += getProvenance("#");
-  SmallVector<std::string> paramNames, inputNames, outputNames;
-  for (const CUDATensorInfo &param : api.params)
-    paramNames.push_back(param.userName);
-  for (const CUDATensorInfo &input : api.inputs)
-    inputNames.push_back(input.userName);
-  for (const CUDATensorInfo &result : api.outputs)
-    outputNames.push_back(result.userName);
   text += "#\n# Needs PyTorch with CUDA, nvcc and cuBLAS. From Python:\n";
   text += "#   ext = load()  # compiles once; later calls reuse the build\n";
   text += "#   model = ext.Model(*params)  # float32 CUDA tensors\n";
@@ -590,9 +584,10 @@ std::string TorchEmitter::getLoader() const {
     return names.empty() ? std::string("none") : llvm::join(names, ", ");
   };
   text += wrapComment(
-      "Params (ext.PARAM_NAMES): " + listNames(paramNames) +
-          ". Inputs (ext.INPUT_NAMES): " + listNames(inputNames) +
-          ". Outputs (ext.OUTPUT_NAMES): " + listNames(outputNames) + ".",
+      "Params (ext.PARAM_NAMES): " + listNames(getUserNames(api.params)) +
+          ". Inputs (ext.INPUT_NAMES): " + listNames(getUserNames(api.inputs)) +
+          ". Outputs (ext.OUTPUT_NAMES): " +
+          listNames(getUserNames(api.outputs)) + ".",
       "#");
   std::string docstring = wrapComment(
       "\"\"\"Builds and loads the PyTorch extension of model '" +

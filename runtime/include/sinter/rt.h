@@ -103,9 +103,9 @@ typedef struct sinter_rt_context sinter_rt_context;
 /// Creates a context on the current device, bound to \p stream, whose GEMMs
 /// will use a device workspace of \p workspace_bytes (0 selects
 /// SINTER_RT_DEFAULT_WORKSPACE_BYTES). Allocates no device memory and
-/// creates no cuBLAS handle (see sinter_rt_init_blas). On failure \p *ctx is set to NULL and the message is read
-/// with sinter_rt_last_error(NULL); without a device or a driver the status is
-/// SINTER_ERROR_NO_DEVICE.
+/// creates no cuBLAS handle (see sinter_rt_init_blas). On failure \p *ctx is
+/// set to NULL and the message is read with sinter_rt_last_error(NULL); without
+/// a device or a driver the status is SINTER_ERROR_NO_DEVICE.
 sinter_status sinter_rt_create(sinter_rt_context **ctx, cudaStream_t stream,
                                size_t workspace_bytes);
 
