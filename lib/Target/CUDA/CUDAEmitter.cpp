@@ -110,9 +110,9 @@ bool Namer::isReserved(StringRef name) {
       "kThreads", "kRowsPerBlock", "gridBlocks", "teamReduce", "teamSync",
       "ProdOp", "ArgValue", "ArgMaxOp", "ArgMinOp", "shuffle", "shuffleDown",
       "sinterAlign", "sinterColumnSplits", "threadIdx", "blockIdx", "blockDim",
-      "gridDim", "warpSize",
+      "gridDim", "warpSize", "created", "memory", "arena", "prepareScratch",
       // Locals of the PyTorch extension (TorchExtension.cpp).
-      "guard", "device", "pointers"};
+      "guard", "device", "pointers", "preparedMemory"};
   if (reserved.contains(name) || name.starts_with("__"))
     return true;
   // Generated locals: i0, v3, acc1, red0, segment2, stats0, partial1,
@@ -221,6 +221,12 @@ private:
     return formatList("sinter_status " + model + "_create(",
                       {model + " **model", "const " + model + "_params *params",
                        "cudaStream_t stream"},
+                      ")", 0);
+  }
+  std::string getCreateInSignature() const {
+    return formatList("sinter_status " + model + "_create_in(",
+                      {model + " **model", "const " + model + "_params *params",
+                       "void *memory", "size_t bytes", "cudaStream_t stream"},
                       ")", 0);
   }
   std::string getSource(const EmitterContext &context) const;
@@ -669,13 +675,19 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
                 "cudaMemcpyAsync");
   }
 
+  if (info.role == "prepare")
+    hostHelpers.insert("align"); // <model>_arena_bytes
   // The layout: slots, then the scratch area shared by all kernels.
   std::string layout, bytes;
   SmallVector<std::string> terms;
   if (!slots.empty() || !scratchSizes.empty()) {
-    layout += "  char *cursor = static_cast<char *>(\n"
-              "      model->lentWorkspace ? model->lentWorkspace : "
-              "model->workspace);\n";
+    // @prepare's scratch follows the prepared values in the memory create
+    // carves them from; forward calls use the (lent) workspace.
+    layout += info.role == "prepare"
+                  ? "  char *cursor = prepareScratch;\n"
+                  : "  char *cursor = static_cast<char *>(\n"
+                    "      model->lentWorkspace ? model->lentWorkspace : "
+                    "model->workspace);\n";
     for (auto [index, slot] : llvm::enumerate(slots)) {
       std::string size =
           "sinterAlign(" + getBytes(slot.elements, slot.type) + ")";
@@ -768,6 +780,20 @@ std::string ModelEmitter::getHeader() const {
           "once, on `stream`. Waits for\n/// the device. On failure *model is "
           "NULL.\n";
   text += getCreateSignature() + ";\n\n";
+  text += "/// Sets *bytes to the device memory that " + model +
+          "_create_in needs: the values\n/// computed once from the params "
+          "and the scratch of that computation (0 when\n/// there are none).\n";
+  text += "sinter_status " + model + "_prepared_bytes(size_t *bytes);\n\n";
+  text += "/// Creates the model as " + model +
+          "_create does, but carves the values\n/// computed from the params "
+          "out of `bytes` of device memory at `memory`\n/// (256-byte "
+          "aligned, at least " +
+          model +
+          "_prepared_bytes), for callers with an allocator\n/// of their own "
+          "(PyTorch's caching allocator). The model never frees it; it\n/// "
+          "must stay valid until " +
+          model + "_destroy. With NULL, the model allocates it.\n";
+  text += getCreateInSignature() + ";\n\n";
 
   SmallVector<std::string> forwardParams = {model + " *model"};
   std::string dimsDoc;
@@ -847,6 +873,9 @@ std::string ModelEmitter::getHostCode() const {
   for (const ApiValue &value : prepared)
     text += "  float *" + value.name + "; // " +
             describeApiValue("float", value.shape) + ", from @prepare\n";
+  if (hasPrepare)
+    text += "  void *arena; // the prepared values (and @prepare's scratch), "
+            "unless lent\n";
   text += "  void *workspace;\n  size_t workspaceBytes;\n";
   text += "  void *lentWorkspace; // by " + model +
           "_set_workspace, or NULL\n  size_t lentBytes;\n};\n\n";
@@ -876,8 +905,7 @@ std::string ModelEmitter::getHostCode() const {
       text += "  (void)" + dim + ";\n";
   text += "  return " + forward.workspaceBytes + ";\n}\n\n";
 
-  bool needsReserve = forward.workspaceBytes != "0" ||
-                      (hasPrepare && prepare.workspaceBytes != "0");
+  bool needsReserve = forward.workspaceBytes != "0";
   if (needsReserve) {
     text += "/// Grows the workspace to at least `bytes`, in stream order "
             "(no host wait).\n";
@@ -905,25 +933,53 @@ std::string ModelEmitter::getHostCode() const {
     text += "  model->workspaceBytes = bytes;\n  return SINTER_OK;\n}\n\n";
   }
 
+  // The memory of @prepare: each prepared value, then its scratch.
+  SmallVector<std::string> arenaTerms;
+  for (const ApiValue &value : prepared)
+    arenaTerms.push_back("sinterAlign(" +
+                         getBytes(getNumElements(value.shape), "float") + ")");
+  if (hasPrepare && prepare.workspaceBytes != "0")
+    arenaTerms.push_back(prepare.workspaceBytes);
   if (hasPrepare) {
-    text += "/// Computes the param-only values (@prepare) once.\n";
-    text += "sinter_status " + model + "_prepare(" + model +
-            " *model, cudaStream_t stream) {\n";
+    text += "/// The device memory of the prepared values and @prepare's "
+            "scratch, in bytes.\n";
+    text += "size_t " + model + "_arena_bytes() {\n  return " +
+            (arenaTerms.empty() ? std::string("0")
+                                : llvm::join(arenaTerms, " +\n         ")) +
+            ";\n}\n\n";
+    text += "/// Computes the param-only values (@prepare) once, into `arena` "
+            "(" +
+            model + "_arena_bytes()).\n";
+    text +=
+        formatList("sinter_status " + model + "_prepare(",
+                   {model + " *model", "char *arena", "cudaStream_t stream"},
+                   ") {", 0) +
+        "\n";
     text += "  sinter_rt_context *const ctx = model->ctx;\n";
-    for (const ApiValue &value : prepared)
-      text += tryCuda("ctx",
-                      "cudaMalloc(&model->" + value.name + ", " +
-                          getBytes(getNumElements(value.shape), "float") + ")",
-                      "cudaMalloc");
+    for (auto [index, value] : llvm::enumerate(prepared)) {
+      text +=
+          "  model->" + value.name + " = reinterpret_cast<float *>(arena);\n";
+      text += "  arena += " + arenaTerms[index] + ";\n";
+    }
     if (prepare.workspaceBytes != "0")
-      text += tryCall(model + "_reserve",
-                      {"model", prepare.workspaceBytes, "stream"});
+      text += "  char *const prepareScratch = arena;\n";
+    else
+      text += "  (void)arena;\n";
     text += prepare.hostBody + "  return SINTER_OK;\n}\n\n";
   }
   text += "} // namespace\n\n";
 
-  // create
+  // prepared_bytes, create_in and create
+  text += "sinter_status " + model + "_prepared_bytes(size_t *bytes) {\n";
+  text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"bytes\", bytes, "
+          "1));\n";
+  text += std::string("  *bytes = ") +
+          (hasPrepare ? model + "_arena_bytes()" : std::string("0")) +
+          ";\n  return SINTER_OK;\n}\n\n";
   text += getCreateSignature() + " {\n";
+  text += "  return " + model +
+          "_create_in(model, params, nullptr, 0, stream);\n}\n\n";
+  text += getCreateInSignature() + " {\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
           "1));\n  *model = nullptr;\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"params\", "
@@ -942,9 +998,33 @@ std::string ModelEmitter::getHostCode() const {
   if (runsGemms)
     text += "  if (status == SINTER_OK)\n"
             "    status = sinter_rt_init_blas(created->ctx);\n";
-  if (hasPrepare)
+  if (hasPrepare) {
+    // Memory lent by the caller, or the model's own.
+    text += "  char *arena = static_cast<char *>(memory);\n";
+    text += "  if (status == SINTER_OK && memory)\n"
+            "    status = sinter_rt_check_pointer(created->ctx, \"memory\", "
+            "memory, 256);\n";
+    text +=
+        "  if (status == SINTER_OK && memory)\n    status = " +
+        formatList(
+            "sinter_rt_check_dim(",
+            {"created->ctx", quote("the bytes lent to " + model + "_create_in"),
+             "static_cast<int64_t>(bytes)",
+             "static_cast<int64_t>(" + model + "_arena_bytes())", "INT64_MAX"},
+            ");", 2) +
+        "\n";
+    text += "  if (status == SINTER_OK && !memory) {\n"
+            "    status = sinter_rt_check_cuda(\n"
+            "        created->ctx, cudaMalloc(&created->arena, " +
+            model +
+            "_arena_bytes()),\n"
+            "        \"cudaMalloc\");\n"
+            "    arena = static_cast<char *>(created->arena);\n  }\n";
     text += "  if (status == SINTER_OK)\n    status = " + model +
-            "_prepare(created, stream);\n";
+            "_prepare(created, arena, stream);\n";
+  } else {
+    text += "  (void)memory;\n  (void)bytes;\n";
+  }
   // The header promises that creation waits: @prepare's errors surface here.
   text += "  if (status == SINTER_OK)\n"
           "    status = sinter_rt_check_cuda(created->ctx, "
@@ -1023,8 +1103,8 @@ std::string ModelEmitter::getHostCode() const {
           "cudaFree(pointer), \"cudaFree\");\n"
           "    if (status == SINTER_OK)\n      status = freed;\n  };\n";
   text += "  release(model->workspace);\n";
-  for (const ApiValue &value : prepared)
-    text += "  release(model->" + value.name + ");\n";
+  if (hasPrepare)
+    text += "  release(model->arena);\n";
   text += "  sinter_status destroyed = sinter_rt_destroy(model->ctx);\n";
   text += "  if (status == SINTER_OK)\n    status = destroyed;\n";
   text += "  free(model);\n  return status;\n}\n\n";

@@ -114,6 +114,9 @@ private:
   /// carry, at `indent` levels.
   std::string checkTensor(const CUDATensorInfo &tensor, StringRef kind,
                           StringRef variable, unsigned indent);
+  /// A TORCH_CHECK that `status` of <model>_<function> is SINTER_OK, with
+  /// the C API's message of the failure.
+  std::string checkStatus(StringRef function, StringRef modelArgument) const;
   std::string getConstructor();
   std::string getForward();
   std::string getModule() const;
@@ -276,6 +279,18 @@ std::string TorchEmitter::checkTensor(const CUDATensorInfo &tensor,
   return text;
 }
 
+std::string TorchEmitter::checkStatus(StringRef function,
+                                      StringRef modelArgument) const {
+  return "    " +
+         formatList("TORCH_CHECK(",
+                    {"status == SINTER_OK",
+                     quote(model + "_" + function.str() + " failed: "),
+                     "sinter_status_string(status)", "\": \"",
+                     model + "_last_error(" + modelArgument.str() + ")"},
+                    ");", 2) +
+         "\n";
+}
+
 std::string TorchEmitter::getConstructor() {
   SmallVector<std::string> parameters;
   std::string doc;
@@ -309,17 +324,25 @@ std::string TorchEmitter::getConstructor() {
             ".data_ptr<float>();\n";
   text += "    const cudaStream_t stream = "
           "at::cuda::getCurrentCUDAStream().stream();\n";
-  text += "    " +
-          formatList("const sinter_status status = " + model + "_create(",
-                     {"&model", "&pointers", "stream"}, ");", 2) +
+  text += "    // The values computed from the params live in memory from "
+          "PyTorch's caching\n    // allocator.\n";
+  text += "    size_t bytes = 0;\n";
+  text += "    sinter_status status = " + model + "_prepared_bytes(&bytes);\n";
+  text += checkStatus("prepared_bytes", "nullptr");
+  text += "    if (bytes > 0)\n      " +
+          formatList("preparedMemory = torch::empty(",
+                     {"{static_cast<int64_t>(bytes)}",
+                      "torch::dtype(torch::kUInt8).device(device)"},
+                     ");", 3) +
           "\n";
   text += "    " +
-          formatList("TORCH_CHECK(",
-                     {"status == SINTER_OK", quote(model + "_create failed: "),
-                      "sinter_status_string(status)", "\": \"",
-                      model + "_last_error(nullptr)"},
+          formatList("status = " + model + "_create_in(",
+                     {"&model", "&pointers",
+                      "bytes > 0 ? preparedMemory.data_ptr() : nullptr",
+                      "bytes", "stream"},
                      ");", 2) +
           "\n";
+  text += checkStatus("create_in", "nullptr");
   text += "  }\n\n";
   return text;
 }
@@ -394,16 +417,6 @@ std::string TorchEmitter::getForward() {
   SmallVector<std::string> dimArguments;
   for (const CUDADimInfo &dim : api.dims)
     dimArguments.push_back(dim.name);
-  auto checkStatus = [&](StringRef function, StringRef modelArgument) {
-    return "    " +
-           formatList("TORCH_CHECK(",
-                      {"status == SINTER_OK",
-                       quote(model + "_" + function.str() + " failed: "),
-                       "sinter_status_string(status)", "\": \"",
-                       model + "_last_error(" + modelArgument.str() + ")"},
-                      ");", 2) +
-           "\n";
-  };
   bool lends = api.forwardNeedsWorkspace;
   if (lends) {
     SmallVector<std::string> bytesArguments = dimArguments;
@@ -560,6 +573,8 @@ std::string TorchEmitter::getSource() {
   text += "private:\n";
   text += "  c10::Device device;\n";
   text += "  std::vector<torch::Tensor> params;\n";
+  text +=
+      "  torch::Tensor preparedMemory; // lent to " + model + "_create_in\n";
   text += "  " + model + " *model = nullptr;\n";
   text += "};\n\n} // namespace\n} // namespace sinter_torch\n\n";
   text += getModule();

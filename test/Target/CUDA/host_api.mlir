@@ -46,6 +46,7 @@
 // CHECK-NEXT: sinter_rt_context *ctx;
 // CHECK-NEXT: host_params params;
 // CHECK-NEXT: float *prepared0; // float[1][16], from @prepare
+// CHECK-NEXT: void *arena; // the prepared values (and @prepare's scratch), unless lent
 // CHECK-NEXT: void *workspace;
 // CHECK-NEXT: size_t workspaceBytes;
 // CHECK-NEXT: void *lentWorkspace; // by host_set_workspace, or NULL
@@ -68,19 +69,37 @@
 // CHECK: model->ctx, cudaFreeAsync(model->workspace, stream), "cudaFreeAsync"));
 // CHECK: model->ctx, cudaMallocAsync(&model->workspace, bytes, stream),
 
-// CHECK: sinter_status host_prepare(host *model, cudaStream_t stream) {
-// CHECK: cudaMalloc(&model->prepared0, static_cast<size_t>(16) * sizeof(float)),
-// CHECK: SINTER_RT_TRY(host_reserve(
-// CHECK-NEXT: model, host_p0_column_reduction_scratch_bytes(), stream));
+// @prepare computes into one block of memory: the prepared values, then its
+// scratch.
+// CHECK: size_t host_arena_bytes() {
+// CHECK-NEXT: return sinterAlign(static_cast<size_t>(16) * sizeof(float)) +
+// CHECK-NEXT: host_p0_column_reduction_scratch_bytes();
+// CHECK: sinter_status host_prepare(host *model, char *arena, cudaStream_t stream) {
+// CHECK-NEXT: sinter_rt_context *const ctx = model->ctx;
+// CHECK-NEXT: model->prepared0 = reinterpret_cast<float *>(arena);
+// CHECK-NEXT: arena += sinterAlign(static_cast<size_t>(16) * sizeof(float));
+// CHECK-NEXT: char *const prepareScratch = arena;
+// CHECK-NEXT: char *cursor = prepareScratch;
 // CHECK: SINTER_RT_TRY(launch_host_p0_column_reduction(
 // CHECK-NEXT: ctx, stream, model->params.w, model->prepared0, scratch));
 
+// CHECK: sinter_status host_prepared_bytes(size_t *bytes) {
+// CHECK: *bytes = host_arena_bytes();
+// create is create_in with memory of its own.
 // CHECK: sinter_status host_create(
+// CHECK: return host_create_in(model, params, nullptr, 0, stream);
+// CHECK: sinter_status host_create_in(
+// CHECK-NEXT: host **model, const host_params *params, void *memory, size_t bytes,
 // CHECK: "params->w2", params->w2, sizeof(float)
 // CHECK: sinter_status status = sinter_rt_create(&created->ctx, stream, 0);
 // CHECK-NEXT: if (status == SINTER_OK)
 // CHECK-NEXT: status = sinter_rt_init_blas(created->ctx);
-// CHECK: status = host_prepare(created, stream);
+// Lent memory must be aligned and large enough; without it, one cudaMalloc.
+// CHECK: status = sinter_rt_check_pointer(created->ctx, "memory", memory, 256);
+// CHECK: created->ctx, "the bytes lent to host_create_in",
+// CHECK-NEXT: static_cast<int64_t>(bytes), static_cast<int64_t>(host_arena_bytes()),
+// CHECK: created->ctx, cudaMalloc(&created->arena, host_arena_bytes()),
+// CHECK: status = host_prepare(created, arena, stream);
 // Creation waits for @prepare, so that its errors surface here.
 // CHECK-NEXT: if (status == SINTER_OK)
 // CHECK-NEXT: status = sinter_rt_check_cuda(created->ctx, cudaStreamSynchronize(stream),
@@ -131,7 +150,7 @@
 // CHECK-NOT: lentWorkspace
 // CHECK: release(model->workspace);
 // CHECK-NOT: lentWorkspace
-// CHECK: release(model->prepared0);
+// CHECK: release(model->arena);
 // CHECK: sinter_rt_destroy(model->ctx);
 
 module @host attributes {sinter.dims = {B = 8 : i64, T = 8 : i64}} {
