@@ -279,6 +279,15 @@ std::string TorchEmitter::checkTensor(const CUDATensorInfo &tensor,
   return text;
 }
 
+/// `<target> = torch::empty(...)`: `bytes` bytes on the model's device from
+/// PyTorch's caching allocator.
+static std::string allocateBytes(StringRef target, unsigned indent) {
+  return formatList(target.str() + " = torch::empty(",
+                    {"{static_cast<int64_t>(bytes)}",
+                     "torch::dtype(torch::kUInt8).device(device)"},
+                    ");", indent);
+}
+
 std::string TorchEmitter::checkStatus(StringRef function,
                                       StringRef modelArgument) const {
   return "    " +
@@ -329,12 +338,8 @@ std::string TorchEmitter::getConstructor() {
   text += "    size_t bytes = 0;\n";
   text += "    sinter_status status = " + model + "_prepared_bytes(&bytes);\n";
   text += checkStatus("prepared_bytes", "nullptr");
-  text += "    if (bytes > 0)\n      " +
-          formatList("preparedMemory = torch::empty(",
-                     {"{static_cast<int64_t>(bytes)}",
-                      "torch::dtype(torch::kUInt8).device(device)"},
-                     ");", 3) +
-          "\n";
+  text +=
+      "    if (bytes > 0)\n      " + allocateBytes("preparedMemory", 3) + "\n";
   text += "    " +
           formatList("status = " + model + "_create_in(",
                      {"&model", "&pointers",
@@ -429,12 +434,7 @@ std::string TorchEmitter::getForward() {
                        bytesArguments, ");", 2) +
             "\n";
     text += checkStatus("workspace_bytes", "nullptr");
-    text += "    " +
-            formatList("torch::Tensor workspace = torch::empty(",
-                       {"{static_cast<int64_t>(bytes)}",
-                        "torch::dtype(torch::kUInt8).device(device)"},
-                       ");", 2) +
-            "\n";
+    text += "    " + allocateBytes("torch::Tensor workspace", 2) + "\n";
     text += "    " +
             formatList("status = " + model + "_set_workspace(",
                        {"model", "workspace.data_ptr()", "bytes"}, ");", 2) +
