@@ -43,8 +43,13 @@ and the ops it computes. `prepared<i>` is the i-th value `@prepare` computes.
 
 
 def plan(sinterc, path):
-    proc = subprocess.run([sinterc, path, "-emit=fused", "--print-fusion-plan",
-                           "-o", os.devnull], capture_output=True, text=True)
+    try:
+        proc = subprocess.run([sinterc, path, "-emit=fused",
+                               "--print-fusion-plan", "-o", os.devnull],
+                              capture_output=True, text=True)
+    except OSError as error:
+        sys.exit(f"fusion-plans.py: cannot run {sinterc}: {error.strerror} "
+                 f"(build Sinter first: scripts/setup.sh)")
     if proc.returncode != 0:
         sys.exit(f"fusion-plans.py: sinterc failed on {path}:\n{proc.stderr}")
     return proc.stdout

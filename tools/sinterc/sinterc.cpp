@@ -271,13 +271,26 @@ static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
   return ExitSuccess;
 }
 
-/// -emit=cuda: generates the model's CUDA source and header from a fused
-/// module.
-static int emitCUDA(ModuleOp module, const CompileOptions &options) {
+/// Checks the flags that only make sense together; returns the usage error's
+/// exit code, or ExitSuccess.
+static int checkOptionCombinations(const CompileOptions &options) {
+  if (options.printFusionPlan &&
+      getLastStage(options.emitAction) != sinter::PipelineStage::FormKernels)
+    return usageError("--print-fusion-plan needs -emit=fused or -emit=cuda");
+  if (options.emitAction != EmitAction::CUDA && options.embedRuntime)
+    return usageError("--embed-runtime needs -emit=cuda");
+  if (options.emitAction != EmitAction::CUDA && options.emitTorch)
+    return usageError("--emit-torch needs -emit=cuda");
   if (options.embedRuntime && options.outputPath == "-")
     return usageError("--embed-runtime needs an output directory (-o <dir>)");
   if (options.emitTorch && options.outputPath == "-")
     return usageError("--emit-torch needs an output directory (-o <dir>)");
+  return ExitSuccess;
+}
+
+/// -emit=cuda: generates the model's CUDA source and header from a fused
+/// module.
+static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   sinter::CUDAEmitterOptions emitterOptions;
   emitterOptions.precision = options.precision;
   emitterOptions.sourceName = options.inputFilename;
@@ -336,8 +349,8 @@ static int compileMain(int argc, char **argv) {
     return ExitSuccess;
   }
 
-  if (options.emitTorch && options.emitAction != EmitAction::CUDA)
-    return usageError("--emit-torch needs -emit=cuda");
+  if (int code = checkOptionCombinations(options))
+    return code;
 
   std::string inputFilename = options.inputFilename;
   if (inputFilename.empty())
@@ -384,11 +397,6 @@ static int compileMain(int argc, char **argv) {
   std::string modelName = module->getSymName().value_or("model").str();
   std::optional<sinter::PipelineStage> lastStage =
       getLastStage(options.emitAction);
-  if (options.printFusionPlan &&
-      lastStage != sinter::PipelineStage::FormKernels)
-    return usageError("--print-fusion-plan needs -emit=fused or -emit=cuda");
-  if (options.emitAction != EmitAction::CUDA && options.embedRuntime)
-    return usageError("--embed-runtime needs -emit=cuda");
   if (lastStage) {
     TimingScope pipelineTiming = timing.nest("Pipeline");
     if (int code = runPipeline(*module, *lastStage, options.fpMode))

@@ -229,6 +229,11 @@ private:
                        "void *memory", "size_t bytes", "cudaStream_t stream"},
                       ")", 0);
   }
+  std::string getSetWorkspaceSignature() const {
+    return formatList("sinter_status " + model + "_set_workspace(",
+                      {model + " *model", "void *workspace", "size_t bytes"},
+                      ")", 0);
+  }
   std::string getSource(const EmitterContext &context) const;
   std::string getFusionPlan(const FunctionInfo &info) const;
   std::string getHostCode() const;
@@ -849,10 +854,7 @@ std::string ModelEmitter::getHeader() const {
           "to the model's own workspace. A forward call that needs\n/// more "
           "than `bytes` fails with SINTER_ERROR_BAD_DIM and launches "
           "nothing.\n";
-  text += formatList("sinter_status " + model + "_set_workspace(",
-                     {model + " *model", "void *workspace", "size_t bytes"},
-                     ");", 0) +
-          "\n\n";
+  text += getSetWorkspaceSignature() + ";\n\n";
   text += "/// Destroys the model and frees what it owns; NULL is accepted. "
           "Waits for the\n/// device.\n";
   text += "sinter_status " + model + "_destroy(" + model + " *model);\n\n";
@@ -1077,10 +1079,7 @@ std::string ModelEmitter::getHostCode() const {
           llvm::join(dimArgs, ", ") + ");\n  return SINTER_OK;\n}\n\n";
 
   // set_workspace
-  text += formatList("sinter_status " + model + "_set_workspace(",
-                     {model + " *model", "void *workspace", "size_t bytes"},
-                     ") {", 0) +
-          "\n";
+  text += getSetWorkspaceSignature() + " {\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
           "1));\n";
   text += "  if (workspace)\n" +

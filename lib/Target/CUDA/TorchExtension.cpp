@@ -7,17 +7,18 @@
 //
 // Generates `<model>_torch.cpp` and `<model>_torch.py` from the C API of a
 // generated model (CUDAOutput::api). The extension's class Model checks its
-// params and creates the C model; Model.forward checks its inputs, derives
-// the symbolic dims from them, allocates the outputs (and the workspace)
-// through PyTorch's caching allocator and calls `<model>_forward` on the
-// current CUDA stream. Any failure raises RuntimeError through TORCH_CHECK.
+// params and creates the C model in memory from PyTorch's caching allocator
+// (`<model>_create_in`); Model.forward checks its inputs, derives the
+// symbolic dims from them, allocates the outputs (and the workspace) through
+// the caching allocator and calls `<model>_forward` on the current CUDA
+// stream. Any failure raises RuntimeError through TORCH_CHECK.
 //
 // The generated code uses the C names of the model's values as parameters
-// and locals; its own locals (device, guard, params, pointers, stream,
-// status, model, bytes, workspace) are names that the CUDA emitter's Namer
-// never gives a value, and its helpers live in namespace sinter_torch. That
-// namespace is anonymous inside, and the Python class module-local, so that
-// the extensions of several models load into one process.
+// and locals; its own names (device, guard, params, pointers, stream, status,
+// model, bytes, workspace, preparedMemory) are names that the CUDA emitter's
+// Namer never gives a value, and its helpers live in namespace sinter_torch.
+// That namespace is anonymous inside, and the Python class module-local, so
+// that the extensions of several models load into one process.
 //
 //===----------------------------------------------------------------------===//
 
