@@ -124,18 +124,17 @@ mlir::sinter::writeCUDAOutput(MLIRContext *context, const CUDAOutput &output,
     return emitError(UnknownLoc::get(context))
            << "cannot create directory '" << directory
            << "': " << error.message();
-  llvm::SmallString<256> header(directory), source(directory);
-  llvm::sys::path::append(header, output.modelName + ".h");
-  llvm::sys::path::append(source, output.modelName + ".cu");
-  if (failed(writeFile(context, header, output.header)) ||
-      failed(writeFile(context, source, output.source)))
-    return failure();
+  // <model><suffix> and its text.
+  SmallVector<std::pair<StringRef, StringRef>> files = {{".h", output.header},
+                                                        {".cu", output.source}};
   if (!output.torchSource.empty()) {
-    llvm::SmallString<256> torchSource(directory), torchLoader(directory);
-    llvm::sys::path::append(torchSource, output.modelName + "_torch.cpp");
-    llvm::sys::path::append(torchLoader, output.modelName + "_torch.py");
-    if (failed(writeFile(context, torchSource, output.torchSource)) ||
-        failed(writeFile(context, torchLoader, output.torchLoader)))
+    files.push_back({"_torch.cpp", output.torchSource});
+    files.push_back({"_torch.py", output.torchLoader});
+  }
+  for (auto [suffix, text] : files) {
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(path, output.modelName + suffix);
+    if (failed(writeFile(context, path, text)))
       return failure();
   }
   if (!runtimeDirectory)
