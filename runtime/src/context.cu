@@ -119,6 +119,9 @@ sinter_status releaseBlas(sinter_rt_context *ctx) {
 sinter_status releaseContext(sinter_rt_context *ctx) {
   FirstFailure result;
   result(releaseBlas(ctx));
+  if (ctx->splitBuffer)
+    result(sinter_rt_check_cuda(nullptr, cudaFree(ctx->splitBuffer),
+                                "cudaFree of the split buffer"));
   if (ctx->streamSwitchEvent)
     result(sinter_rt_check_cuda(
         nullptr, cudaEventDestroy(ctx->streamSwitchEvent), "cudaEventDestroy"));

@@ -78,6 +78,11 @@ struct sinter_rt_context {
   void *workspace;
   size_t workspaceBytes;
   sinter::rt::LtPlan plans[sinter::rt::kLtPlanCacheSize];
+  /// Whether the 3xTF32 GEMM runs on the device: 0 unknown, 1 yes, -1 no.
+  int tf32x3Support;
+  /// The TF32 parts of X for the 3xTF32 GEMM (hi, then lo).
+  void *splitBuffer;
+  size_t splitBytes;
   int nextPlan;
   char lastError[512];
 };
@@ -136,6 +141,15 @@ cublasComputeType_t computeTypeOf(sinter_precision precision);
 
 /// The cuBLAS operation of \p trans (a checked enum).
 cublasOperation_t operationOf(sinter_transpose trans);
+
+/// The 3xTF32 kernel of sinter_rt_gemm_tf32x3, whatever the shape rule says
+/// (for benchmarks that measure the rule); the arguments are not checked.
+/// Fails with SINTER_ERROR_NOT_SUPPORTED where the kernel cannot run.
+sinter_status runTf32x3(sinter_rt_context *ctx, int64_t m, int64_t n, int64_t k,
+                        float alpha, const float *x, int64_t ldx,
+                        const float *wHi, const float *wLo, float beta,
+                        float *y, int64_t ldy, sinter_epilogue epilogue,
+                        const float *bias);
 
 } // namespace sinter::rt
 

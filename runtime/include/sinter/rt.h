@@ -255,6 +255,71 @@ sinter_status sinter_rt_gemv(sinter_rt_context *ctx, sinter_transpose trans_a,
                              int64_t M, int64_t N, float alpha, const float *A,
                              int64_t lda, const float *x, float beta, float *y);
 
+//===----------------------------------------------------------------------===//
+// fp32-accurate GEMM on tensor cores (3xTF32)
+//===----------------------------------------------------------------------===//
+
+/// The algorithm of an fp32-accurate GEMM (sinter_rt_gemm_tf32x3).
+typedef enum sinter_gemm_algorithm {
+  /// cuBLAS SGEMM: fp32 FMAs (SINTER_PRECISION_FP32).
+  SINTER_GEMM_ALGORITHM_SGEMM = 0,
+  /// 3xTF32 on Hopper tensor cores: each operand split into TF32 parts
+  /// hi + lo, Y = Xh Wh + Xh Wl + Xl Wh, every 32-element K-block promoted
+  /// into an fp32 accumulator; at least as accurate as SGEMM against float64.
+  SINTER_GEMM_ALGORITHM_TF32X3 = 1
+} sinter_gemm_algorithm;
+
+/// Returns "sgemm" or "3xtf32"; "unknown" for a value that is not a
+/// sinter_gemm_algorithm.
+const char *sinter_gemm_algorithm_name(sinter_gemm_algorithm algorithm);
+
+/// Whether the 3xTF32 GEMM can run on the device of \p ctx: 1 on an sm_90
+/// device when the runtime was built with sm_90a code, 0 otherwise (and for
+/// a NULL \p ctx). Synchronizes the device the first time (it runs a probe
+/// kernel), which sinter_rt_init_blas does.
+int sinter_rt_tf32x3_supported(sinter_rt_context *ctx);
+
+/// The algorithm sinter_rt_gemm_tf32x3 runs for an M x N x K product on the
+/// device of \p ctx: SINTER_GEMM_ALGORITHM_SGEMM where the 3xTF32 GEMM is not
+/// supported or the shape rule expects SGEMM to be faster (small M or N),
+/// SINTER_GEMM_ALGORITHM_TF32X3 otherwise.
+sinter_gemm_algorithm sinter_rt_gemm_tf32x3_algorithm(sinter_rt_context *ctx,
+                                                      int64_t M, int64_t N,
+                                                      int64_t K);
+
+/// The leading dimension of the TF32 parts of a matrix with \p cols columns:
+/// \p cols rounded up to a multiple of 4.
+int64_t sinter_rt_tf32_split_ld(int64_t cols);
+
+/// Splits the row-major rows x cols matrix \p src (leading dimension ld) into
+/// TF32 parts \p hi and \p lo, each rows x sinter_rt_tf32_split_ld(cols)
+/// (16-byte aligned): hi = rna_tf32(a), lo = rna_tf32(a - hi), lo = 0 where a
+/// is infinite or NaN. Done once for a weight, in a model's @prepare.
+sinter_status sinter_rt_split_tf32(sinter_rt_context *ctx, int64_t rows,
+                                   int64_t cols, const float *src, int64_t ld,
+                                   float *hi, float *lo);
+
+/// Y[M,N] = epilogue(alpha X[M,K] W[N,K]^T + beta Y), row-major, at fp32
+/// accuracy: with the 3xTF32 GEMM where sinter_rt_gemm_tf32x3_algorithm says
+/// so, reading W's parts \p w_hi and \p w_lo (from sinter_rt_split_tf32, N
+/// rows); otherwise with cuBLAS SGEMM on \p W (leading dimension ldw) as
+/// sinter_rt_gemm_epilogue does. X's parts are written to a buffer that the
+/// context keeps and grows when a larger X comes (an allocation, which
+/// synchronizes the device; sinter_rt_reserve_tf32x3 makes it ahead of
+/// time). \p epilogue and \p bias as in sinter_rt_gemm_epilogue.
+sinter_status sinter_rt_gemm_tf32x3(sinter_rt_context *ctx, int64_t M,
+                                    int64_t N, int64_t K, float alpha,
+                                    const float *X, int64_t ldx, const float *W,
+                                    int64_t ldw, const float *w_hi,
+                                    const float *w_lo, float beta, float *Y,
+                                    int64_t ldy, sinter_epilogue epilogue,
+                                    const float *bias);
+
+/// Allocates the context's split buffer for X operands of up to M x K
+/// elements now, unless it is large enough; synchronizes the device.
+sinter_status sinter_rt_reserve_tf32x3(sinter_rt_context *ctx, int64_t M,
+                                       int64_t K);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif
