@@ -133,35 +133,35 @@ struct Contestant {
   const char *name;
   /// Runs Y = X W^T once.
   void (*run)(sinter_rt_context *, const Shape &, const float *x,
-              const float *w, const float *wHi, const float *wLo, float *y);
+              const float *w, void *scratch, float *y);
 };
 
 void runSgemm(sinter_rt_context *ctx, const Shape &s, const float *x,
-              const float *w, const float *, const float *, float *y) {
+              const float *w, void *, float *y) {
   CHECK_SINTER(ctx, sinter_rt_gemm(ctx, SINTER_PRECISION_FP32, SINTER_OP_N,
                                    SINTER_OP_T, s.m, s.n, s.k, 1.f, x, s.k, w,
                                    s.k, 0.f, y, s.n));
 }
 
 void runTf32(sinter_rt_context *ctx, const Shape &s, const float *x,
-             const float *w, const float *, const float *, float *y) {
+             const float *w, void *, float *y) {
   CHECK_SINTER(ctx, sinter_rt_gemm(ctx, SINTER_PRECISION_TF32, SINTER_OP_N,
                                    SINTER_OP_T, s.m, s.n, s.k, 1.f, x, s.k, w,
                                    s.k, 0.f, y, s.n));
 }
 
 void runKernel(sinter_rt_context *ctx, const Shape &s, const float *x,
-               const float *, const float *wHi, const float *wLo, float *y) {
-  CHECK_SINTER(ctx, sinter::rt::runTf32x3(ctx, s.m, s.n, s.k, 1.f, x, s.k, wHi,
-                                          wLo, 0.f, y, s.n,
-                                          SINTER_EPILOGUE_NONE, nullptr));
+               const float *w, void *scratch, float *y) {
+  CHECK_SINTER(ctx, sinter::rt::runTf32x3(
+                        ctx, s.m, s.n, s.k, 1.f, x, s.k, w, s.k, 0.f, y, s.n,
+                        SINTER_EPILOGUE_NONE, nullptr, scratch));
 }
 
 void runRule(sinter_rt_context *ctx, const Shape &s, const float *x,
-             const float *w, const float *wHi, const float *wLo, float *y) {
-  CHECK_SINTER(ctx, sinter_rt_gemm_tf32x3(ctx, s.m, s.n, s.k, 1.f, x, s.k, w,
-                                          s.k, wHi, wLo, 0.f, y, s.n,
-                                          SINTER_EPILOGUE_NONE, nullptr));
+             const float *w, void *scratch, float *y) {
+  CHECK_SINTER(ctx, sinter_rt_gemm_tf32x3(
+                        ctx, s.m, s.n, s.k, 1.f, x, s.k, w, s.k, 0.f, y, s.n,
+                        SINTER_EPILOGUE_NONE, nullptr, scratch));
 }
 
 const Contestant kContestants[] = {
@@ -257,24 +257,22 @@ int main(int argc, char **argv) {
     result.shape = s;
     result.rule = sinter_gemm_algorithm_name(
         sinter_rt_gemm_tf32x3_algorithm(ctx, s.m, s.n, s.k));
-    int64_t ldSplit = sinter_rt_tf32_split_ld(s.k);
-    float *x, *w, *wHi, *wLo, *y;
+    float *x, *w, *y;
+    void *scratch;
     double *x64, *w64, *y64;
     CHECK_CUDA(cudaMalloc(&x, s.m * s.k * sizeof(float)));
     CHECK_CUDA(cudaMalloc(&w, s.n * s.k * sizeof(float)));
-    CHECK_CUDA(cudaMalloc(&wHi, s.n * ldSplit * sizeof(float)));
-    CHECK_CUDA(cudaMalloc(&wLo, s.n * ldSplit * sizeof(float)));
+    CHECK_CUDA(cudaMalloc(&scratch, sinter_rt_tf32x3_scratch_bytes(s.m, s.k)));
     CHECK_CUDA(cudaMalloc(&y, s.m * s.n * sizeof(float)));
     CHECK_CUDA(cudaMalloc(&x64, s.m * s.k * sizeof(double)));
     CHECK_CUDA(cudaMalloc(&w64, s.n * s.k * sizeof(double)));
     CHECK_CUDA(cudaMalloc(&y64, s.m * s.n * sizeof(double)));
-    CHECK_SINTER(ctx, sinter_rt_reserve_tf32x3(ctx, s.m, s.k));
 
     for (int d = 0; d < kNumData; ++d) {
       Data data = static_cast<Data>(d);
       fill(x, x64, s.m * s.k, data, false, s.k, 1000 + d);
       fill(w, w64, s.n * s.k, data, true, s.k, 2000 + d);
-      CHECK_SINTER(ctx, sinter_rt_split_tf32(ctx, s.n, s.k, w, s.k, wHi, wLo));
+      CHECK_SINTER(ctx, sinter_rt_tf32x3_prepare_weight(ctx, w, s.n, s.k, s.k));
       double one = 1, zero = 0;
       // Column-major: Y^T[N,M] = W[N,K] X^T, W^T and X^T stored K-major.
       CHECK_CUBLAS(
@@ -283,19 +281,19 @@ int main(int argc, char **argv) {
                       static_cast<int>(s.k), x64, static_cast<int>(s.k), &zero,
                       y64, static_cast<int>(s.n)));
       for (int c = 0; c < kNumContestants; ++c) {
-        kContestants[c].run(ctx, s, x, w, wHi, wLo, y);
+        kContestants[c].run(ctx, s, x, w, scratch, y);
         result.error[c][d] = relativeError(y, y64, s.m * s.n, sums);
       }
       if (data != Data::Uniform)
         continue;
       for (int c = 0; c < kNumContestants; ++c) {
         for (int i = 0; i < 3; ++i)
-          kContestants[c].run(ctx, s, x, w, wHi, wLo, y);
+          kContestants[c].run(ctx, s, x, w, scratch, y);
         std::vector<float> times;
         for (int r = 0; r < runs; ++r) {
           CHECK_CUDA(cudaMemsetAsync(flush, r, flushBytes));
           CHECK_CUDA(cudaEventRecord(start));
-          kContestants[c].run(ctx, s, x, w, wHi, wLo, y);
+          kContestants[c].run(ctx, s, x, w, scratch, y);
           CHECK_CUDA(cudaEventRecord(stop));
           CHECK_CUDA(cudaEventSynchronize(stop));
           float ms;
@@ -307,8 +305,8 @@ int main(int argc, char **argv) {
       }
     }
     CHECK_CUDA(cudaDeviceSynchronize());
-    for (void *p : {(void *)x, (void *)w, (void *)wHi, (void *)wLo, (void *)y,
-                    (void *)x64, (void *)w64, (void *)y64})
+    for (void *p : {(void *)x, (void *)w, scratch, (void *)y, (void *)x64,
+                    (void *)w64, (void *)y64})
       CHECK_CUDA(cudaFree(p));
     results.push_back(result);
     std::printf("%ldx%ldx%ld rule=%s:", s.m, s.n, s.k, result.rule.c_str());

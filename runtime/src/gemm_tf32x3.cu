@@ -20,8 +20,8 @@
 // shared-memory stages, each completing on a "full" mbarrier); warpgroups 1
 // and 2 consume, each computing 64 rows with wgmma.mma_async m64n128k8, and
 // release a stage through an "empty" mbarrier. W's parts are made once by
-// sinter_rt_split_tf32 (a model's @prepare); X's by a pre-pass kernel into
-// the context's split buffer.
+// sinter_rt_tf32x3_prepare_weight (when a model is created) and kept by the
+// context; X's by a pre-pass kernel into the caller's scratch.
 //
 // Device code is compiled only for sm_90a (the wgmma and setmaxnreg
 // instructions); elsewhere the entry points run cuBLAS SGEMM instead and
@@ -263,14 +263,26 @@ __device__ __forceinline__ void consume(unsigned char *smem, uint64_t *full,
   int64_t rowBase = static_cast<int64_t>(tileM) * kTileM +
                     consumer * kRowsPerConsumer + 16 * warp + lane / 4;
   int64_t colBase = static_cast<int64_t>(tileN) * kTileN + 2 * (lane % 4);
+  // Pairs of columns go out as one 8-byte store where Y allows it.
+  bool pairs = ldy % 2 == 0 && reinterpret_cast<uintptr_t>(y) % 8 == 0;
 #pragma unroll
-  for (int i = 0; i < kAccRegs; ++i) {
+  for (int i = 0; i < kAccRegs; i += 2) {
     int64_t row = rowBase + 8 * ((i / 2) % 2);
-    int64_t col = colBase + 8 * (i / 4) + i % 2;
-    if (row < m && col < n) {
-      float *out = y + row * ldy + col;
-      *out = applyEpilogue(epilogue, acc[i], out, col);
+    int64_t col = colBase + 8 * (i / 4);
+    if (row >= m)
+      continue;
+    float *out = y + row * ldy + col;
+    if (pairs && col + 1 < n) {
+      float2 value =
+          make_float2(applyEpilogue(epilogue, acc[i], out, col),
+                      applyEpilogue(epilogue, acc[i + 1], out + 1, col + 1));
+      *reinterpret_cast<float2 *>(out) = value;
+      continue;
     }
+    if (col < n)
+      out[0] = applyEpilogue(epilogue, acc[i], out, col);
+    if (col + 1 < n)
+      out[1] = applyEpilogue(epilogue, acc[i + 1], out + 1, col + 1);
   }
 }
 
@@ -326,21 +338,37 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 /// Writes the hi and lo parts of the rows x cols matrix \p src (leading
-/// dimension \p ldSrc) to \p hi and \p lo (leading dimension \p ldDst >=
-/// cols); columns cols..ldDst-1 of the parts are zero.
+/// dimension \p ldSrc) to \p hi and \p lo (leading dimension \p ldDst, a
+/// multiple of 4, >= cols); columns cols..ldDst-1 of the parts are zero.
+/// Each thread splits 4 consecutive elements of a row (one float4 load when
+/// \p vectorLoads: src 16-byte aligned and ldSrc a multiple of 4) and stores
+/// two float4s; x strides over a row's quads, y over the rows.
 __global__ void splitKernel(int64_t rows, int64_t cols, const float *src,
-                            int64_t ldSrc, float *hi, float *lo,
-                            int64_t ldDst) {
-  int64_t total = rows * ldDst;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < total; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    int64_t row = i / ldDst;
-    int64_t col = i - row * ldDst;
-    Tf32Pair parts = {0.0f, 0.0f};
-    if (col < cols)
-      parts = splitTf32(src[row * ldSrc + col]);
-    hi[i] = parts.hi;
-    lo[i] = parts.lo;
+                            int64_t ldSrc, float *hi, float *lo, int64_t ldDst,
+                            bool vectorLoads) {
+  int64_t quads = ldDst / 4;
+  for (int64_t row = blockIdx.y; row < rows; row += gridDim.y) {
+    const float *in = src + row * ldSrc;
+    for (int64_t quad =
+             static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+         quad < quads; quad += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+      int64_t col = 4 * quad;
+      float values[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      if (vectorLoads && col + 4 <= cols) {
+        float4 v = *reinterpret_cast<const float4 *>(in + col);
+        values[0] = v.x, values[1] = v.y, values[2] = v.z, values[3] = v.w;
+      } else {
+        for (int e = 0; e < 4 && col + e < cols; ++e)
+          values[e] = in[col + e];
+      }
+      Tf32Pair p0 = splitTf32(values[0]), p1 = splitTf32(values[1]);
+      Tf32Pair p2 = splitTf32(values[2]), p3 = splitTf32(values[3]);
+      int64_t out = row * ldDst + col;
+      *reinterpret_cast<float4 *>(hi + out) =
+          make_float4(p0.hi, p1.hi, p2.hi, p3.hi);
+      *reinterpret_cast<float4 *>(lo + out) =
+          make_float4(p0.lo, p1.lo, p2.lo, p3.lo);
+    }
   }
 }
 
@@ -404,11 +432,15 @@ namespace {
 sinter_status launchSplit(sinter_rt_context *ctx, const char *fn, int64_t rows,
                           int64_t cols, const float *src, int64_t ld, float *hi,
                           float *lo) {
-  int64_t total = rows * splitLeadingDim(cols);
-  int64_t blocks =
-      std::min<int64_t>((total + 255) / 256, int64_t{ctx->smCount} * 16);
-  splitKernel<<<static_cast<unsigned>(blocks), 256, 0, ctx->stream>>>(
-      rows, cols, src, ld, hi, lo, splitLeadingDim(cols));
+  int64_t ldSplit = splitLeadingDim(cols);
+  bool vectorLoads =
+      ld % 4 == 0 && sinter_rt_is_aligned(src, SINTER_RT_VECTOR_ALIGNMENT);
+  constexpr int kSplitThreads = 256;
+  dim3 grid(static_cast<unsigned>(std::min<int64_t>(
+                (ldSplit / 4 + kSplitThreads - 1) / kSplitThreads, 64)),
+            static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
+  splitKernel<<<grid, kSplitThreads, 0, ctx->stream>>>(
+      rows, cols, src, ld, hi, lo, ldSplit, vectorLoads);
   return sinter_rt_check_cuda(ctx, cudaGetLastError(), fn);
 }
 
@@ -439,10 +471,9 @@ bool tf32x3Supported(sinter_rt_context *ctx) {
   return has;
 }
 
-/// Grows the context's split buffer to hold X's parts for \p m x \p k.
+/// The context's split buffer, grown to hold X's parts for \p m x \p k.
 sinter_status reserveSplit(sinter_rt_context *ctx, int64_t m, int64_t k) {
-  size_t bytes = 2 * static_cast<size_t>(m) *
-                 static_cast<size_t>(splitLeadingDim(k)) * sizeof(float);
+  size_t bytes = sinter_rt_tf32x3_scratch_bytes(m, k);
   if (bytes <= ctx->splitBytes)
     return SINTER_OK;
   if (ctx->splitBuffer) {
@@ -457,36 +488,79 @@ sinter_status reserveSplit(sinter_rt_context *ctx, int64_t m, int64_t k) {
   return SINTER_OK;
 }
 
+/// The parts of weight \p w kept by \p ctx, or null.
+Tf32x3Weight *findWeight(sinter_rt_context *ctx, const float *w, int64_t n,
+                         int64_t k, int64_t ld) {
+  for (int i = 0; i < ctx->weightCount; ++i) {
+    Tf32x3Weight &weight = ctx->weights[i];
+    if (weight.w == w && weight.n == n && weight.k == k && weight.ld == ld)
+      return &weight;
+  }
+  return nullptr;
+}
+
+/// Splits weight \p w into parts that \p ctx keeps (allocated on first use).
+sinter_status prepareWeight(sinter_rt_context *ctx, const char *fn,
+                            const float *w, int64_t n, int64_t k, int64_t ld) {
+  Tf32x3Weight *weight = findWeight(ctx, w, n, k, ld);
+  if (!weight) {
+    if (ctx->weightCount == kTf32x3WeightCount)
+      return fail(ctx, SINTER_ERROR_NOT_SUPPORTED,
+                  "%s: the context already keeps the parts of %d weights", fn,
+                  kTf32x3WeightCount);
+    float *parts = nullptr;
+    size_t bytes = sinter_rt_tf32x3_scratch_bytes(n, k);
+    SINTER_RT_TRY(sinter_rt_check_cuda(ctx, cudaMalloc(&parts, bytes),
+                                       "cudaMalloc of a weight's TF32 parts"));
+    weight = &ctx->weights[ctx->weightCount++];
+    *weight = {w, n, k, ld, parts};
+  }
+  return launchSplit(ctx, fn, n, k, w, ld, weight->parts,
+                     weight->parts + n * splitLeadingDim(k));
+}
+
 } // namespace
 
 sinter_status sinter::rt::runTf32x3(sinter_rt_context *ctx, int64_t M,
                                     int64_t N, int64_t K, float alpha,
-                                    const float *X, int64_t ldx,
-                                    const float *w_hi, const float *w_lo,
-                                    float beta, float *Y, int64_t ldy,
-                                    sinter_epilogue epilogue,
-                                    const float *bias) {
+                                    const float *X, int64_t ldx, const float *W,
+                                    int64_t ldw, float beta, float *Y,
+                                    int64_t ldy, sinter_epilogue epilogue,
+                                    const float *bias, void *scratch) {
   const char *fn = "sinter_rt_gemm_tf32x3";
   if (!tf32x3Supported(ctx))
     return fail(ctx, SINTER_ERROR_NOT_SUPPORTED,
                 "%s: the 3xTF32 GEMM needs an sm_90 device and a runtime "
                 "built with sm_90a code",
                 fn);
-  SINTER_RT_TRY(
-      checkPointer(ctx, fn, "w_hi", w_hi, SINTER_RT_VECTOR_ALIGNMENT));
-  SINTER_RT_TRY(
-      checkPointer(ctx, fn, "w_lo", w_lo, SINTER_RT_VECTOR_ALIGNMENT));
-  SINTER_RT_TRY(reserveSplit(ctx, M, K));
+  // W's parts: those kept by the context, else split now into the context's
+  // buffer (before X's parts when X has no scratch either).
   int64_t ldSplit = splitLeadingDim(K);
-  float *xHi = static_cast<float *>(ctx->splitBuffer);
+  const Tf32x3Weight *weight = findWeight(ctx, W, N, K, ldw);
+  int64_t bufferRows = (weight ? 0 : N) + (scratch ? 0 : M);
+  if (bufferRows > 0)
+    SINTER_RT_TRY(reserveSplit(ctx, bufferRows, K));
+  float *buffer = static_cast<float *>(ctx->splitBuffer);
+  const float *wHi, *wLo;
+  if (weight) {
+    wHi = weight->parts;
+    wLo = weight->parts + N * ldSplit;
+  } else {
+    float *hi = buffer, *lo = buffer + N * ldSplit;
+    SINTER_RT_TRY(launchSplit(ctx, fn, N, K, W, ldw, hi, lo));
+    wHi = hi;
+    wLo = lo;
+    buffer += 2 * N * ldSplit;
+  }
+  float *xHi = scratch ? static_cast<float *>(scratch) : buffer;
   float *xLo = xHi + M * ldSplit;
   SINTER_RT_TRY(launchSplit(ctx, fn, M, K, X, ldx, xHi, xLo));
 
   CUtensorMap maps[4];
   SINTER_RT_TRY(encodeOperand(ctx, &maps[0], xHi, M, K, ldSplit, kTileM));
   SINTER_RT_TRY(encodeOperand(ctx, &maps[1], xLo, M, K, ldSplit, kTileM));
-  SINTER_RT_TRY(encodeOperand(ctx, &maps[2], w_hi, N, K, ldSplit, kTileN));
-  SINTER_RT_TRY(encodeOperand(ctx, &maps[3], w_lo, N, K, ldSplit, kTileN));
+  SINTER_RT_TRY(encodeOperand(ctx, &maps[2], wHi, N, K, ldSplit, kTileN));
+  SINTER_RT_TRY(encodeOperand(ctx, &maps[3], wLo, N, K, ldSplit, kTileN));
   int64_t tiles = ((M + kTileM - 1) / kTileM) * ((N + kTileN - 1) / kTileN);
   Epilogue epi = {alpha, beta, epilogue, bias};
   gemmKernel<<<static_cast<unsigned>(tiles), kThreads, kSmemBytes,
@@ -521,42 +595,35 @@ sinter_gemm_algorithm sinter_rt_gemm_tf32x3_algorithm(sinter_rt_context *ctx,
   return SINTER_GEMM_ALGORITHM_TF32X3;
 }
 
-int64_t sinter_rt_tf32_split_ld(int64_t cols) { return splitLeadingDim(cols); }
-
-sinter_status sinter_rt_split_tf32(sinter_rt_context *ctx, int64_t rows,
-                                   int64_t cols, const float *src, int64_t ld,
-                                   float *hi, float *lo) {
-  const char *fn = "sinter_rt_split_tf32";
-  if (!ctx)
-    return fail(nullptr, SINTER_ERROR_NULL_POINTER, "%s: ctx: null pointer",
-                fn);
-  SINTER_RT_TRY(checkDim(ctx, fn, "rows", rows, 1, SINTER_RT_MAX_DIM));
-  SINTER_RT_TRY(checkDim(ctx, fn, "cols", cols, 1, SINTER_RT_MAX_DIM));
-  SINTER_RT_TRY(checkDim(ctx, fn, "ld", ld, cols, SINTER_RT_MAX_DIM));
-  SINTER_RT_TRY(checkPointer(ctx, fn, "src", src, alignof(float)));
-  SINTER_RT_TRY(checkPointer(ctx, fn, "hi", hi, SINTER_RT_VECTOR_ALIGNMENT));
-  SINTER_RT_TRY(checkPointer(ctx, fn, "lo", lo, SINTER_RT_VECTOR_ALIGNMENT));
-  return launchSplit(ctx, fn, rows, cols, src, ld, hi, lo);
+size_t sinter_rt_tf32x3_scratch_bytes(int64_t M, int64_t K) {
+  if (M <= 0 || K <= 0)
+    return 0;
+  return 2 * static_cast<size_t>(M) * static_cast<size_t>(splitLeadingDim(K)) *
+         sizeof(float);
 }
 
-sinter_status sinter_rt_reserve_tf32x3(sinter_rt_context *ctx, int64_t M,
-                                       int64_t K) {
-  const char *fn = "sinter_rt_reserve_tf32x3";
+sinter_status sinter_rt_tf32x3_prepare_weight(sinter_rt_context *ctx,
+                                              const float *W, int64_t N,
+                                              int64_t K, int64_t ldw) {
+  const char *fn = "sinter_rt_tf32x3_prepare_weight";
   if (!ctx)
     return fail(nullptr, SINTER_ERROR_NULL_POINTER, "%s: ctx: null pointer",
                 fn);
-  SINTER_RT_TRY(checkDim(ctx, fn, "M", M, 1, SINTER_RT_MAX_DIM));
+  SINTER_RT_TRY(checkDim(ctx, fn, "N", N, 1, SINTER_RT_MAX_DIM));
   SINTER_RT_TRY(checkDim(ctx, fn, "K", K, 1, SINTER_RT_MAX_DIM));
-  return reserveSplit(ctx, M, K);
+  SINTER_RT_TRY(checkDim(ctx, fn, "ldw", ldw, K, SINTER_RT_MAX_DIM));
+  SINTER_RT_TRY(checkPointer(ctx, fn, "W", W, alignof(float)));
+  if (!tf32x3Supported(ctx))
+    return SINTER_OK;
+  return prepareWeight(ctx, fn, W, N, K, ldw);
 }
 
 sinter_status sinter_rt_gemm_tf32x3(sinter_rt_context *ctx, int64_t M,
                                     int64_t N, int64_t K, float alpha,
                                     const float *X, int64_t ldx, const float *W,
-                                    int64_t ldw, const float *w_hi,
-                                    const float *w_lo, float beta, float *Y,
+                                    int64_t ldw, float beta, float *Y,
                                     int64_t ldy, sinter_epilogue epilogue,
-                                    const float *bias) {
+                                    const float *bias, void *scratch) {
   const char *fn = "sinter_rt_gemm_tf32x3";
   SINTER_RT_TRY(checkGemmArgs(ctx, fn, SINTER_PRECISION_FP32, SINTER_OP_N,
                               SINTER_OP_T, M, N, K, X, ldx, W, ldw, Y, ldy));
@@ -565,13 +632,18 @@ sinter_status sinter_rt_gemm_tf32x3(sinter_rt_context *ctx, int64_t M,
                           "sinter_epilogue"));
   if (epilogue != SINTER_EPILOGUE_NONE)
     SINTER_RT_TRY(checkPointer(ctx, fn, "bias", bias, alignof(float)));
-  if (sinter_rt_gemm_tf32x3_algorithm(ctx, M, N, K) ==
-      SINTER_GEMM_ALGORITHM_SGEMM)
+  if (scratch)
+    SINTER_RT_TRY(
+        checkPointer(ctx, fn, "scratch", scratch, SINTER_RT_VECTOR_ALIGNMENT));
+  bool keepsWeight =
+      findWeight(ctx, W, N, K, ldw) || ctx->weightCount < kTf32x3WeightCount;
+  if (!keepsWeight || sinter_rt_gemm_tf32x3_algorithm(ctx, M, N, K) ==
+                          SINTER_GEMM_ALGORITHM_SGEMM)
     return sinter_rt_gemm_epilogue(ctx, SINTER_PRECISION_FP32, SINTER_OP_N,
                                    SINTER_OP_T, M, N, K, alpha, X, ldx, W, ldw,
                                    beta, Y, ldy, epilogue, bias);
-  return runTf32x3(ctx, M, N, K, alpha, X, ldx, w_hi, w_lo, beta, Y, ldy,
-                   epilogue, bias);
+  return runTf32x3(ctx, M, N, K, alpha, X, ldx, W, ldw, beta, Y, ldy, epilogue,
+                   bias, scratch);
 }
 
 } // extern "C"

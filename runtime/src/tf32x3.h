@@ -99,16 +99,57 @@ enum class Algorithm {
   Tf32x3,
 };
 
-/// The shape rule: the 3xTF32 GEMM reads W twice (hi and lo) and X's split
-/// copy, so where M is small the GEMM is bound by reading W and SGEMM,
-/// which reads it once, is faster; so is a GEMM too small to fill the
-/// device. \p smCount is the number of multiprocessors.
+/// Throughputs of an H100 SXM (measured with bench/gemm, cuBLAS and this
+/// kernel): TF32 tensor-core flops of one multiprocessor, SGEMM's flops,
+/// and device-memory bytes, per microsecond.
+constexpr double kTf32FlopsPerSmUs = 3.14e6;
+constexpr double kSgemmFlopsPerUs = 51e6;
+constexpr double kBytesPerUs = 3.0e6;
+/// What a 3xTF32 GEMM costs beyond its tiles: two launches (split, GEMM).
+constexpr double kTf32x3OverheadUs = 8;
+
+/// The estimated time of the 3xTF32 GEMM in microseconds: its waves of
+/// tiles at TF32 rate (three products per tile) or the bytes it moves (X's
+/// and W's parts, Y), whichever is longer, plus X's split (read 4, write 8
+/// bytes an element) and the launches.
+SINTER_RT_TF32X3_HD double estimateTf32x3Us(int64_t m, int64_t n, int64_t k,
+                                            int smCount) {
+  int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + kTileN - 1) / kTileN);
+  int64_t waves = (tiles + smCount - 1) / smCount;
+  double compute = static_cast<double>(waves) * k * 3.0 * 2.0 * kTileM *
+                   kTileN / kTf32FlopsPerSmUs;
+  double bytes =
+      8.0 * (static_cast<double>(n) * k + static_cast<double>(m) * k) +
+      4.0 * static_cast<double>(m) * n;
+  double split = 12.0 * static_cast<double>(m) * k / kBytesPerUs;
+  double longer = compute > bytes / kBytesPerUs ? compute : bytes / kBytesPerUs;
+  return longer + split + kTf32x3OverheadUs;
+}
+
+/// The estimated time of cuBLAS SGEMM in microseconds: its flops or its
+/// bytes, whichever is longer. Small shapes run slower than this, so the
+/// estimate errs towards SGEMM.
+SINTER_RT_TF32X3_HD double estimateSgemmUs(int64_t m, int64_t n, int64_t k) {
+  double flops = 2.0 * m * n * static_cast<double>(k);
+  double bytes =
+      4.0 * (static_cast<double>(m) * k + static_cast<double>(n) * k +
+             static_cast<double>(m) * n);
+  double compute = flops / kSgemmFlopsPerUs;
+  return compute > bytes / kBytesPerUs ? compute : bytes / kBytesPerUs;
+}
+
+/// The shape rule: the 3xTF32 GEMM where its estimated time, with a 10%
+/// margin, is below SGEMM's. It loses where a few tiles cannot fill the
+/// device (small M or N: 128 x 4096 x 4096 has 32 tiles for 132
+/// multiprocessors), where reading W's two parts dominates (M <= 64), and
+/// where the problem is tiny; \p smCount is the device's multiprocessors.
 SINTER_RT_TF32X3_HD Algorithm chooseAlgorithm(int64_t m, int64_t n, int64_t k,
                                               int smCount) {
-  (void)smCount;
-  if (m < 128 || n < 128 || k < 64)
+  if (smCount <= 0)
     return Algorithm::Sgemm;
-  return Algorithm::Tf32x3;
+  return 1.1 * estimateTf32x3Us(m, n, k, smCount) < estimateSgemmUs(m, n, k)
+             ? Algorithm::Tf32x3
+             : Algorithm::Sgemm;
 }
 
 } // namespace sinter::rt::tf32x3

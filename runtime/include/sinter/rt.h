@@ -287,38 +287,39 @@ sinter_gemm_algorithm sinter_rt_gemm_tf32x3_algorithm(sinter_rt_context *ctx,
                                                       int64_t M, int64_t N,
                                                       int64_t K);
 
-/// The leading dimension of the TF32 parts of a matrix with \p cols columns:
-/// \p cols rounded up to a multiple of 4.
-int64_t sinter_rt_tf32_split_ld(int64_t cols);
+/// Splits the weight \p W (row-major N x K, leading dimension ldw, as
+/// sinter_rt_gemm_tf32x3 reads it) into its TF32 parts now, into device
+/// memory that \p ctx owns until it is destroyed, and remembers them by W's
+/// address, shape and leading dimension: later sinter_rt_gemm_tf32x3 calls
+/// on that W read these parts, so W must keep its values (call again after
+/// changing them) and its memory while \p ctx lives. Generated models call
+/// it at creation for the weight of every 3xTF32 GEMM, so that forward calls
+/// never split W or allocate. Does nothing (and succeeds) where the 3xTF32
+/// GEMM does not run; SINTER_ERROR_NOT_SUPPORTED when the context already
+/// keeps 64 weights.
+sinter_status sinter_rt_tf32x3_prepare_weight(sinter_rt_context *ctx,
+                                              const float *W, int64_t N,
+                                              int64_t K, int64_t ldw);
 
-/// Splits the row-major rows x cols matrix \p src (leading dimension ld) into
-/// TF32 parts \p hi and \p lo, each rows x sinter_rt_tf32_split_ld(cols)
-/// (16-byte aligned): hi = rna_tf32(a), lo = rna_tf32(a - hi), lo = 0 where a
-/// is infinite or NaN. Done once for a weight, in a model's @prepare.
-sinter_status sinter_rt_split_tf32(sinter_rt_context *ctx, int64_t rows,
-                                   int64_t cols, const float *src, int64_t ld,
-                                   float *hi, float *lo);
+/// The bytes of scratch that sinter_rt_gemm_tf32x3 needs for an M x K
+/// operand X: its two TF32 parts.
+size_t sinter_rt_tf32x3_scratch_bytes(int64_t M, int64_t K);
 
 /// Y[M,N] = epilogue(alpha X[M,K] W[N,K]^T + beta Y), row-major, at fp32
 /// accuracy: with the 3xTF32 GEMM where sinter_rt_gemm_tf32x3_algorithm says
-/// so, reading W's parts \p w_hi and \p w_lo (from sinter_rt_split_tf32, N
-/// rows); otherwise with cuBLAS SGEMM on \p W (leading dimension ldw) as
-/// sinter_rt_gemm_epilogue does. X's parts are written to a buffer that the
-/// context keeps and grows when a larger X comes (an allocation, which
-/// synchronizes the device; sinter_rt_reserve_tf32x3 makes it ahead of
-/// time). \p epilogue and \p bias as in sinter_rt_gemm_epilogue.
+/// so, otherwise with cuBLAS SGEMM as sinter_rt_gemm_epilogue does. W's
+/// parts are those of sinter_rt_tf32x3_prepare_weight, or, for a W not
+/// prepared, split in this call into a buffer that the context keeps and
+/// grows (an allocation, which synchronizes the device). X's parts go to
+/// \p scratch (16-byte aligned, sinter_rt_tf32x3_scratch_bytes(M, K) bytes)
+/// or, when it is NULL, to that buffer. \p epilogue and \p bias as in
+/// sinter_rt_gemm_epilogue.
 sinter_status sinter_rt_gemm_tf32x3(sinter_rt_context *ctx, int64_t M,
                                     int64_t N, int64_t K, float alpha,
                                     const float *X, int64_t ldx, const float *W,
-                                    int64_t ldw, const float *w_hi,
-                                    const float *w_lo, float beta, float *Y,
+                                    int64_t ldw, float beta, float *Y,
                                     int64_t ldy, sinter_epilogue epilogue,
-                                    const float *bias);
-
-/// Allocates the context's split buffer for X operands of up to M x K
-/// elements now, unless it is large enough; synchronizes the device.
-sinter_status sinter_rt_reserve_tf32x3(sinter_rt_context *ctx, int64_t M,
-                                       int64_t K);
+                                    const float *bias, void *scratch);
 
 #ifdef __cplusplus
 } // extern "C"
