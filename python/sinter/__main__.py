@@ -16,6 +16,7 @@ import os
 import sys
 
 from .errors import ExportError
+from .exporter import batch_dynamic_shapes
 
 
 def load_problem(path, class_name):
@@ -34,20 +35,6 @@ def load_problem(path, class_name):
     cls = getattr(problem, class_name)
     module = cls(*problem.get_init_inputs())
     return module, list(problem.get_inputs())
-
-
-def batch_dynamic_shapes(inputs):
-    """dim 0 of every tensor input symbolic (B), or None when the inputs
-    disagree on it."""
-    import torch
-    from torch.export import Dim
-    sizes = {x.shape[0] for x in inputs
-             if isinstance(x, torch.Tensor) and x.dim() > 0}
-    if len(sizes) != 1 or sizes == {1}:
-        return None
-    batch = Dim("B")
-    return tuple({0: batch} if isinstance(x, torch.Tensor) and x.dim() > 0
-                 else None for x in inputs)
 
 
 def _model_name(path):

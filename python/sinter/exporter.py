@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 import torch
-from torch.export import Dim  # noqa: F401  (re-exported for users)
+from torch.export import Dim
 
 from . import aten_ops
 from .errors import ExportError, UnsupportedOpError
@@ -384,6 +384,18 @@ def export_program(module, args, dynamic_shapes=None, name=None):
     lines.append("}")
     exported.text = "\n".join(lines) + "\n"
     return exported
+
+
+def batch_dynamic_shapes(inputs):
+    """dynamic_shapes with dim 0 of every tensor input the symbolic dim B,
+    or None when the inputs disagree on that size (or it is 1)."""
+    sizes = {x.shape[0] for x in inputs
+             if isinstance(x, torch.Tensor) and x.dim() > 0}
+    if len(sizes) != 1 or sizes == {1}:
+        return None
+    batch = Dim("B")
+    return tuple({0: batch} if isinstance(x, torch.Tensor) and x.dim() > 0
+                 else None for x in inputs)
 
 
 def export(module, args, dynamic_shapes=None, name=None):
