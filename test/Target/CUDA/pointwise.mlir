@@ -5,6 +5,7 @@
 // RUN: sinterc %s -emit=cuda --model=two_shapes | FileCheck %s --check-prefix=GUARD
 // RUN: sinterc %s -emit=cuda --model=transposed | FileCheck %s --check-prefix=PERM
 // RUN: sinterc %s -emit=cuda --model=dense | FileCheck %s --check-prefix=DENSE
+// RUN: sinterc %S/Inputs/models/reshaped_outputs.sinter -emit=cuda | FileCheck %s --check-prefix=LOOPS
 
 module {
   // Full-size input, a row-vector param and a scalar: rows of 64, so the
@@ -150,3 +151,15 @@ module {
     }
   }
 }
+
+// Outputs whose shapes do not broadcast to one (t [12, B] and its flat
+// reshape [12 * B], Inputs/models/reshaped_outputs.sinter): each shape gets
+// its own grid-stride loop in the one kernel, launched for the longer.
+// LOOPS: reshaped_outputs_k0_pointwise(
+// LOOPS: const int64_t n = (B * 12);
+// LOOPS: for (int64_t i = begin + dev::globalThreadIndex(); i < n; i += dev::gridStride()) {
+// LOOPS: t[i] = v{{[0-9]+}};
+// LOOPS: const int64_t n1 = (B * 12);
+// LOOPS-NEXT: for (int64_t i = dev::globalThreadIndex(); i < n1; i += dev::gridStride()) {
+// LOOPS: out1[i] = v{{[0-9]+}};
+// LOOPS: const int64_t work = n1 > n ? n1 : n;
