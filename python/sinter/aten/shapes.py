@@ -21,10 +21,11 @@ def _reshape(t, a):
     return t.emit(f"reshape({value.name}, [{text}])", out)
 
 
-def _permute_value(t, source, perm):
-    value = tensor(t, source, "input")
+def _permute(t, a):
+    """permute; `.T` for a matrix (and `.T` of `w.T` is `w`)."""
+    value = tensor(t, a["self"], "input")
     rank = len(value.shape)
-    perm = [p % rank for p in perm] if rank else []
+    perm = [p % rank for p in a["dims"]] if rank else []
     out = out_shape(t)
     if perm == list(range(rank)):
         return value
@@ -32,19 +33,7 @@ def _permute_value(t, source, perm):
         name = value.name[:-2] if value.name.endswith(".T") else \
             f"{value.name}.T"
         return Value(name, out)
-    # A permutation as swaps: bring the right dim to each place in turn.
-    current, text = list(range(rank)), value.name
-    for position in range(rank):
-        where = current.index(perm[position])
-        if where != position:
-            current[position], current[where] = current[where], current[
-                position]
-            text = f"transpose({text}, {position}, {where})"
-    return t.emit(text, out)
-
-
-def _permute(t, a):
-    return _permute_value(t, a["self"], list(a["dims"]))
+    return t.emit(f"permute({value.name}, {perm})", out)
 
 
 def _expand(t, a):
