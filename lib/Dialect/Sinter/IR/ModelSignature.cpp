@@ -6,11 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Support/Names.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -21,6 +23,48 @@ func::FuncOp mlir::sinter::getForwardFunc(ModuleOp module) {
 
 func::FuncOp mlir::sinter::getPrepareFunc(ModuleOp module) {
   return module.lookupSymbol<func::FuncOp>(kPrepareFuncName);
+}
+
+/// Checks that `name`, the `what` of the model, is an identifier: the rule
+/// of sinter/Support/Names.h that keeps a name from carrying anything but a
+/// name into generated code and file names.
+static LogicalResult checkName(Location loc, const Twine &what,
+                               StringRef name) {
+  if (isIdentifier(name))
+    return success();
+  return emitError(loc) << what << " " << quoteCString(name)
+                        << " is not an identifier ([A-Za-z_][A-Za-z0-9_]*): "
+                           "a model's names become names in generated code "
+                           "and in file names";
+}
+
+/// Checks that a tensor of `type` has a size in bytes that int64 holds, its
+/// dynamic dims counted as 1 (generated code checks them when it runs).
+static LogicalResult checkSize(Location loc, const Twine &what,
+                               RankedTensorType type) {
+  int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  for (int64_t size : type.getShape())
+    if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes))
+      return emitError(loc)
+             << what << " of type " << type << " has more than 2^63 bytes";
+  return success();
+}
+
+/// Checks the names `value` brings (its own, its dims', its init hint's
+/// kind) and its size; `what` names it in the errors reported at `loc`.
+static LogicalResult checkValue(Location loc, StringRef what,
+                                const ModelValue &value) {
+  if (failed(checkName(loc, what + ": " + kNameAttrName, value.name)) ||
+      failed(checkSize(loc, what, value.type)))
+    return failure();
+  for (const std::string &dim : value.dimNames)
+    if (!dim.empty() &&
+        failed(checkName(loc, what + ": " + kDimNamesAttrName + " entry", dim)))
+      return failure();
+  if (value.init && failed(checkName(loc, what + ": " + kInitAttrName + " kind",
+                                     value.init->kind)))
+    return failure();
+  return success();
 }
 
 /// Reads the dim names of a value of type `type` from `attrs`; a missing
@@ -82,10 +126,10 @@ static StringRef readRole(DictionaryAttr attrs) {
 }
 
 /// Reads an input or param of the model described by `attrs`; `what` names it
-/// in the errors reported at `op`.
-static FailureOr<ModelValue> readArgument(Operation *op, DictionaryAttr attrs,
-                                          Type type, unsigned index,
-                                          StringRef what) {
+/// in the errors reported at `op`, and those of its names at `loc`.
+static FailureOr<ModelValue> readArgument(Operation *op, Location loc,
+                                          DictionaryAttr attrs, Type type,
+                                          unsigned index, StringRef what) {
   auto tensorType = dyn_cast_if_present<RankedTensorType>(type);
   if (!tensorType)
     return op->emitError() << what << " must be a ranked tensor";
@@ -104,7 +148,8 @@ static FailureOr<ModelValue> readArgument(Operation *op, DictionaryAttr attrs,
     return op->emitError() << what << ": unknown " << kRoleAttrName << " '"
                            << role << "'";
   if (failed(readDimNames(op, attrs, tensorType, what, value.dimNames)) ||
-      failed(readInit(op, attrs, what, value.init)))
+      failed(readInit(op, attrs, what, value.init)) ||
+      failed(checkValue(loc, what, value)))
     return failure();
   return value;
 }
@@ -121,8 +166,8 @@ static LogicalResult readOriginalArguments(func::FuncOp forward,
       return forward.emitError()
              << what << ": " << kOriginalArgumentsAttrName
              << " entries must be dictionaries with a " << kTypeAttrName;
-    FailureOr<ModelValue> value =
-        readArgument(forward, attrs, type.getValue(), index, what);
+    FailureOr<ModelValue> value = readArgument(forward, forward.getLoc(), attrs,
+                                               type.getValue(), index, what);
     if (failed(value))
       return failure();
     signature.arguments.push_back(std::move(*value));
@@ -210,8 +255,14 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
 
   ModelSignature signature;
   signature.modelName = module.getSymName().value_or("model").str();
+  if (failed(
+          checkName(module.getLoc(), "the model's name", signature.modelName)))
+    return failure();
   if (auto dims = module->getAttrOfType<DictionaryAttr>(kDimsAttrName)) {
     for (NamedAttribute dim : dims) {
+      if (failed(checkName(module.getLoc(), Twine(kDimsAttrName) + " entry",
+                           dim.getName())))
+        return failure();
       auto value = dyn_cast<IntegerAttr>(dim.getValue());
       if (!value)
         return module.emitError() << kDimsAttrName << " entry '"
@@ -234,7 +285,8 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
              << kOriginalArgumentsAttrName;
     for (auto [index, type] : llvm::enumerate(forward.getArgumentTypes())) {
       FailureOr<ModelValue> value =
-          readArgument(forward, forward.getArgAttrDict(index), type, index,
+          readArgument(forward, forward.getArgument(index).getLoc(),
+                       forward.getArgAttrDict(index), type, index,
                        "argument #" + std::to_string(index));
       if (failed(value))
         return failure();
@@ -253,10 +305,25 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
     ModelValue value;
     value.type = tensorType;
     value.name = readName(attrs, "out" + std::to_string(index));
-    if (failed(readDimNames(forward, attrs, tensorType, what, value.dimNames)))
+    if (failed(
+            readDimNames(forward, attrs, tensorType, what, value.dimNames)) ||
+        failed(checkValue(forward.getLoc(), what, value)))
       return failure();
     signature.results.push_back(std::move(value));
   }
+  // Every value inside, too: sizes are int64 products everywhere.
+  WalkResult sized = module.walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor &&
+          failed(checkSize(op->getLoc(),
+                           "'" + op->getName().getStringRef() + "' result",
+                           tensor)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (sized.wasInterrupted())
+    return failure();
   return signature;
 }
 
