@@ -26,8 +26,10 @@
 // reference (max abs error, relative error norm ||y - ref|| / ||ref||),
 // checks that a second run is bitwise identical, runs once more with every
 // buffer 4 bytes off 16-byte alignment (the scalar paths), checks that bad
-// dims, null and misaligned pointers give the documented error statuses,
-// and prints one `RESULT` line. Exit status 0 only when everything passed.
+// dims, null and misaligned pointers give the documented error statuses and
+// that an empty batch (a dim every output has, set to 0, with null
+// pointers) returns SINTER_OK and needs no workspace, and prints one
+// `RESULT` line. Exit status 0 only when everything passed.
 //
 //===----------------------------------------------------------------------===//
 
