@@ -235,6 +235,8 @@ LogicalResult ModelEmitter::checkFunction(func::FuncOp func) {
 }
 
 LogicalResult ModelEmitter::readSignature() {
+  if (failed(checkModelForOutput(module)))
+    return failure();
   FailureOr<ModelSignature> read = getModelSignature(module);
   if (failed(read))
     return failure();

@@ -15,8 +15,9 @@
 //
 // The generated code uses the C names of the model's values as parameters
 // and locals; its own names (device, guard, params, pointers, stream, status,
-// model, bytes, workspace, preparedMemory) are names that the CUDA emitter's
-// Namer never gives a value, and its helpers live in namespace sinter_torch.
+// model, bytes, workspace, preparedMemory, Model) are reserved names
+// (sinter/Support/Names.h) that no value is given, and its helpers live in
+// namespace sinter_torch.
 // That namespace is anonymous inside, and the Python class module-local, so
 // that the extensions of several models load into one process.
 //

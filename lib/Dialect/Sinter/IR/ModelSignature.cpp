@@ -126,10 +126,10 @@ static StringRef readRole(DictionaryAttr attrs) {
 }
 
 /// Reads an input or param of the model described by `attrs`; `what` names it
-/// in the errors reported at `op`, and those of its names at `loc`.
-static FailureOr<ModelValue> readArgument(Operation *op, Location loc,
-                                          DictionaryAttr attrs, Type type,
-                                          unsigned index, StringRef what) {
+/// in the errors reported at `op`.
+static FailureOr<ModelValue> readArgument(Operation *op, DictionaryAttr attrs,
+                                          Type type, unsigned index,
+                                          StringRef what) {
   auto tensorType = dyn_cast_if_present<RankedTensorType>(type);
   if (!tensorType)
     return op->emitError() << what << " must be a ranked tensor";
@@ -148,8 +148,7 @@ static FailureOr<ModelValue> readArgument(Operation *op, Location loc,
     return op->emitError() << what << ": unknown " << kRoleAttrName << " '"
                            << role << "'";
   if (failed(readDimNames(op, attrs, tensorType, what, value.dimNames)) ||
-      failed(readInit(op, attrs, what, value.init)) ||
-      failed(checkValue(loc, what, value)))
+      failed(readInit(op, attrs, what, value.init)))
     return failure();
   return value;
 }
@@ -166,8 +165,8 @@ static LogicalResult readOriginalArguments(func::FuncOp forward,
       return forward.emitError()
              << what << ": " << kOriginalArgumentsAttrName
              << " entries must be dictionaries with a " << kTypeAttrName;
-    FailureOr<ModelValue> value = readArgument(forward, forward.getLoc(), attrs,
-                                               type.getValue(), index, what);
+    FailureOr<ModelValue> value =
+        readArgument(forward, attrs, type.getValue(), index, what);
     if (failed(value))
       return failure();
     signature.arguments.push_back(std::move(*value));
@@ -255,14 +254,8 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
 
   ModelSignature signature;
   signature.modelName = module.getSymName().value_or("model").str();
-  if (failed(
-          checkName(module.getLoc(), "the model's name", signature.modelName)))
-    return failure();
   if (auto dims = module->getAttrOfType<DictionaryAttr>(kDimsAttrName)) {
     for (NamedAttribute dim : dims) {
-      if (failed(checkName(module.getLoc(), Twine(kDimsAttrName) + " entry",
-                           dim.getName())))
-        return failure();
       auto value = dyn_cast<IntegerAttr>(dim.getValue());
       if (!value)
         return module.emitError() << kDimsAttrName << " entry '"
@@ -285,8 +278,7 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
              << kOriginalArgumentsAttrName;
     for (auto [index, type] : llvm::enumerate(forward.getArgumentTypes())) {
       FailureOr<ModelValue> value =
-          readArgument(forward, forward.getArgument(index).getLoc(),
-                       forward.getArgAttrDict(index), type, index,
+          readArgument(forward, forward.getArgAttrDict(index), type, index,
                        "argument #" + std::to_string(index));
       if (failed(value))
         return failure();
@@ -305,12 +297,41 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
     ModelValue value;
     value.type = tensorType;
     value.name = readName(attrs, "out" + std::to_string(index));
-    if (failed(
-            readDimNames(forward, attrs, tensorType, what, value.dimNames)) ||
-        failed(checkValue(forward.getLoc(), what, value)))
+    if (failed(readDimNames(forward, attrs, tensorType, what, value.dimNames)))
       return failure();
     signature.results.push_back(std::move(value));
   }
+  return signature;
+}
+
+LogicalResult mlir::sinter::checkModelForOutput(ModuleOp module) {
+  FailureOr<ModelSignature> signature = getModelSignature(module);
+  if (failed(signature))
+    return failure();
+  if (failed(
+          checkName(module.getLoc(), "the model's name", signature->modelName)))
+    return failure();
+  for (auto &[name, value] : signature->dims)
+    if (failed(
+            checkName(module.getLoc(), Twine(kDimsAttrName) + " entry", name)))
+      return failure();
+  // An argument is reported where it is declared, unless the module is
+  // hoisted (its original arguments are an attribute of @forward).
+  func::FuncOp forward = getForwardFunc(module);
+  bool hoisted = forward->hasAttr(kOriginalArgumentsAttrName);
+  for (auto [index, value] : llvm::enumerate(signature->arguments)) {
+    Location loc =
+        hoisted ? forward.getLoc() : forward.getArgument(index).getLoc();
+    if (failed(checkValue(loc,
+                          (hoisted ? "original argument #" : "argument #") +
+                              std::to_string(index),
+                          value)))
+      return failure();
+  }
+  for (auto [index, value] : llvm::enumerate(signature->results))
+    if (failed(checkValue(forward.getLoc(), "result #" + std::to_string(index),
+                          value)))
+      return failure();
   // Every value inside, too: sizes are int64 products everywhere.
   WalkResult sized = module.walk([](Operation *op) {
     for (Type type : op->getResultTypes())
@@ -322,9 +343,7 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (sized.wasInterrupted())
-    return failure();
-  return signature;
+  return failure(sized.wasInterrupted());
 }
 
 /// Builds the string array of `dimNames`.
