@@ -39,6 +39,15 @@ struct Argument {
   ExprPtr value;
 };
 
+/// One item of a subscript `x[...]`: an index expression, or a slice
+/// `start:stop:step` whose parts may each be absent.
+struct Subscript {
+  llvm::SMLoc loc;
+  bool isSlice = false;
+  /// The index (not a slice), or the slice's start, stop and step.
+  ExprPtr index, start, stop, step;
+};
+
 /// An expression. Which fields are meaningful depends on `kind`.
 struct Expr {
   enum class Kind {
@@ -52,14 +61,23 @@ struct Expr {
     Name,
     /// `[operands...]`.
     List,
-    /// `text(arguments...)`.
+    /// `None`.
+    None,
+    /// `qualifier.text(arguments...)`; a method call `x.text(...)` has the
+    /// receiver `x` as its first positional argument and `isMethod` set.
     Call,
     /// `operands[0] op operands[1]`, `op` one of + - * / @.
     Binary,
+    /// `operands[0] text operands[1]`, `text` one of < <= > >= == !=.
+    Compare,
     /// `-operands[0]`.
     Negate,
     /// `operands[0].T`.
     Transpose,
+    /// `operands[0].text` other than `.T` (`.shape`, `.values`, ...).
+    Attribute,
+    /// `operands[0][subscripts...]`.
+    Index,
   };
 
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
@@ -73,9 +91,18 @@ struct Expr {
   bool isInteger = false;
   bool boolean = false;
   char op = 0;
+  /// A name, a string, a function, an attribute or a comparison operator.
   std::string text;
+  /// The module a name or function is qualified with: "torch", "F" (also
+  /// for `torch.nn.functional`) or "math"; empty when unqualified.
+  std::string qualifier;
+  /// A call written as a method of its first argument.
+  bool isMethod = false;
+  /// The source text of the whole expression, as written.
+  llvm::StringRef source;
   std::vector<ExprPtr> operands;
   std::vector<Argument> arguments;
+  std::vector<Subscript> subscripts;
 };
 
 /// One dimension of a declared type: a size or the name of a `dim`.
@@ -101,7 +128,9 @@ struct Statement {
     Input,
     /// `param name: type [= value]`, `value` a call of an init hint.
     Param,
-    /// `name = value`.
+    /// `name = value`, or `targets... = value` when `targets` has two or
+    /// more names (unpacking a tuple). `name op= value` is parsed as
+    /// `name = name op value`.
     Assign,
     /// `return results...`.
     Return,
@@ -113,6 +142,8 @@ struct Statement {
   llvm::SMLoc loc;
   std::string name;
   llvm::SMLoc nameLoc;
+  /// The names of an unpacking assignment `a, b = ...`, in order.
+  std::vector<std::pair<std::string, llvm::SMLoc>> targets;
   int64_t dimValue = 0;
   TypeSpec type;
   ExprPtr value;

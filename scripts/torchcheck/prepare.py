@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Prepares the folder that `scripts/torch-check run` checks on a GPU machine.
 
-Runs where Sinter is built (it needs build/bin/sinterc and NumPy). For every
-model file (default: examples/*.sinter) it
+Runs where Sinter is built (it needs build/bin/sinterc and NumPy). A model
+file that is a PyTorch module in the layout of KernelBench problems (a .py
+file with Model, get_inputs() and get_init_inputs(), e.g.
+bench/torch_models/*.py) is first exported with `python -m sinter export`
+(needs torch) into <out>/exported/<file>.sinter. For every model file
+(default: examples/*.sinter) it
   - generates the model's CUDA code and PyTorch extension
     (sinterc -emit=cuda --emit-torch -o gen/<model>, runtime included);
   - runs the f64 interpreter with every symbolic dim set to --size
@@ -36,6 +40,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -124,6 +129,21 @@ def prepare_model(sinterc, source, out, size, threshold):
     return model
 
 
+def export_module(path, out):
+    """Exports a KernelBench-layout file with `python -m sinter export`;
+    returns the .sinter file."""
+    folder = os.path.join(out, "exported")
+    os.makedirs(folder, exist_ok=True)
+    target = os.path.join(
+        folder, os.path.splitext(os.path.basename(path))[0] + ".sinter")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.join(ROOT, "python")] + [p for p in [env.get("PYTHONPATH")] if p])
+    subprocess.run([sys.executable, "-m", "sinter", "export", path, "-o", target],
+                   env=env, check=True)
+    return target
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -135,7 +155,8 @@ def main():
                         "side instead of saved (default 1)")
     parser.add_argument("--sinterc", default=os.path.join(ROOT, "build", "bin", "sinterc"))
     parser.add_argument("models", nargs="*",
-                        help="model files (default: examples/*.sinter)")
+                        help="model files: .sinter, .mlir, or .py (a PyTorch "
+                        "module, KernelBench layout); default: examples/*.sinter")
     args = parser.parse_args()
     models = args.models or sorted(
         os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples"))
@@ -146,6 +167,8 @@ def main():
     shutil.copy(os.path.join(GPUCHECK_DIR, "gpucheck.h"), args.out)
     for source in models:
         print("torch-check prepare: %s" % os.path.relpath(source, ROOT), flush=True)
+        if source.endswith(".py"):
+            source = export_module(source, args.out)
         prepare_model(args.sinterc, os.path.abspath(source), args.out, args.size,
                       int(args.threshold * 2**20))
     size = gpucheck.folder_size(args.out)

@@ -340,8 +340,11 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
       .Case([&](KernelOp kernel) -> LogicalResult {
         Block &body = kernel.getBody().front();
         for (auto [argument, input] :
-             llvm::zip(body.getArguments(), kernel.getInputs()))
-          shapes[argument] = shapeOf(input);
+             llvm::zip(body.getArguments(), kernel.getInputs())) {
+          // Copied first: inserting may grow the map under the reference.
+          Shape shape = shapeOf(input);
+          shapes[argument] = std::move(shape);
+        }
         for (Operation &inner : body.without_terminator())
           if (failed(visit(&inner)))
             return failure();
