@@ -217,6 +217,23 @@ def mlp_block(x, norm_weight, norm_bias, up_weight, up_bias, down_weight, down_b
     return x + h
 
 
+def linear_avg_pool(x, weight, bias):
+    h = F.linear(x, weight, bias)
+    # reshape(h, [B, N / 8, 8]), mean over each group of 8 features.
+    return torch.mean(h.reshape(h.shape[0], h.shape[1] // 8, 8), dim=2)
+
+
+def linear_sub_mean(x, weight, bias, offset):
+    h = F.linear(x, weight, bias) - offset
+    return torch.mean(h, dim=1, keepdim=True)
+
+
+def constant_output(x, weight):
+    h = F.linear(x, weight)
+    z = F.relu(h - h) + 0.5
+    return z, x * 0.0
+
+
 # -- the examples -----------------------------------------------------------
 
 EXAMPLES = [
@@ -340,6 +357,48 @@ EXAMPLES = [
         forward=mlp_block,
         gemms=[("B", "H", "D"), ("B", "D", "H")],
         limit="gemm"),
+    Example(
+        "linear_avg_pool",
+        "linear 8192 -> 8192, mean over groups of 8 features (avg pooling)",
+        {"B": 1024, "K": 8192, "N": 8192, "P": 1024},
+        inputs=[("x", ("B", "K"))],
+        params=[("weight", ("N", "K"), ("linear_default", "K")),
+                ("bias", ("N",), ("linear_default", "K"))],
+        outputs=[("B", "P")],
+        forward=linear_avg_pool,
+        # After the rewrite the pooling is in the weights (@prepare): one
+        # GEMM with N / 8 = P outputs.
+        gemms=[("B", "P", "K")],
+        limit="gemm",
+        limit_note="x @ groupmean(W)^T: a GEMM with N/8 outputs"),
+    Example(
+        "linear_sub_mean",
+        "linear 8192 -> 8192, a param subtracted, mean of each row",
+        {"B": 1024, "K": 8192, "N": 8192},
+        inputs=[("x", ("B", "K"))],
+        params=[("weight", ("N", "K"), ("linear_default", "K")),
+                ("bias", ("N",), ("linear_default", "K")),
+                ("offset", ("N",), ("randn",))],
+        outputs=[("B", 1)],
+        forward=linear_sub_mean,
+        gemms=[("B", "N", "K")],
+        limit="memory",
+        # x @ rowmean(W)^T + mean(b - offset): read x and a K-vector.
+        limit_bytes=lambda d: 4.0 * (d["B"] * d["K"] + d["K"] + 1 + d["B"]),
+        limit_note="x @ rowmean(W)^T + mean(b - offset): read x and a K-vector"),
+    Example(
+        "constant_output",
+        "a linear that cancels (h - h), and x * 0: constant outputs",
+        {"B": 1024, "K": 8192, "N": 8192},
+        inputs=[("x", ("B", "K"))],
+        params=[("weight", ("N", "K"), ("linear_default", "K"))],
+        outputs=[("B", "N"), ("B", "K")],
+        forward=constant_output,
+        gemms=[("B", "N", "K")],
+        limit="memory",
+        # Fills: write the outputs, read nothing.
+        limit_bytes=lambda d: 4.0 * (d["B"] * d["N"] + d["B"] * d["K"]),
+        limit_note="two fills: write the outputs, read nothing"),
 ]
 
 BY_NAME = {e.name: e for e in EXAMPLES}

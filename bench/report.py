@@ -29,7 +29,8 @@ import summary  # noqa: E402
 # The examples in the order of the issue (unknown ones follow, sorted).
 ORDER = ["gemm_divide_sum_scaling", "gemm_relu_divide", "gemm_bias_relu",
          "gemm_scale_batchnorm", "matmul_swish_bias_groupnorm", "mlp_block",
-         "softmax", "layer_norm", "rms_norm", "bias_gelu", "row_statistics"]
+         "softmax", "layer_norm", "rms_norm", "bias_gelu", "row_statistics",
+         "linear_sub_mean", "linear_avg_pool", "constant_output"]
 
 
 def ordered(models):

@@ -135,6 +135,12 @@ class ForwardSemantics(unittest.TestCase):
                 np.log(np.exp(x).sum(1, keepdims=True))),
             "mlp_block": lambda x, g, c, uw, ub, dw, db: x + gelu(
                 lnorm(x, g, c, 1e-5) @ uw.T + ub) @ dw.T + db,
+            "linear_avg_pool": lambda x, w, b: (x @ w.T + b).reshape(
+                x.shape[0], -1, 8).mean(2),
+            "linear_sub_mean": lambda x, w, b, o: (x @ w.T + b - o).mean(
+                1, keepdims=True),
+            "constant_output": lambda x, w: (
+                np.full((x.shape[0], w.shape[0]), 0.5), x * 0.0),
         }
         self.assertEqual(set(numpy_refs), set(models.NAMES))
         for ex in models.EXAMPLES:

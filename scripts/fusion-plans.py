@@ -33,12 +33,15 @@ suite fails when this file is stale. Each plan is what
 
     sinterc examples/<model>.sinter -emit=fused --print-fusion-plan -o /dev/null
 
-prints: one table per function with kernels (`@forward`, then `@prepare`,
-which runs once when the model is created). Columns: the kernel, its kind
-(gemm, matvec, pointwise, row_reduction, column_reduction), the estimated HBM
-bytes it moves (every input read once, every output written once) and FLOPs,
-with symbolic dims at the defaults the model declares, its inputs, its outputs
-and the ops it computes. `prepared<i>` is the i-th value `@prepare` computes.
+prints: first the rewrites of `sinter-simplify` that fired (their labels
+and counts: why the plan has no GEMM where the model has one), then one table
+per function with kernels (`@forward`, then `@prepare`, which runs once when
+the model is created). Columns: the kernel, its kind (gemm, matvec,
+pointwise, row_reduction, column_reduction), the estimated HBM bytes it moves
+(every input read once, every output written once) and FLOPs, with symbolic
+dims at the defaults the model declares, its inputs, its outputs and the ops
+it computes. `prepared<i>` is the i-th value `@prepare` computes. A result
+known to be constant is a fill that no kernel computes.
 """
 
 

@@ -250,3 +250,25 @@ FailureOr<HostTensor> interp::evaluateBinary(Operation *op,
         return op->emitOpError("is not an elementwise binary op");
       });
 }
+
+std::optional<double>
+mlir::sinter::evaluateElementwiseScalar(Operation *op,
+                                        ArrayRef<double> operands) {
+  if (op->getNumOperands() != operands.size() || op->getNumResults() != 1)
+    return std::nullopt;
+  SmallVector<HostTensor, 2> scalars;
+  for (double value : operands) {
+    HostTensor &scalar = scalars.emplace_back(ArrayRef<int64_t>{});
+    scalar.data.front() = value;
+  }
+  FailureOr<HostTensor> result = failure();
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp>(op))
+    result = evaluateBinary(op, scalars[0], scalars[1]);
+  else if (operands.size() == 1 &&
+           op->hasTrait<OpTrait::SameOperandsAndResultType>() &&
+           isa<SinterDialect>(op->getDialect()))
+    result = evaluateUnary(op, scalars[0]);
+  if (failed(result))
+    return std::nullopt;
+  return result->data.front();
+}

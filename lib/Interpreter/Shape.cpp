@@ -90,3 +90,20 @@ FailureOr<HostTensor> interp::evaluateConstant(ConstantOp op) {
                   [](const APFloat &value) { return value.convertToDouble(); });
   return result;
 }
+
+FailureOr<HostTensor> interp::evaluateFill(FillOp op,
+                                           const HostTensor &source) {
+  SmallVector<int64_t> shape(op.getType().getShape());
+  ArrayRef<int64_t> dims = op.getDims();
+  for (int64_t &size : shape)
+    if (ShapedType::isDynamic(size)) {
+      size = source.shape[dims.front()];
+      dims = dims.drop_front();
+    }
+  FailureOr<HostTensor> result = allocateResult(op, shape);
+  if (failed(result))
+    return failure();
+  std::fill(result->data.begin(), result->data.end(),
+            op.getElementValue().convertToDouble());
+  return result;
+}

@@ -21,7 +21,10 @@
 # original's x 2 + 1e-6. In strict mode the pipeline's f32 result must be
 # bit-identical to the decomposed module's: strict rewrites preserve values
 # exactly. Every pass runs under --verify-each. A failing model is printed
-# whole so it can be added as a regression test.
+# whole so it can be added as a regression test. At the end it prints, per
+# fp mode, the rewrites of sinter-simplify that fired and in how many models
+# (the sinter.rewrites attribute), so that a test can require every pattern
+# to be exercised.
 #
 # ===----------------------------------------------------------------------===#
 
@@ -103,6 +106,15 @@ def errors(values, reference):
     return rel, float(np.max(np.abs(diff))) if diff.size else 0.0
 
 
+def rewrites_fired(mlir_text):
+    """{label: count} of the sinter.rewrites attribute of @forward."""
+    found = re.search(r"sinter\.rewrites = \{([^}]*)\}", mlir_text)
+    if not found:
+        return {}
+    return {label: int(count) for label, count in
+            re.findall(r'"?([\w-]+)"? = (\d+) : i64', found[1])}
+
+
 def check_decomposed(ref, orig32, dec32):
     """Checks the decomposed model's f32 results `dec32` against the f64
     reference `ref` and the original's f32 results `orig32`; returns the
@@ -150,7 +162,7 @@ def check_optimized(mode, ref, dec32, baseline, opt32):
 
 def check_model(tools, model_path, modes, work, dims, seed):
     """Checks `model_path` in every fp mode; raises Failure on the first
-    mode that fails."""
+    mode that fails. Returns {mode: {rewrite label: count}}."""
     data = os.path.join(work, "data")
     orig32 = interpret(tools, model_path, os.path.join(work, "orig32"), "f32",
                        data, dims, seed=seed)
@@ -166,18 +178,23 @@ def check_model(tools, model_path, modes, work, dims, seed):
     dec32 = interpret(tools, decomposed, os.path.join(work, "dec32"), "f32",
                       data, dims, inputs)
     baseline = check_decomposed(ref, orig32, dec32)
+    fired = {}
     for mode in modes:
         optimized = os.path.join(work, f"opt-{mode}.mlir")
+        text = run(tools.sinter_opt + [model_path, "--verify-each",
+                                       f"--sinter-pipeline=fp-mode={mode}"])
+        fired[mode] = rewrites_fired(text)
         with open(optimized, "w") as f:
-            f.write(run(tools.sinter_opt + [model_path, "--verify-each",
-                                            f"--sinter-pipeline=fp-mode={mode}"]))
+            f.write(text)
         opt32 = interpret(tools, optimized, os.path.join(work, f"opt-{mode}"),
                           "f32", data, dims, inputs)
         check_optimized(mode, ref, dec32, baseline, opt32)
+    return fired
 
 
 def check_case(tools, case):
-    """Runs one case; returns (label, error text or None, model text)."""
+    """Runs one case; returns (label, error text or None, model text,
+    {mode: {rewrite label: count}})."""
     label, seed, path = case
     with tempfile.TemporaryDirectory() as work:
         text = None
@@ -191,11 +208,11 @@ def check_case(tools, case):
                 lowered = run([tools.sinterc, path, "-emit=mlir"])
             with open(model_path, "w") as f:
                 f.write(lowered)
-            check_model(tools, model_path, tools.modes.split(","), work,
-                        tools.dim if path else [], seed)
-            return label, None, text
+            fired = check_model(tools, model_path, tools.modes.split(","),
+                                work, tools.dim if path else [], seed)
+            return label, None, text, fired
         except (Failure, subprocess.TimeoutExpired) as error:
-            return label, str(error), text
+            return label, str(error), text, {}
 
 
 def main():
@@ -218,15 +235,25 @@ def main():
              range(tools.first_seed, tools.first_seed + tools.count)]
     cases += [(path, 0, path) for path in tools.models]
     failures = 0
+    # Per mode: rewrite label -> the number of models in which it fired.
+    models_with = {mode: {} for mode in tools.modes.split(",")}
     with concurrent.futures.ThreadPoolExecutor(tools.jobs) as pool:
-        for label, error, text in pool.map(lambda c: check_case(tools, c),
-                                           cases):
+        for label, error, text, fired in pool.map(
+                lambda c: check_case(tools, c), cases):
+            for mode, counts in fired.items():
+                for rewrite in counts:
+                    models_with[mode][rewrite] = \
+                        models_with[mode].get(rewrite, 0) + 1
             if error is None:
                 continue
             failures += 1
             print(f"FAIL {label}: {error}")
             if text:
                 print(text)
+    # Which rewrites the passing models exercised, in how many models.
+    for mode, counts in models_with.items():
+        print(f"difftest: rewrites fired ({mode}): " +
+              ", ".join(f"{r} in {n}" for r, n in sorted(counts.items())))
     print(f"difftest: {len(cases) - failures} models passed, {failures} "
           f"failed ({tools.count} random from seed {tools.first_seed}, "
           f"{len(tools.models)} files; modes {tools.modes})")

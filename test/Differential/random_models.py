@@ -294,6 +294,64 @@ def random_linear(b, value):
     return out
 
 
+def random_algebra(b, value):
+    """A pattern of the linear-map and constant rewrites (issue 15): a param
+    shift before a reduction, average pooling, a product with a param matrix,
+    y * c + y, a positive scale after relu, a scale of a linear's input,
+    training batch norm of a biased linear, and values that cancel (x - x,
+    x * 0)."""
+    rng = b.rng
+    shape = value[1]
+    if len(shape) != 2 or shape[1] is None:
+        return value
+    k = shape[1]
+    case = rng.choice(["shift_reduce", "pool", "matmul_param", "factor",
+                       "relu_scale", "input_scale", "batch_norm", "cancel",
+                       "times_zero"])
+    if case == "input_scale":
+        value = b.binary("mul", value, b.param([k], ("uniform", (0.5, 1.5))))
+    n = rng.choice([g for g in FEATURE_SIZES if g > 1])
+    out = b.matmul(value, n)
+    if case != "times_zero" and rng.random() < 0.7:
+        out = b.binary("add", out, b.param([n], ("normal", (0.0, 0.5))))
+    if case == "shift_reduce":
+        out = b.binary(rng.choice(["sub", "add"]), out,
+                       b.param([n], ("normal", (0.0, 1.0))))
+        return b.reduction(rng.choice(["sum", "mean"]), out, [1],
+                           rng.random() < 0.5)
+    if case == "pool":
+        g = rng.choice([d for d in (1, 2, 3, 4, n) if n % d == 0])
+        grouped = b.reshape(out, [None, n // g, g])
+        return b.reduction(rng.choice(["sum", "mean"]), grouped, [2],
+                           rng.random() < 0.3)
+    if case == "matmul_param":
+        p = rng.choice([d for d in FEATURE_SIZES if d <= n])
+        v = b.param([n, p], ("linear_default", (float(n),)))
+        return b.emit(f"sinter.matmul {out[0]}, {v[0]} : "
+                      f"{tensor_type(out[1])}, {tensor_type(v[1])}",
+                      [None, p])
+    if case == "factor":
+        c = rng.choice([b.constant(rng.choice([0.5, -1.5, 3.0])),
+                        b.param([n], ("normal", (0.0, 1.0)))])
+        scaled = b.binary("mul", out, c)
+        return b.binary("add", *rng.sample([scaled, out], 2))
+    if case == "relu_scale":
+        s = b.unary("exp", b.param([n], ("normal", (0.0, 0.5))))
+        return b.binary("mul", b.unary("relu", out), s)
+    if case == "batch_norm":
+        if b.batch < 2:
+            return out
+        t = tensor_type(out[1])
+        normed = b.emit(f"sinter.batch_norm {out[0]} training : {t}", out[1])
+        # A sum over the batch of normalized values is exactly 0, which no
+        # relative error can judge: gelu keeps it away from that.
+        return b.unary("gelu", normed)
+    if case == "cancel":
+        zero = b.binary("sub", out, out)
+        return b.binary("add", random_unary(b, zero), b.constant(0.5))
+    return b.binary("mul", out, b.constant(0.0))
+
+
 def generate(seed):
     """Returns (model name, MLIR text) of the model of `seed`."""
     rng = random.Random(seed)
@@ -309,8 +367,8 @@ def generate(seed):
     steps = rng.randint(2, 9)
     for _ in range(steps):
         value = rng.choice(live[-3:])
-        kind = rng.choices(["unary", "binary", "reduction", "norm", "linear"],
-                           [4, 4, 2, 2, 2])[0]
+        kind = rng.choices(["unary", "binary", "reduction", "norm", "linear",
+                            "algebra"], [4, 4, 2, 2, 2, 2])[0]
         if kind == "unary":
             result = random_unary(b, value)
         elif kind == "binary":
@@ -319,8 +377,10 @@ def generate(seed):
             result = random_reduction(b, value)
         elif kind == "norm":
             result = random_norm(b, value)
-        else:
+        elif kind == "linear":
             result = random_linear(b, value)
+        else:
+            result = random_algebra(b, value)
         live.append(result)
     results = [live[-1]]
     if len(live) > 2 and rng.random() < 0.4:

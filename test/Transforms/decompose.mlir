@@ -88,6 +88,22 @@ func.func @logsumexp_dims(%x: tensor<?x?x8xf32>) -> tensor<?xf32> {
 
 // -----
 
+// Over size-1 dims logsumexp(x) is x exactly (inf and NaN included), not
+// max + log(exp(0)): no op computes it.
+// CHECK-LABEL: func.func @logsumexp_unit_dims
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x1xf32>, %[[Y:.*]]: tensor<?x1x8xf32>)
+//   CHECK-NOT:   sinter.exp
+//       CHECK:   %[[R:.*]] = sinter.reshape %[[X]] : tensor<?x1xf32> -> tensor<?xf32>
+//   CHECK-NOT:   sinter.exp
+//       CHECK:   return %[[R]], %[[Y]]
+func.func @logsumexp_unit_dims(%x: tensor<?x1xf32>, %y: tensor<?x1x8xf32>) -> (tensor<?xf32>, tensor<?x1x8xf32>) {
+  %0 = sinter.logsumexp %x dims [1] : tensor<?x1xf32>
+  %1 = sinter.logsumexp %y dims [1] keepdim : tensor<?x1x8xf32>
+  return %0, %1 : tensor<?xf32>, tensor<?x1x8xf32>
+}
+
+// -----
+
 // var(x) = sum((x - mean x)^2) / (N - 1): N = 64 here.
 // CHECK-LABEL: func.func @var_unbiased
 //  CHECK-SAME: (%[[X:.*]]: tensor<?x64xf32>)

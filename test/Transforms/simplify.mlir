@@ -246,11 +246,13 @@ func.func @centered_unit_dim(%x: tensor<4x16xf32>, %w: tensor<1x16xf32>) -> (ten
 
 // -----
 
-// With a dynamic batch the zero stays `x - x` (no constant has that shape);
-// gelu, silu, tanh of it are itself, and adding it leaves the other operand.
+// With a dynamic batch the zero is a fill that takes the batch from x
+// itself; gelu, silu, tanh of it are itself, and adding it leaves the other
+// operand.
 // CHECK-LABEL: func.func @centered_dynamic
 //  CHECK-SAME: (%[[X:.*]]: tensor<?x1xf32>, %[[Y:.*]]: tensor<?x1xf32>)
-//       CHECK:   %[[Z:.*]] = sinter.sub %[[X]], %[[X]] : tensor<?x1xf32>, tensor<?x1xf32>
+//       CHECK:   %[[Z:.*]] = sinter.fill 0.000000e+00 dims [0] of %[[X]] : tensor<?x1xf32> -> tensor<?x1xf32>
+//   CHECK-NOT:   sinter.sub
 //       CHECK:   return %[[Z]], %[[Y]]
 func.func @centered_dynamic(%x: tensor<?x1xf32>, %y: tensor<?x1xf32>) -> (tensor<?x1xf32>, tensor<?x1xf32>) {
   %m = sinter.mean %x dims [1] keepdim : tensor<?x1xf32>
@@ -264,14 +266,13 @@ func.func @centered_dynamic(%x: tensor<?x1xf32>, %y: tensor<?x1xf32>) -> (tensor
 
 // -----
 
-// Must not fold: mean over a dim of size 8 is not x; sigmoid(0) = 0.5 and
-// softplus(0) = log 2 are not zero.
+// Must not fold to zero: mean over a dim of size 8 is not x; sigmoid(0) =
+// 0.5 and softplus(0) = log 2 are not zero (they fold to those constants).
 // CHECK-LABEL: func.func @centered_not
 //       CHECK:   sinter.mean
 //       CHECK:   sinter.sub
-//       CHECK:   %[[Z:.*]] = sinter.sub %[[X:.*]], %[[X]] : tensor<?x1xf32>, tensor<?x1xf32>
-//       CHECK:   sinter.sigmoid %[[Z]]
-//       CHECK:   sinter.softplus %[[Z]]
+//       CHECK:   sinter.fill 5.000000e-01 dims [0] of %{{.*}} : tensor<?x1xf32> -> tensor<?x1xf32>
+//       CHECK:   sinter.fill 0.69314718246459961 dims [0] of %{{.*}} : tensor<?x1xf32> -> tensor<?x1xf32>
 func.func @centered_not(%x: tensor<?x8xf32>, %y: tensor<?x1xf32>) -> (tensor<?x8xf32>, tensor<?x1xf32>, tensor<?x1xf32>) {
   %m = sinter.mean %x dims [1] keepdim : tensor<?x8xf32>
   %z = sinter.sub %x, %m : tensor<?x8xf32>, tensor<?x1xf32>
@@ -297,11 +298,12 @@ func.func @mul_by_zero(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>
 
 // -----
 
-// Must not fire: -0 is not +0 (x * -0 is -0 for positive x), and a scalar
-// zero times a dynamic shape has no constant form.
+// Must not fire: -0 is not +0 (x * -0 is -0 for positive x). A scalar zero
+// times a dynamic shape is a fill of that shape.
 // CHECK-LABEL: func.func @mul_by_zero_not
+//  CHECK-SAME: (%{{.*}}: tensor<4x8xf32>, %[[Y:.*]]: tensor<?x8xf32>)
 //       CHECK:   sinter.mul %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<f32>
-//       CHECK:   sinter.mul %{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<f32>
+//       CHECK:   sinter.fill 0.000000e+00 dims [0] of %[[Y]] : tensor<?x8xf32> -> tensor<?x8xf32>
 func.func @mul_by_zero_not(%x: tensor<4x8xf32>, %y: tensor<?x8xf32>) -> (tensor<4x8xf32>, tensor<?x8xf32>) {
   %nz = sinter.constant dense<-0.0> : tensor<f32>
   %z = sinter.constant dense<0.0> : tensor<f32>

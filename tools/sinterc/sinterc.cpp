@@ -112,14 +112,17 @@ struct CompileOptions {
       cl::values(clEnumValN(sinter::FpMode::Strict, "strict",
                             "value-preserving rewrites only"),
                  clEnumValN(sinter::FpMode::Fast, "fast",
-                            "also reassociate and assume finite values "
-                            "(the default)")),
+                            "also reassociate and assume finite values: "
+                            "x - x = 0 and x * 0 = 0 even where x is inf or "
+                            "NaN (the default)")),
       cl::init(sinter::FpMode::Fast), cl::cat(getSintercCategory())};
   cl::opt<bool> printFusionPlan{
       "print-fusion-plan",
-      cl::desc("With -emit=fused or -emit=cuda: print the fusion plan (each "
-               "kernel, its kind, ops, inputs, outputs, estimated bytes and "
-               "FLOPs) to stdout, before any output written there"),
+      cl::desc("With -emit=fused or -emit=cuda: print the rewrites that "
+               "fired and the fusion plan (each kernel, its kind, ops, "
+               "inputs, outputs, estimated bytes and FLOPs; constant results "
+               "that no kernel computes) to stdout, before any output "
+               "written there"),
       cl::cat(getSintercCategory())};
   cl::opt<std::string> modelName{
       "model", cl::desc("The model to compile, when the input defines several"),

@@ -123,6 +123,14 @@ private:
   Precision precision;
 };
 
+/// Evaluates the elementwise op `op` (unary, or binary with broadcasting) on
+/// one scalar per operand with the interpreter's definition, in double, so
+/// that constant folding computes f(c) exactly as the reference does; the
+/// caller rounds the result to the element type. Returns nothing when `op`
+/// is not elementwise or `operands` does not have one value per operand.
+std::optional<double> evaluateElementwiseScalar(Operation *op,
+                                                ArrayRef<double> operands);
+
 } // namespace mlir::sinter
 
 #endif // SINTER_INTERPRETER_INTERPRETER_H

@@ -65,7 +65,7 @@ std::optional<GemmPrecision> mlir::sinter::parseGemmPrecision(StringRef text) {
 /// The ops that may appear directly in @forward or @prepare of a fused
 /// module.
 static bool isAllowedAtTopLevel(Operation &op) {
-  return isa<KernelOp, ConstantOp, func::ReturnOp>(op);
+  return isa<KernelOp, ConstantOp, FillOp, func::ReturnOp>(op);
 }
 
 bool mlir::sinter::isFusedModel(ModuleOp module) {
@@ -124,6 +124,11 @@ struct FunctionInfo {
     KernelRequest request;
   };
   std::vector<Kernel> kernels;
+  /// The fills of the function (sinter.fill, and splat constants it
+  /// returns), in order, and their names: the result's, or a workspace
+  /// buffer's.
+  SmallVector<Value> fills;
+  llvm::DenseMap<Value, std::string> fillNames;
   /// The body of the host function that runs the kernels.
   std::string hostBody;
   /// The workspace this function needs, in bytes (a C expression).
@@ -374,6 +379,20 @@ LogicalResult ModelEmitter::readSignature() {
   return success();
 }
 
+/// Returns true if `value` is a splat `sinter.constant`.
+static bool isSplatConstant(Value value) {
+  auto constant = value.getDefiningOp<ConstantOp>();
+  return constant && getSplatFloat(constant.getValue());
+}
+
+/// The value of every element of a fill or splat constant.
+static double getFillValue(Value fill) {
+  if (auto op = fill.getDefiningOp<FillOp>())
+    return op.getElementValue().convertToDouble();
+  return getSplatFloat(fill.getDefiningOp<ConstantOp>().getValue())
+      ->convertToDouble();
+}
+
 /// The buffer `name` of a kernel: the region value `value` that holds the
 /// function value `outer`, with `outer`'s shape and element type.
 static Buffer makeBuffer(std::string name, Value value, Value outer,
@@ -404,11 +423,29 @@ LogicalResult ModelEmitter::planFunction(FunctionInfo &info) {
   // A kernel result that is returned is written where the caller wants it
   // (the first time it is returned).
   for (auto [index, value] : llvm::enumerate(ret.getOperands()))
-    if (isa_and_nonnull<KernelOp>(value.getDefiningOp()) &&
+    if ((isa_and_nonnull<KernelOp, FillOp>(value.getDefiningOp()) ||
+         isSplatConstant(value)) &&
         !pointers.count(value)) {
       pointers[value] = prefixOf(results[index].name);
       names[value] = results[index].name;
     }
+  // Fills (and returned splats) are written by the host code before any
+  // kernel runs: into the result they are, or into a workspace buffer that
+  // kernels read.
+  for (Operation &op : info.func.getBody().front()) {
+    if (op.getNumResults() != 1)
+      continue;
+    Value value = op.getResult(0);
+    if (!isa<FillOp>(op) && !(isSplatConstant(value) &&
+                              llvm::is_contained(ret.getOperands(), value)))
+      continue;
+    info.fills.push_back(value);
+    if (!names.count(value))
+      names[value] =
+          namer.getUnique(info.kernelPrefix.substr(model.size() + 1) + "fill" +
+                          std::to_string(info.fills.size() - 1));
+    info.fillNames[value] = names[value];
+  }
 
   unsigned kernelIndex = 0;
   for (Operation &op : info.func.getBody().front()) {
@@ -540,6 +577,21 @@ static SmallVector<Value> getBufferOperands(KernelOp kernel) {
   return operands;
 }
 
+/// The host statement that writes `value` to the `elements` floats at
+/// `pointer`: a memset for +0, else the fill kernel (helper "launch_fill").
+static std::string getFillCall(StringRef pointer, const DimExpr &elements,
+                               double value, std::set<std::string> &helpers) {
+  if (value == 0.0 && !std::signbit(value))
+    return tryCuda("ctx",
+                   "cudaMemsetAsync(" + pointer.str() + ", 0, " +
+                       getBytes(elements, "float") + ", stream)",
+                   "cudaMemsetAsync");
+  // After "grid_blocks" in the file, which orders helpers by name.
+  helpers.insert({"grid_blocks", "launch_fill"});
+  return tryCall("sinterFill", {"ctx", "stream", pointer.str(), elements.str(),
+                                formatFloatLiteral(value)});
+}
+
 LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
   Block &block = info.func.getBody().front();
   auto ret = cast<func::ReturnOp>(block.getTerminator());
@@ -558,7 +610,8 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
     return info.role == "forward" ? name.str() : "model->" + name.str();
   };
   for (auto [index, value] : llvm::enumerate(ret.getOperands()))
-    if (isa_and_nonnull<KernelOp>(value.getDefiningOp()) &&
+    if ((isa_and_nonnull<KernelOp, FillOp>(value.getDefiningOp()) ||
+         isSplatConstant(value)) &&
         !pointers.count(value))
       pointers[value] = resultPointer(results[index].name);
 
@@ -572,6 +625,19 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
   std::vector<Slot> slots;
   std::string declarations, calls;
   SmallVector<std::string> scratchSizes;
+  for (Value fill : info.fills) {
+    DimExpr elements = getNumElements(info.shapes.getShape(fill));
+    if (!pointers.count(fill)) {
+      const std::string &name = info.fillNames[fill];
+      slots.push_back({elements, "float", fill});
+      pointers[fill] = name;
+      declarations += "  float *const " + name +
+                      " = reinterpret_cast<float *>(slot" +
+                      std::to_string(slots.size() - 1) + ");\n";
+    }
+    calls +=
+        getFillCall(pointers[fill], elements, getFillValue(fill), hostHelpers);
+  }
   for (auto [index, kernel] : llvm::enumerate(info.kernels)) {
     for (Slot &slot : slots)
       if (slot.owner && lastUse.lookup(*slot.owner) < index)
@@ -634,11 +700,14 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
     std::string target = resultPointer(results[index].name);
     bool inPlace = isa_and_nonnull<KernelOp>(value.getDefiningOp()) &&
                    pointers[value] == target;
-    if (inPlace && written.insert(value).second)
+    bool filled =
+        llvm::is_contained(info.fills, value) && pointers[value] == target;
+    if ((inPlace || filled) && written.insert(value).second)
       continue;
-    if (isa_and_nonnull<ConstantOp>(value.getDefiningOp()))
-      return ret.emitError("CUDA emitter: a model result is a constant; "
-                           "compute it in a kernel");
+    if (isa_and_nonnull<ConstantOp>(value.getDefiningOp()) &&
+        !isSplatConstant(value))
+      return ret.emitError("CUDA emitter: a model result is a constant that "
+                           "is not a splat; compute it in a kernel");
     calls +=
         tryCuda("ctx",
                 "cudaMemcpyAsync(" + target + ", " + pointers[value] + ", " +
@@ -685,6 +754,11 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
 
 std::string ModelEmitter::getFusionPlan(const FunctionInfo &info) const {
   std::string text;
+  for (Value fill : info.fills)
+    text += "//   " + info.fillNames.lookup(fill) + ": fill " +
+            formatFloatLiteral(getFillValue(fill)) + " of " +
+            formatShape(info.shapes.getShape(fill)) +
+            " (constant: no kernel computes it)\n";
   for (const FunctionInfo::Kernel &kernel : info.kernels) {
     text += "//   " + kernel.name + ": " +
             listOpNames(KernelOp(kernel.op).getBody().front()) + "\n";
@@ -1148,6 +1222,26 @@ CUDAModelInterface ModelEmitter::getInterface() const {
 
 /// The host helper definitions.
 static std::string getHostHelper(StringRef name) {
+  if (name == "launch_fill")
+    return R"(/// Writes `value` to the `n` floats at `out`.
+__global__ void sinterFillKernel(float *__restrict__ out, int64_t n,
+                                 float value) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+       i < n; i += stride)
+    out[i] = value;
+}
+
+/// Fills the `n` floats at `out` with `value` on `stream` (a model result
+/// or an intermediate known to be constant).
+sinter_status sinterFill(sinter_rt_context *ctx, cudaStream_t stream,
+                         float *out, int64_t n, float value) {
+  if (n == 0)
+    return SINTER_OK;
+  sinterFillKernel<<<gridBlocks(ctx, n, 256), 256, 0, stream>>>(out, n, value);
+  return sinter_rt_check_launch(ctx, "sinterFill");
+}
+)";
   if (name == "align")
     return "/// Rounds a workspace size up to 256 bytes: every buffer starts "
            "aligned.\nsize_t sinterAlign(size_t bytes) {\n  return (bytes + "

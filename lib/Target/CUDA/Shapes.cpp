@@ -308,6 +308,20 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
           shape.push_back(DimExpr::constant(size));
         return setShape(op, constant.getResult(), shape);
       })
+      .Case([&](FillOp fill) {
+        const Shape &source = shapeOf(fill.getShapeSource());
+        ArrayRef<int64_t> dims = fill.getDims();
+        Shape shape;
+        for (int64_t size : fill.getType().getShape()) {
+          if (!ShapedType::isDynamic(size)) {
+            shape.push_back(DimExpr::constant(size));
+            continue;
+          }
+          shape.push_back(source[dims.front()]);
+          dims = dims.drop_front();
+        }
+        return setShape(op, fill.getResult(), shape);
+      })
       .Case([&](TransposeOp transpose) {
         const Shape &input = shapeOf(transpose.getInput());
         Shape shape;

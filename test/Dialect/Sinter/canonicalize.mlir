@@ -195,3 +195,14 @@ func.func @identity_transpose_and_reshape(%x: tensor<4x8xf32>) -> (tensor<4x8xf3
   %3 = sinter.reshape %2 : tensor<2x16xf32> -> tensor<32xf32>
   return %1, %3 : tensor<4x8xf32>, tensor<32xf32>
 }
+
+// -----
+
+// A fill of a static shape is a constant.
+// CHECK-LABEL: func.func @fill_static
+//       CHECK:   %[[C:.*]] = sinter.constant dense<2.500000e+00> : tensor<4x3xf32>
+//       CHECK:   return %[[C]]
+func.func @fill_static(%x: tensor<?x8xf32>) -> tensor<4x3xf32> {
+  %0 = sinter.fill 2.5 dims [] of %x : tensor<?x8xf32> -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

@@ -452,3 +452,27 @@ func.func @inferred_type_mismatch(%x: tensor<4x8xf32>) {
   %0 = "sinter.sum"(%x) <{dims = array<i64: 1>}> : (tensor<4x8xf32>) -> tensor<8xf32>
   return
 }
+
+// -----
+
+func.func @fill_dim_count(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
+  // expected-error@+1 {{'sinter.fill' op names 1 source dims for the 2 dynamic dims of the result [?, ?]}}
+  %0 = sinter.fill 0.0 dims [0] of %x : tensor<?x8xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @fill_dim_range(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
+  // expected-error@+1 {{'sinter.fill' op dim 2 is out of range for a source of rank 2}}
+  %0 = sinter.fill 0.0 dims [2] of %x : tensor<?x8xf32> -> tensor<?x1xf32>
+  return %0 : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @fill_static_source_dim(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
+  // expected-error@+1 {{'sinter.fill' op dim 1 of the source has the static size 8; write a static size in the result type instead}}
+  %0 = sinter.fill 0.0 dims [1] of %x : tensor<?x8xf32> -> tensor<?x1xf32>
+  return %0 : tensor<?x1xf32>
+}

@@ -267,6 +267,48 @@ ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 //===----------------------------------------------------------------------===//
+// FillOp
+//===----------------------------------------------------------------------===//
+
+APFloat FillOp::getElementValue() {
+  APFloat value = getValueAttr().getValue();
+  auto elementType = cast<FloatType>(getType().getElementType());
+  bool losesInfo = false;
+  value.convert(elementType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value;
+}
+
+LogicalResult FillOp::verify() {
+  RankedTensorType type = getType();
+  auto source = cast<RankedTensorType>(getShapeSource().getType());
+  ArrayRef<int64_t> dims = getDims();
+  int64_t dynamic = llvm::count_if(type.getShape(), ShapedType::isDynamic);
+  if (static_cast<int64_t>(dims.size()) != dynamic)
+    return emitOpError("names ")
+           << dims.size() << " source dims for the " << dynamic
+           << " dynamic dims of the result " << formatShape(type.getShape());
+  for (int64_t dim : dims) {
+    if (dim < 0 || dim >= source.getRank())
+      return emitOpError("dim ") << dim << " is out of range for a source of "
+                                 << "rank " << source.getRank();
+    if (!source.isDynamicDim(dim))
+      return emitOpError("dim ")
+             << dim << " of the source has the static size "
+             << source.getDimSize(dim)
+             << "; write a static size in the result type instead";
+  }
+  return success();
+}
+
+/// fill of a static shape = constant
+OpFoldResult FillOp::fold(FoldAdaptor) {
+  if (!getType().hasStaticShape())
+    return {};
+  return DenseElementsAttr::get(getType(), getElementValue());
+}
+
+//===----------------------------------------------------------------------===//
 // TransposeOp
 //===----------------------------------------------------------------------===//
 

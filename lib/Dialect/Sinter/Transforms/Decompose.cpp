@@ -297,11 +297,15 @@ struct DecomposeLogSoftmax : public DecomposePattern<LogSoftmaxOp> {
   }
 };
 
-/// logsumexp(x) = m + log(sum(exp(x - m))), m = max x clamped to finite
+/// logsumexp(x) = m + log(sum(exp(x - m))), m = max x clamped to finite;
+/// over size-1 dims logsumexp(x) = x exactly
 struct DecomposeLogsumexp : public DecomposePattern<LogsumexpOp> {
   using DecomposePattern::DecomposePattern;
   Value decompose(LogsumexpOp op, ImplicitLocOpBuilder &b) const override {
     Value x = op.getInput();
+    if (op.reducesOnlyUnitDims() &&
+        (op.getKeepdim() || isReshapeTarget(op.getType().getShape())))
+      return createReshape(b, b.getLoc(), x, op.getType().getShape());
     ArrayRef<int64_t> dims = op.getDims();
     bool keepdim = op.getKeepdim();
     Value kept = clampToFinite(b, MaxOp::create(b, x, dims, /*keepdim=*/true));

@@ -84,7 +84,7 @@ SmallVector<KernelSummary> mlir::sinter::summarizeKernels(func::FuncOp func) {
 static unsigned countOpsOutsideKernels(func::FuncOp func) {
   unsigned count = 0;
   for (Operation &op : func.getBody().front().without_terminator())
-    if (!isa<KernelOp, ConstantOp>(op))
+    if (!isa<KernelOp, ConstantOp, FillOp>(op))
       ++count;
   return count;
 }
@@ -130,13 +130,53 @@ static void printKernelTable(ArrayRef<KernelSummary> summaries,
   }
 }
 
-/// Prints the plan of `func`, if it has kernels or ops outside them.
+/// Describes the values of `func` that no kernel computes because they are
+/// constant: "z = fill 0.0 of [B, 1024]" for a fill or returned splat.
+static SmallVector<std::string> describeFills(func::FuncOp func) {
+  SmallVector<std::string> fills;
+  DenseMap<Operation *, unsigned> noKernels;
+  auto describe = [&](Value value, const APFloat &element) {
+    SmallString<16> text;
+    element.toString(text);
+    fills.push_back(
+        getValueLabel(func, value, noKernels) + " = fill " + text.str().str() +
+        " of " +
+        formatShape(cast<RankedTensorType>(value.getType()).getShape()));
+  };
+  for (auto fill : func.getBody().front().getOps<FillOp>())
+    describe(fill.getResult(), fill.getElementValue());
+  for (Value value : func.getBody().front().getTerminator()->getOperands())
+    if (auto constant = value.getDefiningOp<ConstantOp>())
+      if (std::optional<APFloat> splat = getSplatFloat(constant.getValue()))
+        describe(value, *splat);
+  return fills;
+}
+
+/// Prints the rewrites of sinter-simplify that fired in `func` (its
+/// sinter.rewrites attribute), if any.
+static void printRewrites(func::FuncOp func, llvm::raw_ostream &os) {
+  auto rewrites = func->getAttrOfType<DictionaryAttr>(kRewritesAttrName);
+  if (!rewrites || rewrites.empty())
+    return;
+  SmallVector<std::string> items;
+  for (NamedAttribute entry : rewrites)
+    if (auto count = dyn_cast<IntegerAttr>(entry.getValue()))
+      items.push_back(
+          llvm::formatv("{0} x{1}", entry.getName().str(), count.getInt()));
+  os << "rewrites fired in @" << func.getSymName() << ": "
+     << llvm::join(items, ", ") << "\n";
+}
+
+/// Prints the plan of `func`, if it has kernels, fills or ops outside
+/// kernels.
 static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
   if (func.isExternal())
     return;
   SmallVector<KernelSummary> summaries = summarizeKernels(func);
   unsigned outside = countOpsOutsideKernels(func);
-  if (summaries.empty() && outside == 0)
+  SmallVector<std::string> fills = describeFills(func);
+  printRewrites(func, os);
+  if (summaries.empty() && outside == 0 && fills.empty())
     return;
 
   os << "fusion plan of @" << func.getSymName();
@@ -157,6 +197,8 @@ static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
          << ": GEMM as 3xtf32 (TF32 tensor cores at fp32 accuracy on sm_90; "
             "cuBLAS SGEMM elsewhere and for shapes the runtime's rule gives "
             "to SGEMM)\n";
+  for (const std::string &fill : fills)
+    os << fill << " (constant: written by the host code, no kernel)\n";
   if (outside != 0)
     os << outside << " op" << (outside == 1 ? "" : "s") << " of @"
        << func.getSymName()

@@ -358,7 +358,9 @@ private:
 
 LogicalResult FusionPlanner::initialize() {
   for (Operation &op : block.without_terminator()) {
-    if (isa<ConstantOp>(op))
+    // Constants are embedded in the kernels that read them; fills are
+    // written by the host code, and kernels read them like inputs.
+    if (isa<ConstantOp, FillOp>(op))
       continue;
     if (isCompositeOp(&op))
       return op.emitError() << "'" << op.getName()

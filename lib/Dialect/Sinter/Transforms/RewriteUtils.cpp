@@ -14,6 +14,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -108,4 +109,212 @@ bool mlir::sinter::isParamOnly(Value value) {
     llvm::append_range(worklist, op->getOperands());
   }
   return true;
+}
+
+bool mlir::sinter::isNonNegative(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto softplus = dyn_cast<SoftplusOp>(op))
+    return !softplus.getBeta().isNegative();
+  return isa<ExpOp, AbsOp, SigmoidOp, HardsigmoidOp>(op);
+}
+
+bool mlir::sinter::isPositive(Value value) {
+  Attribute attr;
+  if (matchPattern(value, m_Constant(&attr))) {
+    auto elements = dyn_cast<DenseFPElementsAttr>(attr);
+    return elements && llvm::all_of(elements.getValues<APFloat>(),
+                                    [](const APFloat &element) {
+                                      return element.isFiniteNonZero() &&
+                                             !element.isNegative();
+                                    });
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return false;
+  if (isa<ExpOp, SigmoidOp>(op))
+    return true;
+  if (auto softplus = dyn_cast<SoftplusOp>(op))
+    return !softplus.getBeta().isNegative();
+  if (isa<ReshapeOp, TransposeOp>(op))
+    return isPositive(op->getOperand(0));
+  if (isa<AddOp>(op))
+    return llvm::any_of(op->getOperands(), isPositive) &&
+           llvm::all_of(op->getOperands(), [](Value operand) {
+             return isPositive(operand) || isNonNegative(operand);
+           });
+  if (isa<MulOp, DivOp>(op))
+    return llvm::all_of(op->getOperands(), isPositive);
+  return false;
+}
+
+bool mlir::sinter::isCheapFactor(Value value) {
+  return isScalar(value) || isParamOnly(value);
+}
+
+ArrayRef<int64_t> mlir::sinter::getTensorShape(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+bool mlir::sinter::regroupKeepsShape(Value x, Value p, Value q,
+                                     ArrayRef<int64_t> expected) {
+  std::optional<SmallVector<int64_t>> inner =
+      broadcastShapes(getTensorShape(p), getTensorShape(q));
+  return inner && broadcastsTo(getTensorShape(x), *inner, expected);
+}
+
+bool mlir::sinter::regroupStaysSmall(Value p, Value q) {
+  std::optional<SmallVector<int64_t>> inner =
+      broadcastShapes(getTensorShape(p), getTensorShape(q));
+  return inner && (ArrayRef<int64_t>(*inner) == getTensorShape(p) ||
+                   ArrayRef<int64_t>(*inner) == getTensorShape(q));
+}
+
+std::optional<APFloat> mlir::sinter::matchSplatValue(Value value) {
+  if (auto fill = value.getDefiningOp<FillOp>())
+    return fill.getElementValue();
+  return matchSplatConstant(value);
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic dims
+//===----------------------------------------------------------------------===//
+
+/// The dim of `operand` (broadcast into a result of rank `rank`) aligned
+/// with result dim `dim`, if it exists and is dynamic.
+static std::optional<int64_t> alignedDynamicDim(Value operand, int64_t dim,
+                                                int64_t rank) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  int64_t aligned = dim - (rank - type.getRank());
+  if (aligned < 0 || !type.isDynamicDim(aligned))
+    return std::nullopt;
+  return aligned;
+}
+
+/// The input dim of a reduction over `dims` that becomes result dim `dim`.
+static int64_t reductionInputDim(ArrayRef<int64_t> dims, bool keepdim,
+                                 int64_t dim) {
+  if (keepdim)
+    return dim;
+  int64_t inputDim = 0;
+  for (int64_t kept = -1;; ++inputDim)
+    if (!llvm::is_contained(dims, inputDim) && ++kept == dim)
+      return inputDim;
+}
+
+/// The operand and its dim that dynamic result dim `dim` of `matmul` has.
+static std::optional<std::pair<Value, int64_t>> matmulDimOperand(MatmulOp op,
+                                                                 int64_t dim) {
+  int64_t rank = op.getType().getRank();
+  auto lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
+  if (dim == rank - 2)
+    return std::pair{op.getLhs(), op.getTransposeA() ? lhs.getRank() - 1
+                                                     : lhs.getRank() - 2};
+  if (dim == rank - 1)
+    return std::pair{op.getRhs(), op.getTransposeB() ? rhs.getRank() - 2
+                                                     : rhs.getRank() - 1};
+  if (lhs.getRank() == 3 && lhs.isDynamicDim(0))
+    return std::pair{op.getLhs(), int64_t(0)};
+  if (rhs.getRank() == 3 && rhs.isDynamicDim(0))
+    return std::pair{op.getRhs(), int64_t(0)};
+  return std::nullopt;
+}
+
+/// The only dynamic dim of `type`, if it has exactly one.
+static std::optional<int64_t> onlyDynamicDim(RankedTensorType type) {
+  if (llvm::count_if(type.getShape(), ShapedType::isDynamic) != 1)
+    return std::nullopt;
+  return llvm::find_if(type.getShape(), ShapedType::isDynamic) -
+         type.getShape().begin();
+}
+
+/// The static sizes of `type` multiplied.
+static int64_t staticProduct(RankedTensorType type) {
+  int64_t product = 1;
+  for (int64_t size : type.getShape())
+    if (!ShapedType::isDynamic(size))
+      product *= size;
+  return product;
+}
+
+std::optional<DimSource> mlir::sinter::traceDynamicDim(Value value,
+                                                       int64_t dim) {
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (!isa<func::FuncOp>(argument.getOwner()->getParentOp()))
+      return std::nullopt;
+    return DimSource{value, dim};
+  }
+  Operation *op = value.getDefiningOp();
+  int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+  if (auto fill = dyn_cast<FillOp>(op)) {
+    int64_t index = llvm::count_if(fill.getType().getShape().take_front(dim),
+                                   ShapedType::isDynamic);
+    return traceDynamicDim(fill.getShapeSource(), fill.getDims()[index]);
+  }
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp>(op) ||
+      (op->getNumOperands() == 1 &&
+       op->hasTrait<OpTrait::SameOperandsAndResultType>())) {
+    for (Value operand : op->getOperands())
+      if (std::optional<int64_t> aligned =
+              alignedDynamicDim(operand, dim, rank))
+        if (std::optional<DimSource> source =
+                traceDynamicDim(operand, *aligned))
+          return source;
+    return std::nullopt;
+  }
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return traceDynamicDim(transpose.getInput(), transpose.getPerm()[dim]);
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    auto operand = matmulDimOperand(matmul, dim);
+    return operand ? traceDynamicDim(operand->first, operand->second)
+                   : std::nullopt;
+  }
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    // A reshape keeps the dynamic dim when it is the only one on both sides
+    // and the static sizes agree.
+    std::optional<int64_t> inputDim =
+        onlyDynamicDim(reshape.getInput().getType());
+    if (!inputDim || staticProduct(reshape.getInput().getType()) !=
+                         staticProduct(reshape.getType()))
+      return std::nullopt;
+    return traceDynamicDim(reshape.getInput(), *inputDim);
+  }
+  return llvm::TypeSwitch<Operation *, std::optional<DimSource>>(op)
+      .Case<SumOp, MeanOp, MaxOp, MinOp, ProdOp, LogsumexpOp, ArgmaxOp,
+            ArgminOp, VarOp>([&](auto reduction) {
+        return traceDynamicDim(reduction.getInput(),
+                               reductionInputDim(reduction.getDims(),
+                                                 reduction.getKeepdim(), dim));
+      })
+      .Case<SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp, GroupNormOp,
+            InstanceNormOp, BatchNormOp>([&](Operation *norm) {
+        return traceDynamicDim(norm->getOperand(0), dim);
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+Value mlir::sinter::createSplatLike(OpBuilder &builder, Location loc,
+                                    Value like, const APFloat &value) {
+  auto type = cast<RankedTensorType>(like.getType());
+  if (type.hasStaticShape())
+    return createSplatConstant(builder, loc, type, value);
+  Value source;
+  SmallVector<int64_t> dims;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    if (!type.isDynamicDim(dim))
+      continue;
+    std::optional<DimSource> found = traceDynamicDim(like, dim);
+    if (!found || (source && found->source != source))
+      return Value();
+    source = found->source;
+    dims.push_back(found->dim);
+  }
+  APFloat converted = value;
+  bool losesInfo = false;
+  converted.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+  return FillOp::create(builder, loc, type, source,
+                        builder.getF64FloatAttr(converted.convertToDouble()),
+                        builder.getDenseI64ArrayAttr(dims));
 }

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
 #include "sinter/Dialect/Sinter/Transforms/RewriteUtils.h"
 #include "sinter/Dialect/Sinter/Transforms/SimplifyPatterns.h"
@@ -26,6 +27,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <map>
 
 namespace mlir::sinter {
 #define GEN_PASS_DEF_SINTERSIMPLIFY
@@ -38,45 +41,6 @@ using namespace mlir::sinter;
 //===----------------------------------------------------------------------===//
 // Queries
 //===----------------------------------------------------------------------===//
-
-/// Returns true if `value` is +0 everywhere in every finite run: a splat +0
-/// constant, or `x - x` (which also stands for zeros of a dynamic shape, and
-/// is NaN where x is infinite or NaN).
-static bool isZeroLike(Value value) {
-  if (std::optional<APFloat> splat = matchSplatConstant(value))
-    return splat->isPosZero();
-  auto sub = value.getDefiningOp<SubOp>();
-  return sub && sub.getLhs() == sub.getRhs();
-}
-
-/// Returns true if `value` is a factor that costs nothing per run: a scalar
-/// or a value computed from params only.
-static bool isCheapFactor(Value value) {
-  return isScalar(value) || isParamOnly(value);
-}
-
-/// The shape of a value of ranked tensor type.
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
-
-/// Returns true if `x op (p op q)` has the shape `expected`, as `(x op p)
-/// op q` does.
-static bool regroupKeepsShape(Value x, Value p, Value q,
-                              ArrayRef<int64_t> expected) {
-  std::optional<SmallVector<int64_t>> inner =
-      broadcastShapes(shapeOf(p), shapeOf(q));
-  return inner && broadcastsTo(shapeOf(x), *inner, expected);
-}
-
-/// Returns true if `p op q` has the shape of `p` or of `q`: regrouping
-/// never materializes a factor larger than both (a column times a row).
-static bool regroupStaysSmall(Value p, Value q) {
-  std::optional<SmallVector<int64_t>> inner =
-      broadcastShapes(shapeOf(p), shapeOf(q));
-  return inner && (ArrayRef<int64_t>(*inner) == shapeOf(p) ||
-                   ArrayRef<int64_t>(*inner) == shapeOf(q));
-}
 
 /// Clamp bounds of relu (min 0), clamp and hardtanh; NaN propagates through
 /// all three.
@@ -127,16 +91,6 @@ static std::optional<ClampBounds> composeClamps(const ClampBounds &inner,
   if (!isNonEmpty(result))
     return std::nullopt;
   return result;
-}
-
-/// Returns true if every value of `value` is +0 or more, or NaN.
-static bool isNonNegative(Value value) {
-  Operation *op = value.getDefiningOp();
-  if (!op)
-    return false;
-  if (auto softplus = dyn_cast<SoftplusOp>(op))
-    return !softplus.getBeta().isNegative();
-  return isa<ExpOp, AbsOp, SigmoidOp, HardsigmoidOp>(op);
 }
 
 /// The dims among `dims` whose size in `type` is not a static 1.
@@ -248,78 +202,6 @@ struct MulOfNegToNegatedConstant : public SimplifyPattern<MulOp> {
                                             neg(*constant));
     rewriter.replaceOpWithNewOp<MulOp>(op, negOp.getInput(), negated);
     return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Zeros
-//===----------------------------------------------------------------------===//
-
-/// x - x = 0
-struct SubSelfToZero : public SimplifyPattern<SubOp> {
-  using SimplifyPattern::SimplifyPattern;
-  LogicalResult matchAndRewrite(SubOp op,
-                                PatternRewriter &rewriter) const override {
-    if (op.getLhs() != op.getRhs() || !op.getType().hasStaticShape() ||
-        !allows(RewriteEffect::FiniteOnly))
-      return failure();
-    rewriter.replaceOp(op, createSplatConstant(rewriter, op.getLoc(),
-                                               op.getType(), APFloat(0.0)));
-    return success();
-  }
-};
-
-/// f(0) = 0 for f in relu, gelu, silu, tanh, leaky_relu, mish, hardswish,
-/// softsign, abs, sqrt (each also maps NaN to NaN)
-template <typename OpTy>
-struct ZeroPreservingUnary : public SimplifyPattern<OpTy> {
-  using SimplifyPattern<OpTy>::SimplifyPattern;
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    if (!isZeroLike(op.getInput()) || !this->allows(RewriteEffect::Exact))
-      return failure();
-    rewriter.replaceOp(op, op.getInput());
-    return success();
-  }
-};
-
-/// x * 0 = 0
-struct MulByZero : public SimplifyPattern<MulOp> {
-  using SimplifyPattern::SimplifyPattern;
-  LogicalResult matchAndRewrite(MulOp op,
-                                PatternRewriter &rewriter) const override {
-    Value zero = isZeroLike(op.getRhs())   ? op.getRhs()
-                 : isZeroLike(op.getLhs()) ? op.getLhs()
-                                           : Value();
-    if (!zero || !allows(RewriteEffect::FiniteOnly))
-      return failure();
-    if (zero.getType() == op.getType()) {
-      rewriter.replaceOp(op, zero);
-      return success();
-    }
-    if (!op.getType().hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "zeros of a dynamic shape");
-    rewriter.replaceOp(op, createSplatConstant(rewriter, op.getLoc(),
-                                               op.getType(), APFloat(0.0)));
-    return success();
-  }
-};
-
-/// x + (y - y) = x
-struct AddZeroLike : public SimplifyPattern<AddOp> {
-  using SimplifyPattern::SimplifyPattern;
-  LogicalResult matchAndRewrite(AddOp op,
-                                PatternRewriter &rewriter) const override {
-    for (Value zero : {op.getRhs(), op.getLhs()}) {
-      Value x = getOtherOperand(op, zero);
-      if (!isZeroLike(zero) || x.getType() != op.getType())
-        continue;
-      if (!allows(RewriteEffect::FiniteOnly))
-        return failure();
-      rewriter.replaceOp(op, x);
-      return success();
-    }
-    return failure();
   }
 };
 
@@ -490,16 +372,6 @@ void mlir::sinter::populateSimplifyElementwisePatterns(
       {"regroup-cheap-factors"}, context, mode);
   patterns.addWithLabel<MulOfNegToNegatedConstant>({"mul-of-neg"}, context,
                                                    mode);
-  patterns.addWithLabel<SubSelfToZero>({"sub-self"}, context, mode);
-  patterns.addWithLabel<MulByZero>({"mul-by-zero"}, context, mode);
-  patterns.addWithLabel<AddZeroLike>({"add-zero-like"}, context, mode);
-  patterns.addWithLabel<
-      ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
-      ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
-      ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
-      ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
-      ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(
-      {"zero-preserving-unary"}, context, mode);
   patterns.addWithLabel<ReluOfNonNegative>({"relu-of-non-negative"}, context,
                                            mode);
   patterns.addWithLabel<ScaleIntoRelu>({"scale-into-relu"}, context, mode);
@@ -524,6 +396,16 @@ void mlir::sinter::populateSimplifyElementwisePatterns(
 
 namespace {
 
+/// Counts the rewrites that fire, by the label of their pattern.
+struct RewriteCounter : public RewriterBase::Listener {
+  void notifyPatternEnd(const Pattern &pattern, LogicalResult status) override {
+    if (succeeded(status))
+      for (StringRef label : pattern.getDebugLabels())
+        ++counts[label.str()];
+  }
+  std::map<std::string, int64_t> counts;
+};
+
 struct SinterSimplifyPass
     : public sinter::impl::SinterSimplifyBase<SinterSimplifyPass> {
   using SinterSimplifyBase::SinterSimplifyBase;
@@ -531,9 +413,13 @@ struct SinterSimplifyPass
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet normalize(context);
     populateSimplifyElementwisePatterns(normalize, fpMode);
+    populateSimplifyConstantPatterns(normalize, fpMode);
+    populateSimplifyLinearMapPatterns(normalize, fpMode);
     populateSimplifyMatvecPatterns(normalize, fpMode);
     RewritePatternSet foldWeights(context);
     populateSimplifyElementwisePatterns(foldWeights, fpMode);
+    populateSimplifyConstantPatterns(foldWeights, fpMode);
+    populateSimplifyLinearMapPatterns(foldWeights, fpMode);
     populateSimplifyMatvecPatterns(foldWeights, fpMode);
     populateSimplifyWeightFoldingPatterns(foldWeights, fpMode);
     normalizePatterns = FrozenRewritePatternSet(
@@ -546,14 +432,16 @@ struct SinterSimplifyPass
   void runOnOperation() override {
     // Each round can expose work for the others: CSE merges two means into
     // one value, after which `x - mean` may become `x - x`.
+    RewriteCounter counter;
+    GreedyRewriteConfig config;
+    config.setListener(&counter);
     constexpr int kMaxRounds = 8;
     for (int round = 0; round < kMaxRounds; ++round) {
       bool changed = false;
       for (const FrozenRewritePatternSet *patterns :
            {&normalizePatterns, &foldWeightPatterns}) {
         bool patternsChanged = false;
-        if (failed(applyPatternsGreedily(getOperation(), *patterns,
-                                         GreedyRewriteConfig(),
+        if (failed(applyPatternsGreedily(getOperation(), *patterns, config,
                                          &patternsChanged))) {
           getOperation().emitError("sinter-simplify did not converge");
           return signalPassFailure();
@@ -566,8 +454,28 @@ struct SinterSimplifyPass
       eliminateCommonSubExpressions(rewriter, dominance, getOperation(),
                                     &cseChanged);
       if (!changed && !cseChanged)
-        return;
+        break;
     }
+    recordRewrites(counter.counts);
+  }
+
+  /// Adds the counts of this run to the function's sinter.rewrites.
+  void recordRewrites(const std::map<std::string, int64_t> &counts) {
+    if (counts.empty())
+      return;
+    std::map<std::string, int64_t> total = counts;
+    if (auto recorded =
+            getOperation()->getAttrOfType<DictionaryAttr>(kRewritesAttrName))
+      for (NamedAttribute entry : recorded)
+        if (auto count = dyn_cast<IntegerAttr>(entry.getValue()))
+          total[entry.getName().str()] += count.getInt();
+    Builder builder(&getContext());
+    SmallVector<NamedAttribute> entries;
+    for (auto &[label, count] : total)
+      entries.push_back(
+          builder.getNamedAttr(label, builder.getI64IntegerAttr(count)));
+    getOperation()->setAttr(kRewritesAttrName,
+                            builder.getDictionaryAttr(entries));
   }
 
 private:

@@ -98,6 +98,9 @@ constexpr llvm::StringLiteral kPreparedAttrName = "sinter.prepared";
 /// @forward attribute of a hoisted module: the original arguments.
 constexpr llvm::StringLiteral kOriginalArgumentsAttrName =
     "sinter.original_arguments";
+/// Function attribute that sinter-simplify sets: the label of every rewrite
+/// that fired -> how many times (an i64), for the fusion plan.
+constexpr llvm::StringLiteral kRewritesAttrName = "sinter.rewrites";
 /// Entry of sinter.original_arguments: the argument's type.
 constexpr llvm::StringLiteral kTypeAttrName = "sinter.type";
 /// Values of sinter.role.

@@ -79,6 +79,41 @@ def Sinter_ConstantOp : Sinter_Op<"constant",
   let hasFolder = 1;
 }
 
+def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
+  let summary = "a tensor of one value, its symbolic dims taken from another";
+  let description = [{
+    Produces a tensor of the result type whose every element is `value`
+    (converted to the element type). Each dynamic (`?`) dim of the result has
+    the run-time size of the dim of `shape_source` that `dims` names at the
+    same position: `dims` has one entry per `?` of the result, in order.
+    `shape_source` lends only its dims; its values are never read. A value
+    known to be constant whose shape has a symbolic dim (`x - x`, `x * 0`)
+    becomes a fill of a model input, and so stops depending on what computed
+    `x`; a fill of a fully static shape folds to `sinter.constant`.
+
+    Example:
+
+    ```mlir
+    // zeros of shape [B, 1], B the run-time size of dim 0 of %x
+    %z = sinter.fill 0.000000e+00 dims [0] of %x
+           : tensor<?x4096xf32> -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$shape_source, F64Attr:$value,
+                   DenseI64ArrayAttr:$dims);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $value `dims` $dims `of` $shape_source attr-dict `:` type($shape_source)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The value of every element, in the result's element type.
+    ::llvm::APFloat getElementValue();
+  }];
+}
+
 def Sinter_TransposeOp : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{

@@ -53,10 +53,17 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
     Applies the rewrite catalog of DESIGN.md: reductions of a matmul over
     its N (or M) dim become a matrix-vector product with the reduced weight,
     scalar factors move through matmuls and reductions and merge,
-    reductions over size-1 dims vanish, zeros propagate, relu/clamp chains
-    merge, and per-channel scales and shifts after a linear (as inference
-    batch_norm leaves them) fold into its weights and bias. Runs the ops'
-    folders and common-subexpression elimination until nothing changes.
+    reductions over size-1 dims vanish, zeros and constants propagate
+    (`x - x` of a symbolic shape becomes a `sinter.fill` of a model input's
+    dims, so what computed x is dead), relu/clamp chains merge, and maps
+    linear along a linear layer's outputs fold into its weights and bias:
+    per-channel scales and shifts (as inference batch_norm leaves them), a
+    param subtracted or added, means over groups of columns, products with
+    param matrices, positive scales after relu; training batch norm cancels
+    the bias before it. Runs the ops' folders and common-subexpression
+    elimination until nothing changes. The labels of the rewrites that
+    fired, with their counts, go to the function's `sinter.rewrites`
+    attribute (the fusion plan prints them).
 
     Every pattern declares what it may change about the computed values; with
     `fp-mode=strict` only value-preserving rewrites run (identities, exact
@@ -66,8 +73,12 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
     The rewrites carry labels that `disable-patterns` and `enable-patterns`
     accept: div-by-constant, sub-constant, add-self, regroup-cheap-factors,
     mul-of-neg, sub-self, mul-by-zero, add-zero-like, zero-preserving-unary,
-    relu-of-non-negative, merge-clamps, scale-out-of-reduction,
-    drop-unit-reduction-dims, compose-transposes, reduction-of-matmul,
+    fold-constants, fold-constant-reductions, fill-operand-to-scalar,
+    relu-of-non-negative, scale-into-relu, merge-clamps,
+    scale-out-of-reduction, drop-unit-reduction-dims, compose-transposes,
+    regroup-cheap-shifts, factor-scaled-self, centering-cancels-shift,
+    group-reduction-of-linear, matmul-of-linear, scale-into-contraction,
+    div-by-param, positive-scale-into-relu, reduction-of-matmul,
     reduction-of-biased-matmul, scalar-out-of-matmul-operand,
     transpose-into-matmul, scale-into-weights, scale-through-bias.
   }];

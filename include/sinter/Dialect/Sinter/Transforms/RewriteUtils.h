@@ -71,6 +71,54 @@ bool isReshapeTarget(ArrayRef<int64_t> shape);
 /// in @prepare (see DESIGN.md, "Rewrite catalog").
 bool isParamOnly(Value value);
 
+/// Returns true if every value of `value` is +0 or more, or NaN (exp, abs,
+/// sigmoid, hardsigmoid, softplus with beta >= 0).
+bool isNonNegative(Value value);
+
+/// Returns true if every value of `value` is positive in real arithmetic:
+/// a constant of positive elements, exp, sigmoid, softplus, and sums,
+/// products and quotients of such values (a sum may add non-negative ones).
+/// In f32, exp and sigmoid of very negative values round to +0.
+bool isPositive(Value value);
+
+/// Returns true if `value` is a factor that costs nothing per run: a scalar
+/// or a value computed from params only.
+bool isCheapFactor(Value value);
+
+/// The shape of a value of ranked tensor type.
+ArrayRef<int64_t> getTensorShape(Value value);
+
+/// Returns true if `x op (p op q)` has the shape `expected`, as `(x op p)
+/// op q` does.
+bool regroupKeepsShape(Value x, Value p, Value q, ArrayRef<int64_t> expected);
+
+/// Returns true if `p op q` has the shape of `p` or of `q`: regrouping
+/// never materializes a factor larger than both (a column times a row).
+bool regroupStaysSmall(Value p, Value q);
+
+/// Returns the element value if `value` is a splat: a splat constant or a
+/// `sinter.fill`.
+std::optional<APFloat> matchSplatValue(Value value);
+
+/// Where the run-time size of a dynamic dim comes from: dim `dim` of the
+/// function argument `source`.
+struct DimSource {
+  Value source;
+  int64_t dim;
+};
+
+/// Follows dynamic dim `dim` of `value` back through the ops that carry it
+/// (elementwise, reductions, transposes, matmuls, fills, reshapes that keep
+/// it) to a function argument. Returns nothing when the chain is lost.
+std::optional<DimSource> traceDynamicDim(Value value, int64_t dim);
+
+/// Creates a value of the type of `like` whose every element is `value`: a
+/// splat constant when the type is static, else a `sinter.fill` whose
+/// dynamic dims are those of `like` traced back to one function argument.
+/// Returns null when a dynamic dim has no such source.
+Value createSplatLike(OpBuilder &builder, Location loc, Value like,
+                      const APFloat &value);
+
 } // namespace mlir::sinter
 
 #endif // SINTER_DIALECT_SINTER_TRANSFORMS_REWRITEUTILS_H

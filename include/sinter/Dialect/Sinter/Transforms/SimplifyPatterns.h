@@ -45,6 +45,18 @@ private:
 void populateSimplifyElementwisePatterns(RewritePatternSet &patterns,
                                          FpMode mode);
 
+/// Adds the rewrites that find zeros and other constants (`x - x`, `x * 0`)
+/// and propagate them through elementwise ops and reductions; constants of
+/// a symbolic shape become `sinter.fill`s of a model input.
+void populateSimplifyConstantPatterns(RewritePatternSet &patterns, FpMode mode);
+
+/// Adds the rewrites that bring a param-only map linear along a linear
+/// layer's output features next to its matmul (shifts regroup into the bias,
+/// group means, products with param matrices, positive column scales), and
+/// drop per-feature constants that a centering over the batch cancels.
+void populateSimplifyLinearMapPatterns(RewritePatternSet &patterns,
+                                       FpMode mode);
+
 /// Adds the rewrites that move scalars out of matmul operands and turn a
 /// matmul reduced over its N or M dim into a matrix-vector product.
 void populateSimplifyMatvecPatterns(RewritePatternSet &patterns, FpMode mode);

@@ -1,0 +1,268 @@
+//===- SimplifyConstants.cpp - Zeros and constants of any shape -----------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rewrites of sinter-simplify that find values known to be constant and
+// propagate them. A constant of a static shape is a splat `sinter.constant`;
+// one whose shape has a symbolic dim is a `sinter.fill` of a model input's
+// dims, so that it no longer depends on what computed it (`x - x` needs no
+// x). Elementwise ops of constants fold with the interpreter's definition of
+// the op, so the folded value is exactly what the reference computes;
+// reductions of constants fold where the result is again a constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/Transforms/CostModel.h"
+#include "sinter/Dialect/Sinter/Transforms/RewriteUtils.h"
+#include "sinter/Dialect/Sinter/Transforms/SimplifyPatterns.h"
+
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+#include "sinter/Interpreter/Interpreter.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+/// Returns true if `value` is +0 everywhere in every finite run: a splat +0
+/// (constant or fill), or `x - x` (NaN where x is infinite or NaN).
+static bool isZeroLike(Value value) {
+  if (std::optional<APFloat> splat = matchSplatValue(value))
+    return splat->isPosZero();
+  auto sub = value.getDefiningOp<SubOp>();
+  return sub && sub.getLhs() == sub.getRhs();
+}
+
+/// What folding `op` on constants changes: nothing for the ops whose f32
+/// result IEEE 754 defines exactly (the generated code computes them the
+/// same way); for the transcendental ones the folded value is the
+/// correctly rounded one, which may differ from the GPU's in the last bit.
+static RewriteEffect getFoldEffect(Operation *op) {
+  if (isa<NegOp, AbsOp, ReluOp, ClampOp, HardtanhOp, SqrtOp, AddOp, SubOp,
+          MulOp, DivOp, MaximumOp, MinimumOp>(op))
+    return RewriteEffect::Exact;
+  return RewriteEffect::Rounding;
+}
+
+/// `value` rounded to the element type of `like`.
+static APFloat roundLike(Value like, double value) {
+  auto type = cast<FloatType>(getElementType(like));
+  APFloat rounded(value);
+  bool losesInfo = false;
+  rounded.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  return rounded;
+}
+
+/// Replaces `op` by a splat of `value` shaped like its result, or fails
+/// when a symbolic dim of the result has no source.
+static LogicalResult replaceBySplat(PatternRewriter &rewriter, Operation *op,
+                                    const APFloat &value) {
+  Value splat =
+      createSplatLike(rewriter, op->getLoc(), op->getResult(0), value);
+  if (!splat)
+    return rewriter.notifyMatchFailure(
+        op, "a symbolic dim of the result has no model input to take it from");
+  rewriter.replaceOp(op, splat);
+  return success();
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Zeros
+//===----------------------------------------------------------------------===//
+
+/// x - x = 0
+struct SubSelfToZero : public SimplifyPattern<SubOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(SubOp op,
+                                PatternRewriter &rewriter) const override {
+    // Strict mode keeps x - x: it is NaN where x is infinite or NaN.
+    if (op.getLhs() != op.getRhs() || !allows(RewriteEffect::FiniteOnly))
+      return failure();
+    return replaceBySplat(rewriter, op, APFloat(0.0));
+  }
+};
+
+/// f(0) = 0 for f in relu, gelu, silu, tanh, leaky_relu, mish, hardswish,
+/// softsign, abs, sqrt (each also maps NaN to NaN)
+template <typename OpTy>
+struct ZeroPreservingUnary : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!isZeroLike(op.getInput()) || !this->allows(RewriteEffect::Exact))
+      return failure();
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+/// x * 0 = 0
+struct MulByZero : public SimplifyPattern<MulOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    Value zero = isZeroLike(op.getRhs())   ? op.getRhs()
+                 : isZeroLike(op.getLhs()) ? op.getLhs()
+                                           : Value();
+    if (!zero || !allows(RewriteEffect::FiniteOnly))
+      return failure();
+    if (zero.getType() == op.getType()) {
+      rewriter.replaceOp(op, zero);
+      return success();
+    }
+    return replaceBySplat(rewriter, op, APFloat(0.0));
+  }
+};
+
+/// x + (y - y) = x
+struct AddZeroLike : public SimplifyPattern<AddOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Value zero : {op.getRhs(), op.getLhs()}) {
+      Value x = getOtherOperand(op, zero);
+      if (!isZeroLike(zero) || x.getType() != op.getType())
+        continue;
+      if (!allows(RewriteEffect::FiniteOnly))
+        return failure();
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    return failure();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Constant propagation
+//===----------------------------------------------------------------------===//
+
+/// f(c1, ...) = c for an elementwise f of splats (constants or fills)
+struct FoldElementwiseOfSplats : public RewritePattern {
+  FoldElementwiseOfSplats(MLIRContext *context, FpMode mode)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
+        mode(mode) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isElementwiseOp(op))
+      return failure();
+    SmallVector<double, 2> operands;
+    bool allConstants = true;
+    for (Value operand : op->getOperands()) {
+      std::optional<APFloat> splat = matchSplatValue(operand);
+      if (!splat)
+        return failure();
+      allConstants &= !operand.getDefiningOp<FillOp>();
+      operands.push_back(splat->convertToDouble());
+    }
+    // The binary folders handle constants of a static result.
+    if (allConstants && op->getNumOperands() == 2 &&
+        cast<RankedTensorType>(op->getResult(0).getType()).hasStaticShape() &&
+        getFoldEffect(op) == RewriteEffect::Exact)
+      return failure();
+    std::optional<double> value = evaluateElementwiseScalar(op, operands);
+    if (!value || !isRewriteAllowed(getFoldEffect(op), mode))
+      return failure();
+    return replaceBySplat(rewriter, op, roundLike(op->getResult(0), *value));
+  }
+
+private:
+  FpMode mode;
+};
+
+/// mean, max and min of a splat c are c; sum over n elements is n * c
+template <typename OpTy>
+struct FoldReductionOfSplat : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APFloat> splat = matchSplatValue(op.getInput());
+    if (!splat)
+      return failure();
+    APFloat value = *splat;
+    RewriteEffect effect = RewriteEffect::Exact;
+    if constexpr (std::is_same_v<OpTy, SumOp>) {
+      std::optional<int64_t> count = getReducedCount(op);
+      // A sum of +0 is +0 however many elements there are.
+      if (!count && !value.isPosZero())
+        return rewriter.notifyMatchFailure(op, "sum over a symbolic dim");
+      APFloat factor(value.getSemantics(), count.value_or(1));
+      if (value.multiply(factor, APFloat::rmNearestTiesToEven) != APFloat::opOK)
+        effect = RewriteEffect::Rounding;
+    }
+    if (!this->allows(effect))
+      return failure();
+    return replaceBySplat(rewriter, op, value);
+  }
+
+  /// The number of elements each result element sums, when static.
+  static std::optional<int64_t> getReducedCount(OpTy op) {
+    int64_t count = 1;
+    for (int64_t dim : op.getDims()) {
+      int64_t size = op.getInput().getType().getDimSize(dim);
+      if (ShapedType::isDynamic(size))
+        return std::nullopt;
+      count *= size;
+    }
+    return count;
+  }
+};
+
+/// x op fill(c) = x op c when x has the result's shape: the fill only
+/// broadcasts
+template <typename OpTy>
+struct FillOperandToScalar : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto fill = operand.get().template getDefiningOp<FillOp>();
+      Value x = getOtherOperand(op, operand.get());
+      if (!fill || x.getType() != op.getType() ||
+          !this->allows(RewriteEffect::Exact))
+        continue;
+      Value scalar = createSplatConstant(
+          rewriter, op.getLoc(), RankedTensorType::get({}, getElementType(x)),
+          fill.getElementValue());
+      rewriter.modifyOpInPlace(op, [&] { operand.set(scalar); });
+      return success();
+    }
+    return failure();
+  }
+};
+
+} // namespace
+
+void mlir::sinter::populateSimplifyConstantPatterns(RewritePatternSet &patterns,
+                                                    FpMode mode) {
+  MLIRContext *context = patterns.getContext();
+  patterns.addWithLabel<SubSelfToZero>({"sub-self"}, context, mode);
+  patterns.addWithLabel<MulByZero>({"mul-by-zero"}, context, mode);
+  patterns.addWithLabel<AddZeroLike>({"add-zero-like"}, context, mode);
+  patterns.addWithLabel<
+      ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
+      ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
+      ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
+      ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
+      ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(
+      {"zero-preserving-unary"}, context, mode);
+  patterns.addWithLabel<FoldElementwiseOfSplats>({"fold-constants"}, context,
+                                                 mode);
+  patterns
+      .addWithLabel<FoldReductionOfSplat<SumOp>, FoldReductionOfSplat<MeanOp>,
+                    FoldReductionOfSplat<MaxOp>, FoldReductionOfSplat<MinOp>>(
+          {"fold-constant-reductions"}, context, mode);
+  patterns
+      .addWithLabel<FillOperandToScalar<AddOp>, FillOperandToScalar<SubOp>,
+                    FillOperandToScalar<MulOp>, FillOperandToScalar<DivOp>,
+                    FillOperandToScalar<MaximumOp>,
+                    FillOperandToScalar<MinimumOp>, FillOperandToScalar<PowOp>>(
+          {"fill-operand-to-scalar"}, context, mode);
+}
