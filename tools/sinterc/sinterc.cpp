@@ -126,6 +126,12 @@ struct CompileOptions {
       cl::value_desc("name"), cl::cat(getSintercCategory())};
   cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help"),
                           cl::cat(getSintercCategory())};
+  cl::opt<bool> listBuiltins{
+      "list-builtins",
+      cl::desc("Print the builtin functions of the .sinter language (the "
+               "table of docs/language.md: signature with defaults, the "
+               "PyTorch function each mirrors) and exit"),
+      cl::cat(getSintercCategory())};
   cl::opt<sinter::GemmPrecision> precision{
       "precision", cl::desc("The arithmetic of generated GEMMs (-emit=cuda)"),
       cl::values(clEnumValN(sinter::GemmPrecision::F32, "f32",
@@ -374,6 +380,10 @@ static int compileMain(int argc, char **argv) {
     return ExitUsageError;
   if (options.shortHelp) {
     cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
+    return ExitSuccess;
+  }
+  if (options.listBuiltins) {
+    sinter::printBuiltinReference(llvm::outs());
     return ExitSuccess;
   }
 
