@@ -66,6 +66,11 @@ constexpr int kStageBytes = 2 * kTileBytesX + 2 * kTileBytesW;
 constexpr int kSmemBytes = 1024 + kStages * kStageBytes + 2 * kStages * 8;
 /// Accumulator registers per thread of a consumer for its 64 x kTileN part.
 constexpr int kAccRegs = kTileN / 2;
+/// K-blocks that the tensor cores accumulate before the promotion into the
+/// fp32 accumulator: 1 (every 32 K elements). Measured on the H100
+/// (bench/gemm): 2 (every 64) is no faster, and less accurate on 3 of 4
+/// shapes (1.6e-7 -> 3.7e-7 at 32768 x 4096 x 1024).
+constexpr int kPromoteBlocks = 1;
 /// Tiles of one group along M in the raster order (L2 reuse of W tiles).
 constexpr int kGroupM = 8;
 
@@ -237,10 +242,12 @@ __device__ __forceinline__ void consume(unsigned char *smem, uint64_t *full,
     uint64_t descWh = descriptorOf(wh), descWl = descriptorOf(wl);
     wgmmaFence();
     // A K-step of 8 TF32 elements is 32 bytes: 2 in the descriptors'
-    // 16-byte address units.
+    // 16-byte address units. The first product after a promotion
+    // overwrites the temporary.
+    int carried = kb % kPromoteBlocks != 0;
 #pragma unroll
     for (int step = 0; step < kTileK / kMmaK; ++step)
-      wgmma128(part, descXh + 2 * step, descWl + 2 * step, step);
+      wgmma128(part, descXh + 2 * step, descWl + 2 * step, step + carried);
 #pragma unroll
     for (int step = 0; step < kTileK / kMmaK; ++step)
       wgmma128(part, descXl + 2 * step, descWh + 2 * step, 1);
@@ -251,9 +258,11 @@ __device__ __forceinline__ void consume(unsigned char *smem, uint64_t *full,
     wgmmaWaitAll();
     if (threadIdx.x % 32 == 0)
       mbarrierArrive(&empty[s]);
+    if ((kb + 1) % kPromoteBlocks == 0 || kb + 1 == kBlocks) {
 #pragma unroll
-    for (int i = 0; i < kAccRegs; ++i)
-      acc[i] += part[i];
+      for (int i = 0; i < kAccRegs; ++i)
+        acc[i] += part[i];
+    }
   }
 
   // Accumulator layout of m64nNk8: register 4j + 2h + e of a thread holds
@@ -345,7 +354,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 /// two float4s; x strides over a row's quads, y over the rows.
 __global__ void splitKernel(int64_t rows, int64_t cols, const float *src,
                             int64_t ldSrc, float *hi, float *lo, int64_t ldDst,
-                            bool vectorLoads) {
+                            bool vectorLoads, HiRounding rounding) {
   int64_t quads = ldDst / 4;
   for (int64_t row = blockIdx.y; row < rows; row += gridDim.y) {
     const float *in = src + row * ldSrc;
@@ -361,8 +370,10 @@ __global__ void splitKernel(int64_t rows, int64_t cols, const float *src,
         for (int e = 0; e < 4 && col + e < cols; ++e)
           values[e] = in[col + e];
       }
-      Tf32Pair p0 = splitTf32(values[0]), p1 = splitTf32(values[1]);
-      Tf32Pair p2 = splitTf32(values[2]), p3 = splitTf32(values[3]);
+      Tf32Pair p0 = splitTf32(values[0], rounding);
+      Tf32Pair p1 = splitTf32(values[1], rounding);
+      Tf32Pair p2 = splitTf32(values[2], rounding);
+      Tf32Pair p3 = splitTf32(values[3], rounding);
       int64_t out = row * ldDst + col;
       *reinterpret_cast<float4 *>(hi + out) =
           make_float4(p0.hi, p1.hi, p2.hi, p3.hi);
@@ -429,9 +440,9 @@ using namespace sinter::rt::tf32x3;
 namespace {
 
 /// Launches splitKernel over a rows x cols matrix on \p ctx's stream.
-sinter_status launchSplit(sinter_rt_context *ctx, const char *fn, int64_t rows,
-                          int64_t cols, const float *src, int64_t ld, float *hi,
-                          float *lo) {
+sinter_status launchSplit(sinter_rt_context *ctx, const char *fn,
+                          HiRounding rounding, int64_t rows, int64_t cols,
+                          const float *src, int64_t ld, float *hi, float *lo) {
   int64_t ldSplit = splitLeadingDim(cols);
   bool vectorLoads =
       ld % 4 == 0 && sinter_rt_is_aligned(src, SINTER_RT_VECTOR_ALIGNMENT);
@@ -440,7 +451,7 @@ sinter_status launchSplit(sinter_rt_context *ctx, const char *fn, int64_t rows,
                 (ldSplit / 4 + kSplitThreads - 1) / kSplitThreads, 64)),
             static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
   splitKernel<<<grid, kSplitThreads, 0, ctx->stream>>>(
-      rows, cols, src, ld, hi, lo, ldSplit, vectorLoads);
+      rows, cols, src, ld, hi, lo, ldSplit, vectorLoads, rounding);
   return sinter_rt_check_cuda(ctx, cudaGetLastError(), fn);
 }
 
@@ -515,8 +526,8 @@ sinter_status prepareWeight(sinter_rt_context *ctx, const char *fn,
     weight = &ctx->weights[ctx->weightCount++];
     *weight = {w, n, k, ld, parts};
   }
-  return launchSplit(ctx, fn, n, k, w, ld, weight->parts,
-                     weight->parts + n * splitLeadingDim(k));
+  return launchSplit(ctx, fn, HiRounding::TowardZero, n, k, w, ld,
+                     weight->parts, weight->parts + n * splitLeadingDim(k));
 }
 
 } // namespace
@@ -547,14 +558,16 @@ sinter_status sinter::rt::runTf32x3(sinter_rt_context *ctx, int64_t M,
     wLo = weight->parts + N * ldSplit;
   } else {
     float *hi = buffer, *lo = buffer + N * ldSplit;
-    SINTER_RT_TRY(launchSplit(ctx, fn, N, K, W, ldw, hi, lo));
+    SINTER_RT_TRY(
+        launchSplit(ctx, fn, HiRounding::TowardZero, N, K, W, ldw, hi, lo));
     wHi = hi;
     wLo = lo;
     buffer += 2 * N * ldSplit;
   }
   float *xHi = scratch ? static_cast<float *>(scratch) : buffer;
   float *xLo = xHi + M * ldSplit;
-  SINTER_RT_TRY(launchSplit(ctx, fn, M, K, X, ldx, xHi, xLo));
+  SINTER_RT_TRY(
+      launchSplit(ctx, fn, HiRounding::Nearest, M, K, X, ldx, xHi, xLo));
 
   CUtensorMap maps[4];
   SINTER_RT_TRY(encodeOperand(ctx, &maps[0], xHi, M, K, ldSplit, kTileM));

@@ -8,9 +8,11 @@
 // What the 3xTF32 GEMM (gemm_tf32x3.cu) decides with plain integer and float
 // arithmetic, callable on the host and the device so that the runtime's host
 // tests check it without a GPU:
-//  - the split of an fp32 value a into hi = rna_tf32(a) and
-//    lo = rna_tf32(a - hi), such that hi + lo carries 21 of a's 24 mantissa
-//    bits and hi * hi' + hi * lo' + lo * hi' is a product at fp32 accuracy;
+//  - the split of an fp32 value a into hi (a rounded to TF32: to nearest for
+//    X, toward zero for W) and lo = rna_tf32(a - hi) (never 0: see
+//    splitTf32), such that hi + lo carries 21-22 of a's 24 mantissa bits and
+//    hi * hi' + hi * lo' + lo * hi' is a product at fp32 accuracy, with
+//    infinities and NaNs in X propagating as in SGEMM;
 //  - the rule that picks it or cuBLAS SGEMM for a shape.
 //
 //===----------------------------------------------------------------------===//
@@ -68,15 +70,45 @@ struct Tf32Pair {
   float lo;
 };
 
-/// Splits \p value into hi = roundToTf32(value) and
-/// lo = roundToTf32(value - hi); value - hi is exact in fp32. Where value is
-/// infinite or NaN, hi is value and lo is 0, so that products propagate
-/// special values as SGEMM does (inf - inf would make a NaN).
-SINTER_RT_TF32X3_HD Tf32Pair splitTf32(float value) {
-  float hi = roundToTf32(value);
-  if ((bitsOf(value) & kExponentMask) == kExponentMask)
-    return {hi, 0.0f};
-  return {hi, roundToTf32(value - hi)};
+/// The smallest normal fp32 magnitude, 2^-126 (a TF32 value): the lo part
+/// that stands for a zero remainder.
+constexpr uint32_t kTinyBits = 0x00800000u;
+constexpr uint32_t kSignBit = 0x80000000u;
+
+/// \p value truncated to TF32 (toward zero): the same sign, never larger.
+SINTER_RT_TF32X3_HD float truncateToTf32(float value) {
+  return floatOf(bitsOf(value) & ~kDroppedMask);
+}
+
+/// How splitTf32 makes the hi part.
+enum class HiRounding {
+  /// To nearest (ties away): hi + lo holds the value to 2^-22; lo's sign is
+  /// that of the remainder. For X, whose infinities then meet W's lo. (An
+  /// infinite weight times X's lo can therefore give NaN where SGEMM gives
+  /// inf; infinities and NaNs in X propagate as in SGEMM.)
+  Nearest,
+  /// Toward zero: hi + lo holds the value to 2^-21, and lo has the value's
+  /// sign. For W: an infinite x times W's lo is then an infinity of the sign
+  /// of x * w, as in SGEMM, never inf - inf.
+  TowardZero,
+};
+
+/// Splits \p value into hi (rounded to TF32 as \p rounding says) and
+/// lo = roundToTf32(value - hi); value - hi is exact in fp32, and a finite
+/// value never gives an infinite part. lo is never zero: where the remainder
+/// rounds to 0, and where value is infinite or NaN, lo is 2^-126 with
+/// value's sign, so that an infinite hi of the other operand times this lo
+/// is an infinity (inf * 0 would be NaN where SGEMM's x * w is inf). The
+/// cost is at most 2^-126 |w| added to a product x * w.
+SINTER_RT_TF32X3_HD Tf32Pair splitTf32(float value, HiRounding rounding) {
+  float hi = rounding == HiRounding::Nearest ? roundToTf32(value)
+                                             : truncateToTf32(value);
+  float lo = (bitsOf(value) & kExponentMask) == kExponentMask
+                 ? 0.0f
+                 : roundToTf32(value - hi);
+  if (lo == 0.0f)
+    lo = floatOf(kTinyBits | (bitsOf(value) & kSignBit));
+  return {hi, lo};
 }
 
 /// K rounded up to a multiple of 4: the leading dimension of split operands,

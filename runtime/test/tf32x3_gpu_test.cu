@@ -198,8 +198,13 @@ bool sameSpecials(const std::vector<float> &a, const std::vector<float> &b) {
 
 void testSpecialValues(sinter_rt_context *ctx) {
   Problem p = makeProblem(256, 256, 256, 0.0f, SINTER_EPILOGUE_NONE);
-  for (float &w : p.w)
-    w = std::fabs(w); // Positive weights: an inf in X stays one inf per row.
+  // Weights of both signs and a zero (inf * 0 is NaN in SGEMM), exact in
+  // TF32 (lo would be 0) where x is infinite. (An infinite weight may give
+  // NaN where SGEMM gives inf: X's lo, rounded to nearest, can have either
+  // sign; see splitTf32.)
+  for (int64_t n = 0; n < p.n; ++n)
+    p.w[n * p.ldw + 5] = n % 2 ? -2.0f : 0.5f;
+  p.w[2 * p.ldw + 5] = 0.0f;
   p.x[3 * p.ldx + 5] = INFINITY;
   p.x[7 * p.ldx + 0] = -INFINITY;
   p.x[11 * p.ldx + 100] = NAN;
@@ -207,10 +212,12 @@ void testSpecialValues(sinter_rt_context *ctx) {
   std::vector<float> ours = run(ctx, p, false);
   std::vector<float> sgemm = run(ctx, p, true);
   check(sameSpecials(ours, sgemm),
-        "3xtf32 inf, -inf, NaN and 1e37 in X: the same inf/NaN as SGEMM");
+        "3xtf32 inf, -inf, NaN, 1e37 in X and 0 in W: the same inf (with "
+        "sign) and NaN as SGEMM");
   check(std::isinf(ours[3 * p.ldy]) && ours[3 * p.ldy] > 0 &&
-            std::isnan(ours[11 * p.ldy]),
-        "3xtf32 an inf row stays inf, a NaN row NaN");
+            std::isinf(ours[3 * p.ldy + 1]) && ours[3 * p.ldy + 1] < 0 &&
+            std::isnan(ours[3 * p.ldy + 2]) && std::isnan(ours[11 * p.ldy]),
+        "3xtf32 inf * 0.5 = inf, inf * -2 = -inf, inf * 0 = NaN, NaN stays");
 }
 
 void testDeterminism(sinter_rt_context *ctx) {

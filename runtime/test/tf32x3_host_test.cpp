@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -60,44 +61,75 @@ void testRounding() {
 }
 
 void testSpecialSplits() {
-  Tf32Pair inf = splitTf32(-INFINITY);
-  check(sameBits(inf.hi, -INFINITY) && inf.lo == 0.0f,
-        "split -inf: hi -inf, lo 0");
-  Tf32Pair nan = splitTf32(NAN);
-  check(std::isnan(nan.hi) && nan.lo == 0.0f, "split NaN: hi NaN, lo 0");
-  Tf32Pair big = splitTf32(FLT_MAX);
+  const float tiny = std::ldexp(1.0f, -126);
+  Tf32Pair inf = splitTf32(-INFINITY, HiRounding::Nearest);
+  check(sameBits(inf.hi, -INFINITY) && sameBits(inf.lo, -tiny),
+        "split -inf: hi -inf, lo -2^-126");
+  Tf32Pair nan = splitTf32(NAN, HiRounding::Nearest);
+  check(std::isnan(nan.hi) && std::fabs(nan.lo) == tiny,
+        "split NaN: hi NaN, lo finite");
+  Tf32Pair big = splitTf32(FLT_MAX, HiRounding::Nearest);
   check(std::isfinite(big.hi) && std::isfinite(big.lo) && isTf32(big.hi) &&
             isTf32(big.lo),
         "split FLT_MAX: finite TF32 parts");
   check(std::fabs(static_cast<double>(big.hi) + big.lo - FLT_MAX) <=
             FLT_MAX * std::ldexp(1.0, -22),
         "split FLT_MAX: hi + lo within 2^-22");
-  Tf32Pair zero = splitTf32(0.0f);
-  check(zero.hi == 0.0f && zero.lo == 0.0f, "split 0");
+  Tf32Pair up =
+      splitTf32(1.0f + 3 * std::ldexp(1.0f, -12), HiRounding::TowardZero);
+  check(up.hi == 1.0f && up.lo > 0.0f,
+        "split 1 + 3/4 TF32 ulp toward zero: hi 1, lo positive");
+  Tf32Pair near =
+      splitTf32(1.0f + 3 * std::ldexp(1.0f, -12), HiRounding::Nearest);
+  check(near.hi == 1.0f + std::ldexp(1.0f, -10) && near.lo < 0.0f,
+        "split 1 + 3/4 TF32 ulp to nearest: hi 1 + ulp, lo negative");
+  Tf32Pair two = splitTf32(-2.0f, HiRounding::TowardZero);
+  check(sameBits(two.hi, -2.0f) && sameBits(two.lo, -tiny),
+        "split -2 (exact in TF32): lo -2^-126, not 0");
+  Tf32Pair zero = splitTf32(0.0f, HiRounding::Nearest);
+  check(zero.hi == 0.0f && sameBits(zero.lo, tiny), "split 0: lo 2^-126");
+  // What the small products then give: inf * lo' keeps the sign of x * w
+  // where SGEMM's x * w is inf, and stays NaN where x * w is NaN.
+  check(sameBits(inf.hi * two.lo, INFINITY) &&
+            sameBits(inf.lo * two.hi, tiny * 2.0f),
+        "products: -inf * -2 gives +inf in the small products");
+  check(std::isnan(inf.hi * zero.hi), "products: -inf * 0 stays NaN");
 }
 
-/// hi + lo holds a to 2^-22 relatively (hi's error is at most 2^-11 |a|, and
-/// lo rounds it to 11 bits), and both parts fit in TF32.
-void testRandomSplits() {
+/// hi + lo holds a to 2^-22 |a| + 2^-126 (to nearest) or 2^-21 |a| + 2^-126
+/// (toward zero, where lo also has a's sign): hi's error is at most half a
+/// TF32 unit (or below one), lo rounds it to 11 bits, and a zero remainder
+/// becomes 2^-126; both parts fit in TF32.
+void testRandomSplits(HiRounding rounding, const char *name) {
+  bool towardZero = rounding == HiRounding::TowardZero;
   std::mt19937 random(7);
   std::uniform_real_distribution<double> mantissa(-1, 1);
   std::uniform_int_distribution<int> exponent(-100, 100);
   double worst = 0;
-  bool allTf32 = true;
+  bool valid = true;
   for (int i = 0; i < 1000000; ++i) {
     float a =
         static_cast<float>(std::ldexp(mantissa(random), exponent(random)));
     if (a == 0.0f)
       continue;
-    Tf32Pair parts = splitTf32(a);
-    allTf32 = allTf32 && isTf32(parts.hi) && isTf32(parts.lo);
-    double error = std::fabs(static_cast<double>(parts.hi) + parts.lo - a) /
-                   std::fabs(static_cast<double>(a));
-    worst = std::max(worst, error);
+    Tf32Pair parts = splitTf32(a, rounding);
+    valid = valid && isTf32(parts.hi) && isTf32(parts.lo);
+    if (towardZero)
+      valid = valid && std::signbit(parts.hi) == std::signbit(a) &&
+              std::signbit(parts.lo) == std::signbit(a);
+    double bound = std::fabs(static_cast<double>(a)) *
+                       std::ldexp(1.0, towardZero ? -21 : -22) +
+                   std::ldexp(1.0, -126);
+    worst = std::max(
+        worst, std::fabs(static_cast<double>(parts.hi) + parts.lo - a) / bound);
   }
-  std::printf("     worst relative error of hi + lo: %.3e\n", worst);
-  check(allTf32, "random splits: parts fit in TF32");
-  check(worst <= std::ldexp(1.0, -22), "random splits: hi + lo within 2^-22");
+  std::printf("     %s: worst |hi + lo - a| / bound: %.3f\n", name, worst);
+  check(valid, (std::string("random splits ") + name +
+                (towardZero ? ": TF32 parts with a's sign" : ": TF32 parts"))
+                   .c_str());
+  check(worst <= 1.0,
+        (std::string("random splits ") + name + ": hi + lo within the bound")
+            .c_str());
 }
 
 /// The rule on shapes measured with bench/gemm on an H100 (132 SMs): the
@@ -144,7 +176,8 @@ void testShapeRule() {
 int main() {
   testRounding();
   testSpecialSplits();
-  testRandomSplits();
+  testRandomSplits(HiRounding::Nearest, "to nearest");
+  testRandomSplits(HiRounding::TowardZero, "toward zero");
   testShapeRule();
   std::printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -4,7 +4,8 @@
 Runs on a GPU machine with nvcc (no MLIR needed). For the folder <dir>:
   1. builds the runtime (<dir>/runtime/src/*.cu) into a static library;
   2. builds every case's generated code with its driver
-     (nvcc -arch=sm_90 -Werror all-warnings), in parallel;
+     (nvcc -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings: sm_90a
+     for the runtime's 3xTF32 GEMM), in parallel;
   3. runs every case at every size it was prepared for, and once (at the
      smallest size above 1, in quick mode) under compute-sanitizer memcheck;
   4. prints one table row per case and size: max abs error and relative
@@ -27,7 +28,8 @@ import shutil
 import subprocess
 import sys
 
-NVCC_FLAGS = ["-std=c++17", "-arch=sm_90", "-O3", "-Werror", "all-warnings",
+NVCC_FLAGS = ["-std=c++17", "-gencode=arch=compute_90a,code=sm_90a", "-O3",
+              "-Werror", "all-warnings",
               "-Xcompiler", "-Wall,-Wextra"]
 
 
