@@ -339,7 +339,9 @@ def random_algebra(b, value):
         s = b.unary("exp", b.param([n], ("normal", (0.0, 0.5))))
         return b.binary("mul", b.unary("relu", out), s)
     if case == "batch_norm":
-        if b.batch < 2:
+        # Training statistics need two rows (as in PyTorch).
+        rows = b.batch if out[1][0] is None else out[1][0]
+        if rows < 2:
             return out
         t = tensor_type(out[1])
         normed = b.emit(f"sinter.batch_norm {out[0]} training : {t}", out[1])

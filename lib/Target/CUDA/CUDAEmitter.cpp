@@ -567,16 +567,6 @@ static std::string getBytes(const DimExpr &count, StringRef type) {
          ")";
 }
 
-/// The operands of `kernel` that are buffers (not constants), in order: one
-/// per KernelRequest::inputs.
-static SmallVector<Value> getBufferOperands(KernelOp kernel) {
-  SmallVector<Value> operands;
-  for (Value operand : kernel.getInputs())
-    if (!isa_and_nonnull<ConstantOp>(operand.getDefiningOp()))
-      operands.push_back(operand);
-  return operands;
-}
-
 /// The host statement that writes `value` to the `elements` floats at
 /// `pointer`: a memset for +0, else the fill kernel (helper "launch_fill").
 static std::string getFillCall(StringRef pointer, const DimExpr &elements,
@@ -590,6 +580,16 @@ static std::string getFillCall(StringRef pointer, const DimExpr &elements,
   helpers.insert({"grid_blocks", "launch_fill"});
   return tryCall("sinterFill", {"ctx", "stream", pointer.str(), elements.str(),
                                 formatFloatLiteral(value)});
+}
+
+/// The operands of `kernel` that are buffers (not constants), in order: one
+/// per KernelRequest::inputs.
+static SmallVector<Value> getBufferOperands(KernelOp kernel) {
+  SmallVector<Value> operands;
+  for (Value operand : kernel.getInputs())
+    if (!isa_and_nonnull<ConstantOp>(operand.getDefiningOp()))
+      operands.push_back(operand);
+  return operands;
 }
 
 LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {

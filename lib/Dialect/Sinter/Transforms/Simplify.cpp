@@ -221,8 +221,9 @@ struct ReluOfNonNegative : public SimplifyPattern<ReluOp> {
   }
 };
 
-/// relu(x) * c = relu(x * c) for a constant scalar c > 0 (a positive scale
-/// commutes with rounding and with max(., 0))
+/// relu(x) * s = relu(x * s) for s > 0 (a positive scale commutes with
+/// rounding and with max(., 0)): a constant, or a param-only value known to
+/// be positive (exp(p)), which then reaches a linear before the relu
 struct ScaleIntoRelu : public SimplifyPattern<MulOp> {
   using SimplifyPattern::SimplifyPattern;
   LogicalResult matchAndRewrite(MulOp op,
@@ -231,12 +232,13 @@ struct ScaleIntoRelu : public SimplifyPattern<MulOp> {
       auto relu = operand.getDefiningOp<ReluOp>();
       Value factor = getOtherOperand(op, operand);
       if (!relu || !relu->hasOneUse() || relu.getType() != op.getType() ||
-          !isScalar(factor))
+          !isParamOnly(factor) || !isPositive(factor))
         continue;
-      std::optional<APFloat> scale = matchSplatConstant(factor);
-      if (!scale || !scale->isFiniteNonZero() || scale->isNegative())
-        continue;
-      if (!allows(RewriteEffect::Exact))
+      // exp or sigmoid of a param may round to +0, where relu(x) * 0 and
+      // relu(x * 0) differ for infinite x; a positive constant is exact.
+      bool isConstant = matchPattern(factor, m_Constant());
+      if (!allows(isConstant ? RewriteEffect::Exact
+                             : RewriteEffect::FiniteOnly))
         return failure();
       Value scaled =
           MulOp::create(rewriter, op.getLoc(), relu.getInput(), factor);

@@ -363,31 +363,6 @@ struct DivByParamToMul : public SimplifyPattern<DivOp> {
   }
 };
 
-/// relu(y) * s = relu(y * s) for a param-only s known to be positive (a
-/// positive scale commutes with max(., 0)), so that s reaches the linear
-struct PositiveScaleIntoRelu : public SimplifyPattern<MulOp> {
-  using SimplifyPattern::SimplifyPattern;
-  LogicalResult matchAndRewrite(MulOp op,
-                                PatternRewriter &rewriter) const override {
-    for (Value operand : {op.getLhs(), op.getRhs()}) {
-      auto relu = operand.getDefiningOp<ReluOp>();
-      Value s = getOtherOperand(op, operand);
-      // Scalar constants are ScaleIntoRelu's.
-      if (!relu || !relu->hasOneUse() || relu.getType() != op.getType() ||
-          matchSplatConstant(s) || !isParamOnly(s) || !isPositive(s))
-        continue;
-      // exp or sigmoid of a param may round to +0, where relu(y) * 0 and
-      // relu(y * 0) differ for infinite y.
-      if (!allows(RewriteEffect::FiniteOnly))
-        return failure();
-      Value scaled = MulOp::create(rewriter, op.getLoc(), relu.getInput(), s);
-      rewriter.replaceOpWithNewOp<ReluOp>(op, scaled);
-      return success();
-    }
-    return failure();
-  }
-};
-
 } // namespace
 
 void mlir::sinter::populateSimplifyLinearMapPatterns(
@@ -406,6 +381,4 @@ void mlir::sinter::populateSimplifyLinearMapPatterns(
   patterns.addWithLabel<ScaleIntoContraction>({"scale-into-contraction"},
                                               context, mode);
   patterns.addWithLabel<DivByParamToMul>({"div-by-param"}, context, mode);
-  patterns.addWithLabel<PositiveScaleIntoRelu>({"positive-scale-into-relu"},
-                                               context, mode);
 }

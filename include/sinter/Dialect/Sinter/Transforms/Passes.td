@@ -78,7 +78,7 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
     scale-out-of-reduction, drop-unit-reduction-dims, compose-transposes,
     regroup-cheap-shifts, factor-scaled-self, centering-cancels-shift,
     group-reduction-of-linear, matmul-of-linear, scale-into-contraction,
-    div-by-param, positive-scale-into-relu, reduction-of-matmul,
+    div-by-param, reduction-of-matmul,
     reduction-of-biased-matmul, scalar-out-of-matmul-operand,
     transpose-into-matmul, scale-into-weights, scale-through-bias.
   }];
