@@ -457,3 +457,24 @@ func.func @forward(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %s = sinter.softmax %x dim 1 : tensor<?x64xf32>
   return %s : tensor<?x64xf32>
 }
+
+// -----
+
+// An elementwise op that computes a matmul operand (through a view) is a
+// kernel of its own: the library GEMM reads its operands from memory, so
+// the gemm kernel may hold only the view (issue 19: the planner put the
+// clamp in the gemm kernel, and the emitter refused it).
+// CHECK-LABEL: func.func @matmul_computed_operand
+//       CHECK:   %[[C:.*]] = sinter.kernel pointwise(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32> {
+//       CHECK:     sinter.clamp
+//       CHECK:   sinter.kernel gemm(%[[C]], %{{.*}}) : (tensor<3xf32>, tensor<2x1xf32>) -> tensor<3x2xf32> {
+//  CHECK-NEXT:   ^bb0
+//  CHECK-NEXT:     sinter.reshape
+//  CHECK-NEXT:     sinter.matmul
+//  CHECK-NEXT:     sinter.yield
+func.func @matmul_computed_operand(%x: tensor<3xf32>, %w: tensor<2x1xf32>) -> tensor<3x2xf32> {
+  %c = sinter.clamp %x min = -1.0 max = 1.0 : tensor<3xf32>
+  %r = sinter.reshape %c : tensor<3xf32> -> tensor<3x1xf32>
+  %m = sinter.matmul %r, %w transpose_b : tensor<3x1xf32>, tensor<2x1xf32>
+  return %m : tensor<3x2xf32>
+}

@@ -257,3 +257,23 @@ func.func @forward(%x: tensor<4xf32> {sinter.name = "x"}) -> tensor<4xf32>
     attributes {sinter.original_arguments = [{sinter.name = "x", sinter.type = tensor<2xf32>}]} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Indices of params stay in @forward: prepared values are float buffers
+// (issue 19: the emitter refused the i64 @prepare result). What they are
+// computed from still moves.
+// CHECK-LABEL: module @indices
+//       CHECK: func.func @prepare
+//       CHECK:   sinter.tanh
+//       CHECK: func.func @forward
+//       CHECK:   %[[I:.*]] = sinter.argmax %{{.*}} dims [0] : tensor<4x3xf32>
+//       CHECK:   return %[[I]] : tensor<3xi64>
+module @indices {
+  func.func @forward(%w: tensor<4x3xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", ""]})
+      -> (tensor<3xi64> {sinter.name = "i", sinter.dim_names = [""]}) {
+    %t = sinter.tanh %w : tensor<4x3xf32>
+    %i = sinter.argmax %t dims [0] : tensor<4x3xf32>
+    return %i : tensor<3xi64>
+  }
+}

@@ -8,6 +8,7 @@
 #include "CodeWriter.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -164,46 +165,68 @@ Expr CodeWriter::bind(const Expr &e, StringRef type, StringRef prefix) {
   return Expr(name, depth);
 }
 
-/// True when `text` mentions the identifier `name`.
-static bool mentions(StringRef text, StringRef name) {
-  for (size_t pos = text.find(name); pos != StringRef::npos;
-       pos = text.find(name, pos + 1)) {
-    auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
-    bool startsWord = pos == 0 || !isIdentifierChar(text[pos - 1]);
-    size_t end = pos + name.size();
-    bool endsWord = end == text.size() || !isIdentifierChar(text[end]);
-    if (startsWord && endsWord)
-      return true;
+/// The identifiers that `text` mentions (words of letters, digits and '_'
+/// not starting with a digit), once each.
+static llvm::StringSet<> getIdentifiers(StringRef text) {
+  llvm::StringSet<> names;
+  auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  for (size_t pos = 0; pos < text.size();) {
+    if (!isIdentifierChar(text[pos])) {
+      ++pos;
+      continue;
+    }
+    size_t end = pos;
+    while (end < text.size() && isIdentifierChar(text[end]))
+      ++end;
+    if (!llvm::isDigit(text[pos]))
+      names.insert(text.slice(pos, end));
+    pos = end;
   }
-  return false;
+  return names;
 }
 
 std::string CodeWriter::finish(unsigned indent) const {
   assert(scopes.size() == 1 && "scopes left open");
-  std::vector<const Line *> lines;
-  for (const Line &line : scopes.front().lines)
-    lines.push_back(&line);
+  const std::vector<Line> &lines = scopes.front().lines;
   // Drop dead declarations until none is left: removing one may kill the
-  // declarations it read.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      StringRef name = lines[i]->declares;
-      if (name.empty())
+  // declarations it read. Each line's identifiers are counted once, so that
+  // this takes time linear in the body.
+  std::vector<llvm::StringSet<>> mentions;
+  llvm::StringMap<unsigned> readers;
+  for (const Line &line : lines) {
+    mentions.push_back(getIdentifiers(line.text));
+    for (const auto &name : mentions.back())
+      if (name.getKey() != line.declares)
+        ++readers[name.getKey()];
+  }
+  llvm::StringMap<size_t> declarations;
+  for (auto [index, line] : llvm::enumerate(lines))
+    if (!line.declares.empty())
+      declarations[line.declares] = index;
+  std::vector<bool> dead(lines.size(), false);
+  SmallVector<size_t> worklist;
+  for (auto [index, line] : llvm::enumerate(lines))
+    if (!line.declares.empty() && readers.lookup(line.declares) == 0)
+      worklist.push_back(index);
+  while (!worklist.empty()) {
+    size_t index = worklist.pop_back_val();
+    if (dead[index])
+      continue;
+    dead[index] = true;
+    for (const auto &name : mentions[index]) {
+      if (name.getKey() == lines[index].declares)
         continue;
-      bool read = false;
-      for (size_t j = 0; j < lines.size() && !read; ++j)
-        read = j != i && mentions(lines[j]->text, name);
-      if (!read) {
-        lines.erase(lines.begin() + i--);
-        changed = true;
-      }
+      auto it = declarations.find(name.getKey());
+      if (--readers[name.getKey()] == 0 && it != declarations.end())
+        worklist.push_back(it->second);
     }
   }
   std::string text;
-  for (const Line *line : lines) {
-    if (!line->text.empty())
-      text += std::string(2 * (indent + line->indent), ' ') + line->text;
+  for (auto [index, line] : llvm::enumerate(lines)) {
+    if (dead[index])
+      continue;
+    if (!line.text.empty())
+      text += std::string(2 * (indent + line.indent), ' ') + line.text;
     text += "\n";
   }
   return text;

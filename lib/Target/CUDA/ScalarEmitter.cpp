@@ -255,44 +255,100 @@ FailureOr<Expr> ScalarEmitter::emitConstant(Operation *constant, Value value,
   return writer.bind(element, "float", "v");
 }
 
+/// The memo key of coordinates: their index expressions.
+static std::string getCoordsKey(const Coords &coords) {
+  std::string key;
+  for (const Expr &index : coords.indices)
+    key += index.text + ",";
+  if (coords.linear)
+    key += "|" + coords.linear->text;
+  return key;
+}
+
+FailureOr<std::optional<Expr>>
+ScalarEmitter::resolve(Value value, Coords coords, PendingValue &pending) {
+  while (true) {
+    if (leaves.contains(value))
+      return std::optional<Expr>(readLeaf(value, coords));
+    if (Operation *constant = getConstantDef(value)) {
+      FailureOr<Expr> element = emitConstant(constant, value, coords);
+      if (failed(element))
+        return failure();
+      return std::optional<Expr>(*element);
+    }
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return emitError(value.getLoc(),
+                       "CUDA emitter: a kernel argument has no buffer");
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      coords = delinearize(linearize(coords, getShape(value)),
+                           getShape(reshape.getInput()));
+      value = reshape.getInput();
+      continue;
+    }
+    if (auto transpose = dyn_cast<TransposeOp>(op)) {
+      Coords input;
+      input.indices.resize(coords.indices.size());
+      for (auto [d, source] : llvm::enumerate(transpose.getPerm()))
+        input.indices[source] = coords.indices[d];
+      coords = std::move(input);
+      value = transpose.getInput();
+      continue;
+    }
+    if (!isElementwiseUnary(op) && !isElementwiseBinary(op))
+      return op->emitError("CUDA emitter: '")
+             << op->getName()
+             << "' cannot be computed element by element in this kernel";
+    std::string key = getCoordsKey(coords);
+    auto &emitted = memo[value];
+    if (auto it = emitted.find(key); it != emitted.end())
+      return std::optional<Expr>(it->second);
+    pending = PendingValue{value, std::move(coords), std::move(key), {}, 0};
+    return std::optional<Expr>();
+  }
+}
+
 FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
-  if (leaves.contains(value))
-    return readLeaf(value, coords);
-  if (Operation *constant = getConstantDef(value))
-    return emitConstant(constant, value, coords);
-  Operation *op = value.getDefiningOp();
-  if (!op)
-    return emitError(value.getLoc(),
-                     "CUDA emitter: a kernel argument has no buffer");
-
-  if (auto reshape = dyn_cast<ReshapeOp>(op))
-    return emit(reshape.getInput(),
-                delinearize(linearize(coords, getShape(value)),
-                            getShape(reshape.getInput())));
-  if (auto transpose = dyn_cast<TransposeOp>(op)) {
-    Coords input;
-    input.indices.resize(coords.indices.size());
-    for (auto [d, source] : llvm::enumerate(transpose.getPerm()))
-      input.indices[source] = coords.indices[d];
-    return emit(transpose.getInput(), input);
-  }
-  if (!isElementwiseUnary(op) && !isElementwiseBinary(op))
-    return op->emitError("CUDA emitter: '")
-           << op->getName()
-           << "' cannot be computed element by element in this kernel";
-
-  SmallVector<std::string> operands;
-  unsigned depth = 0;
-  for (Value operand : op->getOperands()) {
-    FailureOr<Expr> element = emit(
-        operand, broadcastCoords(coords, getShape(value), getShape(operand)));
-    if (failed(element))
-      return failure();
-    operands.push_back(element->text);
-    depth = std::max(depth, element->depth);
-  }
-  FailureOr<std::string> text = emitElementwise(op, operands);
-  if (failed(text))
+  // An explicit stack rather than recursion: a kernel may chain 100k ops.
+  // The memo computes each value at each coordinates once (a DAG would
+  // otherwise be walked once per path); it lives for one call, during
+  // which no scope closes, so that every variable it names stays visible.
+  memo.clear();
+  std::vector<PendingValue> stack(1);
+  FailureOr<std::optional<Expr>> first = resolve(value, coords, stack.back());
+  if (failed(first))
     return failure();
-  return writer.bind(Expr(*text, depth), "float", "v");
+  if (*first)
+    return **first;
+  while (true) {
+    PendingValue &top = stack.back();
+    Operation *op = top.value.getDefiningOp();
+    if (top.operands.size() < op->getNumOperands()) {
+      Value operand = op->getOperand(top.operands.size());
+      PendingValue next;
+      FailureOr<std::optional<Expr>> element = resolve(
+          operand,
+          broadcastCoords(top.coords, getShape(top.value), getShape(operand)),
+          next);
+      if (failed(element))
+        return failure();
+      if (*element) {
+        top.operands.push_back((*element)->text);
+        top.depth = std::max(top.depth, (*element)->depth);
+      } else {
+        stack.push_back(std::move(next));
+      }
+      continue;
+    }
+    FailureOr<std::string> text = emitElementwise(op, top.operands);
+    if (failed(text))
+      return failure();
+    Expr result = writer.bind(Expr(*text, top.depth), "float", "v");
+    memo[top.value][top.key] = result;
+    stack.pop_back();
+    if (stack.empty())
+      return result;
+    stack.back().operands.push_back(result.text);
+    stack.back().depth = std::max(stack.back().depth, result.depth);
+  }
 }

@@ -28,6 +28,7 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <functional>
 #include <optional>
@@ -119,6 +120,22 @@ public:
   CodeWriter &getWriter() { return writer; }
 
 private:
+  /// An elementwise value being emitted: the expressions of its operands
+  /// so far, and the deepest scope they read.
+  struct PendingValue {
+    Value value;
+    Coords coords;
+    std::string key;
+    SmallVector<std::string> operands;
+    unsigned depth = 0;
+  };
+
+  /// Follows shape ops from element `coords` of `value`; returns the
+  /// expression when it needs no operands (a leaf, a constant, a value
+  /// emitted before), or nothing after filling `pending` with the
+  /// elementwise op whose operands come first.
+  FailureOr<std::optional<Expr>> resolve(Value value, Coords coords,
+                                         PendingValue &pending);
   FailureOr<Expr> emitConstant(Operation *constant, Value value,
                                const Coords &coords);
   FailureOr<std::string> emitElementwise(Operation *op,
@@ -131,6 +148,8 @@ private:
   LeafReader readLeaf;
   llvm::DenseSet<Value> leaves;
   llvm::DenseMap<Value, Value> outerValues;
+  /// Value -> coordinates key -> expression, for one call of `emit`.
+  llvm::DenseMap<Value, llvm::StringMap<Expr>> memo;
 };
 
 } // namespace mlir::sinter::cuda

@@ -334,12 +334,14 @@ private:
   void moveTo(unsigned group, Operation *op);
   void collectCandidates(unsigned group, SmallVectorImpl<Candidate> &out);
   Candidate getProducerClosure(Operation *reduction) const;
+  bool feedsMatmul(unsigned group, Operation *op) const;
   bool canJoin(unsigned group, const Candidate &candidate) const;
   bool fits(unsigned group, Operation *op, IsInternalFn isInternal,
             bool allowFullSize) const;
   void grow(unsigned group);
 
   // Pointwise merging and recomputation.
+  Operation *getSoleElementwiseReader(Operation *op) const;
   bool canMergePointwise(unsigned producer, unsigned consumer) const;
   bool canRecompute(unsigned group, Operation *op) const;
   bool tryRecompute(unsigned group, Operation *op);
@@ -556,6 +558,18 @@ bool FusionPlanner::fits(unsigned group, Operation *op, IsInternalFn isInternal,
   llvm_unreachable("unknown space");
 }
 
+/// Whether `op` computes an operand of the matmul of `group`, directly or
+/// through a member (a view of the operand): the library GEMM reads its
+/// operands from memory, so only views may do that inside the kernel.
+bool FusionPlanner::feedsMatmul(unsigned group, Operation *op) const {
+  const Group &g = groups[group];
+  return g.matmul && llvm::any_of(op->getUsers(), [&](Operation *user) {
+           return user == g.matmul ||
+                  (g.members.contains(user) &&
+                   llvm::is_contained(user->getUsers(), g.matmul));
+         });
+}
+
 /// Whether the ops of `candidate` may join `group`: none is placed yet or is
 /// a matmul (matmuls only root groups), whatever feeds the matmul of a gemm
 /// group is a view of its operand, and every other op fits the group's
@@ -571,7 +585,7 @@ bool FusionPlanner::canJoin(unsigned group, const Candidate &candidate) const {
   return llvm::all_of(candidate.ops, [&](Operation *op) {
     if (isa<MatmulOp>(op) || isPlaced(op))
       return false;
-    if (g.matmul && llvm::is_contained(op->getUsers(), g.matmul))
+    if (feedsMatmul(group, op))
       return isMatmulOperandView(op, g.matmul);
     return fits(group, op, isInternal, candidate.allowFullSize);
   });
@@ -702,10 +716,40 @@ bool FusionPlanner::canMergePointwise(unsigned producer,
   return !wouldCreateCycle({producer, consumer});
 }
 
+/// The one op that reads `op`'s results, if `op` has one result and every
+/// use of it is in that op, which reads it element for element.
+Operation *FusionPlanner::getSoleElementwiseReader(Operation *op) const {
+  if (op->getNumResults() != 1 || op->getResult(0).use_empty())
+    return nullptr;
+  Operation *reader = nullptr;
+  for (Operation *user : op->getUsers()) {
+    Operation *node = getNode(user);
+    if (!node || (reader && node != reader))
+      return nullptr;
+    reader = node;
+  }
+  return readsElementwise(reader, op->getResult(0)) ? reader : nullptr;
+}
+
 void FusionPlanner::formPointwiseGroups() {
   for (Operation *node : nodes)
     if (!isPlaced(node))
       createGroup(node, KernelKind::pointwise, Space());
+
+  // A pointwise op whose result only one pointwise op reads, element for
+  // element, joins that op's group: it saves the result's write and read,
+  // and cannot close a cycle (its group reaches nothing else). Visiting
+  // consumers first moves one op at a time, so that a chain of N ops takes
+  // O(N), where the search below would take O(N^2).
+  for (Operation *node : llvm::reverse(nodes)) {
+    unsigned group = getGroup(node);
+    if (groups[group].kind != KernelKind::pointwise ||
+        groups[group].members.size() != 1)
+      continue;
+    Operation *reader = getSoleElementwiseReader(node);
+    if (reader && groups[getGroup(reader)].kind == KernelKind::pointwise)
+      moveTo(getGroup(reader), node);
+  }
 
   // Merge the pair of pointwise groups joined by an edge that saves the most
   // bytes, until no merge saves any.
@@ -760,7 +804,7 @@ bool FusionPlanner::canRecompute(unsigned group, Operation *op) const {
     Operation *node = getNode(user);
     if (!node || !computes(group, node))
       continue;
-    if (node == g.matmul)
+    if (node == g.matmul || feedsMatmul(group, node))
       return false;
     if (g.space.kind == Space::Kind::Elementwise &&
         !readsElementwise(node, op->getResult(0)))

@@ -56,9 +56,15 @@ static bool isHoistableKind(Operation *op) {
 ///  - A constant never is: every kernel embeds it for free.
 ///  - A reshape is a view: hoisting one of a param would only copy the param,
 ///    while one of a hoisted value saves passing the unreshaped value.
+///  - Indices (argmax/argmin of params) stay: prepared values are float
+///    buffers.
 ///  - Everything else does arithmetic or moves data on every call.
 static bool shouldHoist(Operation *op, bool readsHoisted) {
   if (isa<ConstantOp>(op))
+    return false;
+  if (llvm::any_of(op->getResultTypes(), [](Type type) {
+        return !isa<FloatType>(cast<ShapedType>(type).getElementType());
+      }))
     return false;
   if (isa<ReshapeOp>(op))
     return readsHoisted;

@@ -104,6 +104,8 @@ bool mlir::sinter::isParamOnly(Value value) {
     Operation *op = current.getDefiningOp();
     if (!visited.insert(op).second || matchPattern(op, m_Constant()))
       continue;
+    if (visited.size() > kParamOnlySearchLimit)
+      return false;
     if (op->getNumRegions() != 0 || !isPure(op))
       return false;
     llvm::append_range(worklist, op->getOperands());

@@ -165,6 +165,8 @@ struct RegroupCheapFactors : public SimplifyPattern<OpTy> {
   using SimplifyPattern<OpTy>::SimplifyPattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (!this->allows(RewriteEffect::Rounding))
+      return failure();
     for (Value innerValue : {op.getLhs(), op.getRhs()}) {
       auto inner = innerValue.getDefiningOp<OpTy>();
       Value q = getOtherOperand(op, innerValue);
@@ -178,8 +180,6 @@ struct RegroupCheapFactors : public SimplifyPattern<OpTy> {
             !regroupKeepsShape(x, p, q, op.getType().getShape()) ||
             !regroupStaysSmall(p, q))
           continue;
-        if (!this->allows(RewriteEffect::Rounding))
-          return failure();
         Value pq = OpTy::create(rewriter, op.getLoc(), p, q);
         rewriter.replaceOpWithNewOp<OpTy>(op, x, pq);
         return success();

@@ -68,8 +68,14 @@ bool isReshapeTarget(ArrayRef<int64_t> shape);
 /// Returns true if `value` depends on no model input: it is a param argument
 /// of its function (`sinter.role = "param"`), a constant, or computed by pure
 /// region-free ops from such values only. Such values can be computed once
-/// in @prepare (see DESIGN.md, "Rewrite catalog").
+/// in @prepare (see DESIGN.md, "Rewrite catalog"). Patterns ask this of
+/// every op they visit, so the search stops after kParamOnlySearchLimit ops
+/// and answers false: a longer param-only expression is not recognized
+/// (and not rewritten), and a chain of N ops costs O(N), not O(N^2).
 bool isParamOnly(Value value);
+
+/// The most ops isParamOnly visits before it answers false.
+inline constexpr unsigned kParamOnlySearchLimit = 256;
 
 /// Returns true if every value of `value` is +0 or more, or NaN (exp, abs,
 /// sigmoid, hardsigmoid, softplus with beta >= 0).
