@@ -28,10 +28,11 @@ It copies the GPU side beside the cases:
     cases/<model>/ref/<name>.npy    the interpreter's outputs (<f8, <i8)
 
 case.json: {"model": C name, "source": file, "seed": 1, "dims": {name: size},
-"params" and "inputs": [{"name", "shape", "symbolic" (per dim), and "file"
-or "hint", "args", "checksum"}] in the order of the C API (PARAM_NAMES,
-INPUT_NAMES),
-"outputs": [{"name", "dtype": "f32"|"i64", "shape", "file"}]}.
+"params" and "inputs": [{"name", "shape", "symbolic" (per dim), "sizes" (per
+dim: the header's C expression), and "file" or "hint", "args", "checksum"}]
+in the order of the C API (PARAM_NAMES, INPUT_NAMES),
+"outputs": [{"name", "dtype": "f32"|"i64", "shape", "sizes", "file"}],
+"emptying": the dims whose value 0 empties every output (an empty batch)}.
 """
 
 import argparse
@@ -89,7 +90,8 @@ def prepare_model(sinterc, source, out, size, threshold):
         os.makedirs(os.path.join(case, "data"))
         os.makedirs(os.path.join(case, "ref"))
         doc = {"model": model, "source": os.path.relpath(source, ROOT), "seed": SEED,
-               "dims": values, "params": [], "inputs": [], "outputs": []}
+               "dims": values, "params": [], "inputs": [], "outputs": [],
+               "emptying": gpucheck.parse_emptying_dims(os.path.join(gen, header))}
         for kind, tensors in (("params", params), ("inputs", inputs)):
             for t in tensors:
                 shape = gpucheck.evaluate_shape(t["shape"], values)
@@ -99,7 +101,8 @@ def prepare_model(sinterc, source, out, size, threshold):
                              % (t["user"], data.dtype, list(data.shape), shape))
                 symbolic = [not size.isdigit()
                             for size in re.findall(r"\[([^\]]*)\]", t["shape"])]
-                entry = {"name": t["user"], "shape": shape, "symbolic": symbolic}
+                entry = {"name": t["user"], "shape": shape, "symbolic": symbolic,
+                         "sizes": re.findall(r"\[([^\]]*)\]", t["shape"])}
                 if data.nbytes <= threshold:
                     entry["file"] = "data/%s.npy" % t["user"]
                     np.save(os.path.join(case, entry["file"]), data.astype("<f4"))
@@ -119,6 +122,7 @@ def prepare_model(sinterc, source, out, size, threshold):
                 sys.exit("torch-check prepare: %s: interpreter shape %s, header %s"
                          % (o["user"], list(data.shape), shape))
             entry = {"name": o["user"], "dtype": o["type"], "shape": shape,
+                     "sizes": re.findall(r"\[([^\]]*)\]", o["shape"]),
                      "file": "ref/%s.npy" % o["user"]}
             np.save(os.path.join(case, entry["file"]),
                     data.astype("<i8" if o["type"] == "i64" else "<f8"))

@@ -64,6 +64,11 @@ KNOWN_REFUSALS = {
     r"kernel do not share rows|too many row segments)",
 }
 
+# The name policy (sinter/Support/Names.h): sinterc refuses, at its
+# location, a name that is not an identifier. For modules with hostile names
+# this is the expected outcome; it is counted like a known refusal.
+NAME_POLICY = ("name policy", r"is not an identifier \(\[A-Za-z_\]")
+
 # Output that means a tool crashed even when its exit status looks normal.
 CRASH_MARKERS = ["Stack dump", "LLVM ERROR", "PLEASE submit a bug report",
                  "AddressSanitizer", "runtime error:", "Assertion"]
@@ -127,9 +132,9 @@ def run_batch(tools, paths, args, allowed=()):
     return outputs, findings
 
 
-def check_emitters(tools, path, work, seed):
-    """sinterc -emit=cuda --emit-torch; returns the known refusal met, or
-    None."""
+def check_emitters(tools, path, work, seed, hostile=False):
+    """sinterc -emit=cuda --emit-torch; returns the known refusal met (with
+    `hostile` names, also the name policy's), or None."""
     mode = "fast" if seed % 2 == 0 else "strict"
     out = os.path.join(work, "gen")
     cmd = [tools.sinterc, path, "-o", out, "--emit-torch",
@@ -137,7 +142,8 @@ def check_emitters(tools, path, work, seed):
     try:
         run_tool(cmd, tools.timeout)
     except Finding as finding:
-        for refusal, pattern in KNOWN_REFUSALS.items():
+        refusals = dict(KNOWN_REFUSALS, **dict([NAME_POLICY] if hostile else []))
+        for refusal, pattern in refusals.items():
             if str(finding).startswith("error") and re.search(
                     pattern, str(finding)):
                 return refusal
@@ -226,7 +232,8 @@ def check_chunk(tools, seeds):
                 if not c["hostile"]:
                     check_numerics(tools, c, c["decomposed"], c["optimized"])
                 results[c["seed"]] = check_emitters(tools, c["path"],
-                                                    c["work"], c["seed"])
+                                                    c["work"], c["seed"],
+                                                    c["hostile"])
             except (Finding, difftest.Failure) as error:
                 failed[c["seed"]] = str(error)
             except subprocess.TimeoutExpired as error:

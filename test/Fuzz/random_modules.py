@@ -21,8 +21,8 @@
 #     other, unused params and inputs;
 #   - with `hostile`, names that are not identifiers (quotes, newlines,
 #     spaces, C and Python keywords, runtime names; with `pending` also
-#     leading double underscores, comment closers and paths, which hang
-#     sinterc until the reliability work of issue 19 lands).
+#     leading double underscores, comment closers and paths, which hung
+#     sinterc before issue 19's name policy, sinter/Support/Names.h).
 # Values are kept in the domain of each op (log, sqrt, rsqrt, pow and div see
 # positive inputs bounded away from 0; exp sees a tanh), so that the f32 and
 # f64 interpreter runs of a module are comparable. The same seed always gives

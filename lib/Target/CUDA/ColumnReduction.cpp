@@ -107,7 +107,8 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     leafBuffers[stats.value] = &stats;
   }
 
-  // Element (p, q) of the input: p indexes the kept dims, q the reduced.
+  // Element (column, q) of the input: column indexes the kept dims, q the
+  // reduced.
   const Shape &shape = context.shapes.getShape(reduction.info.input);
   Shape kept, reduced;
   for (auto [d, size] : llvm::enumerate(shape))
@@ -123,9 +124,9 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
               columns + " + threadIdx.x % " + columns + ";");
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
-  writer.line("const int64_t p = column;");
   writer.openScope(); // over this slice's rows
-  Coords keptCoords = delinearize(Expr("p", guardDepth), kept);
+  // The column indexes the kept dims (read only when some has size > 1).
+  Coords keptCoords = delinearize(Expr("column", guardDepth), kept);
   Coords reducedCoords = delinearize(Expr("q", writer.getDepth()), reduced);
   Coords coords;
   size_t keptIndex = 0, reducedIndex = 0;

@@ -290,9 +290,13 @@ __device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
   return {dev::shuffle(v.value, lane),
           __shfl_sync(dev::kFullWarpMask, v.index, lane)};
 }
-
-)" + getArgOp("ArgMaxOp", "argmax", "maximum", ">", "-INFINITY") +
-           "\n" + getArgOp("ArgMinOp", "argmin", "minimum", "<", "INFINITY");
+)";
+  // Each its own helper: a model with argmax alone would otherwise carry an
+  // unused ArgMinOp (a warning under -Werror all-warnings).
+  if (name == "argmax")
+    return getArgOp("ArgMaxOp", "argmax", "maximum", ">", "-INFINITY");
+  if (name == "argmin")
+    return getArgOp("ArgMinOp", "argmin", "minimum", "<", "INFINITY");
   if (name == "grid_blocks")
     return R"(/// The blocks of a grid-stride loop over `work` items:
 /// enough to cover them, at most 32 per multiprocessor.

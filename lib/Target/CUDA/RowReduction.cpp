@@ -412,9 +412,11 @@ static std::string getCombiner(ReductionKind kind, EmitterContext &context) {
     return "ProdOp";
   case ReductionKind::Argmax:
     context.helpers.insert("arg");
+    context.helpers.insert("argmax");
     return "ArgMaxOp";
   case ReductionKind::Argmin:
     context.helpers.insert("arg");
+    context.helpers.insert("argmin");
     return "ArgMinOp";
   }
   llvm_unreachable("unknown reduction kind");

@@ -18,7 +18,7 @@
 // CHECK: if (column < 96) {
 // CHECK: #pragma unroll 4
 // CHECK-NEXT: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q < B; q += splits * 2) {
-// CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + p;
+// CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: = x[[[X]]];
 // CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
@@ -33,7 +33,7 @@
 // CHECK: batch_norm_k0_column_reduction_partial1(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: float *__restrict__ partial, int64_t B, int64_t splits) {
-// CHECK: = stats0[p];
+// CHECK: = stats0[column];
 // The apply step is a pointwise kernel reading the statistics.
 // CHECK: batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
