@@ -37,7 +37,12 @@ count() { # Sums the numbers of the lit summary lines named "$@".
 }
 passed=$(count "Passed" "Expectedly Failed")
 failed=$(count "Failed" "Unresolved" "Timed Out" "Unexpectedly Passed")
+unsupported=$(count "Unsupported")
 rm -f "$log"
+if [ "$unsupported" -gt 0 ]; then
+  # Skipped, not passed: lit's notes at the top say why (e.g. no torch).
+  echo "test.sh: ${unsupported} tests skipped (UNSUPPORTED; lit's notes above say why)"
+fi
 if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
   failed=1 # lit itself did not run.
 fi

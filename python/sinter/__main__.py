@@ -74,7 +74,7 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     export = commands.add_parser(
         "export", help="write the .sinter model of a KernelBench-layout file",
-        description=__doc__.split("\n\n")[1].strip())
+        description=" ".join(__doc__.split("\n\n")[2].split()))
     export.add_argument("file", help="a .py file: the module class, "
                         "get_inputs(), get_init_inputs()")
     export.add_argument("--class", dest="class_name", default="Model",
@@ -82,7 +82,7 @@ def main(argv=None):
     export.add_argument("-o", dest="output", default="-",
                         help="the .sinter file to write ('-': stdout)")
     export.add_argument("--name", help="the model's name (default: the "
-                        "class name in snake_case)")
+                        "file's name in snake_case)")
     export.add_argument("--static", action="store_true",
                         help="keep dim 0 of the inputs fixed")
     export.add_argument("--eval", action="store_true",

@@ -144,6 +144,7 @@ HANDLERS = {
 }
 HANDLERS.update({f"aten.{name}.default": _unary(name) for name in (
     "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "silu",
-    "mish", "selu", "hardsigmoid", "hardswish")})
+    "mish", "selu", "hardsigmoid", "hardswish", "log1p", "expm1", "erf",
+    "sign")})
 
 

@@ -156,6 +156,9 @@ CASES = [
                               torch.rsqrt(x.abs() + 0.1)), X),
     ("reciprocal_square", lambda: Fn(lambda m, x: 1 / (x.abs() + 1) +
                                      torch.square(x)), X),
+    ("log1p_expm1_erf_sign", lambda: Fn(lambda m, x: torch.log1p(x.abs()) +
+                                        torch.expm1(x) + torch.erf(x) +
+                                        torch.sign(x)), X),
     ("relu_sigmoid_tanh", lambda: Fn(lambda m, x: torch.relu(x) +
                                      torch.sigmoid(x) * torch.tanh(x)), X),
     ("leaky_relu", lambda: Fn(lambda m, x: F.leaky_relu(x, 0.2) +
