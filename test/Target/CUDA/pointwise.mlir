@@ -6,7 +6,7 @@
 // RUN: sinterc %s -emit=cuda --model=transposed | FileCheck %s --check-prefix=PERM
 // RUN: sinterc %s -emit=cuda --model=dense | FileCheck %s --check-prefix=DENSE
 // RUN: sinterc %S/Inputs/models/reshaped_outputs.sinter -emit=cuda | FileCheck %s --check-prefix=LOOPS
-// RUN: sinterc %s -emit=cuda --model=torch_math | FileCheck %s --check-prefix=MATH
+// RUN: sinterc %s -emit=cuda --model=library_math | FileCheck %s --check-prefix=MATH
 
 module {
   // Full-size input, a row-vector param and a scalar: rows of 64, so the
@@ -154,12 +154,12 @@ module {
 
   // erf, expm1 and log1p are the accurate library functions; sign is ATen's
   // (0 < x) - (x < 0) from the runtime.
-  // MATH-LABEL: //   torch_math_k0_pointwise: erf, expm1, log1p, sign
+  // MATH-LABEL: //   library_math_k0_pointwise: erf, expm1, log1p, sign
   // MATH: [[E:v[0-9]+]] = erff(
   // MATH: [[M:v[0-9]+]] = expm1f([[E]]);
   // MATH: [[L:v[0-9]+]] = log1pf([[M]]);
   // MATH: = dev::sign([[L]]);
-  module @torch_math attributes {sinter.dims = {B = 8 : i64}} {
+  module @library_math attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
         -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
       %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32> {
