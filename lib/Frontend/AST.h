@@ -25,6 +25,13 @@
 
 namespace mlir::sinter::frontend {
 
+/// What to write for an elementwise choice, which the language has no
+/// where() or comparisons for (no select op, no boolean tensors).
+constexpr llvm::StringLiteral kElementwiseChoiceHint =
+    "an elementwise choice is written with relu, clamp, maximum or minimum: "
+    "where(x > 0, x, 0) is relu(x), where(x > t, x, t) is clamp(x, min=t), "
+    "where(a > b, a, b) is maximum(a, b)";
+
 /// Deepest expression tree the parser builds (a long chain `a + b + ...` is
 /// as deep as it has operators).
 constexpr unsigned kMaxExpressionDepth = 1024;

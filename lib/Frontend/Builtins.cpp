@@ -239,6 +239,23 @@ static SmallVector<StringRef> getInitHintNames() {
                   [](const Signature &hint) { return hint.name; });
 }
 
+/// What to write instead of a PyTorch function the language does not have
+/// yet, or "" for a name that is no such function.
+static StringRef getMissingFunctionHint(StringRef name) {
+  return llvm::StringSwitch<StringRef>(name)
+      .Case("where", " yet (the dialect has no select op); where(x > 0, x, "
+                     "0) is relu(x), where(x > t, x, t) is clamp(x, min=t), "
+                     "where(a > b, a, b) is maximum(a, b)")
+      .Cases({"cat", "concat", "stack", "chunk", "split"},
+             " yet (the dialect has no slice or concatenation op); compute "
+             "the parts separately, e.g. two linear() of the halves of the "
+             "weight")
+      .Cases({"conv1d", "conv2d", "conv3d"}, ": Sinter fuses linear layers, "
+                                             "elementwise ops, reductions and "
+                                             "norms")
+      .Default("");
+}
+
 /// Names of the builtins (with `methodsOnly`, of those with a method form).
 static SmallVector<StringRef> getBuiltinNames(bool methodsOnly) {
   SmallVector<StringRef> names;
@@ -388,6 +405,8 @@ FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
   }
   if (!builtin || (call.isMethod && !builtin->isMethod)) {
     InFlightDiagnostic diag = emitError(call.loc);
+    if (StringRef hint = getMissingFunctionHint(call.text); !hint.empty())
+      return diag << call.text << "() is not supported" << hint;
     if (builtin)
       return diag << "'" << call.text << "' is not a Tensor method; write "
                   << call.text << "(x, ...)";
@@ -449,8 +468,8 @@ FailureOr<SmallVector<EvalValue>> ModelLowering::lowerUnpacked(const Expr &expr,
     if (value->kind != EvalValue::Kind::List)
       return emitError(expr.loc)
              << "cannot unpack " << value->describe() << " into " << count
-             << " names; unpacking takes a tuple such as chunk(x, " << count
-             << ", dim=-1), split(...), max(x, dim) or x.shape";
+             << " names; unpacking takes a tuple: max(x, dim), min(x, dim) "
+                "or x.shape";
     values.assign(value->list.begin(), value->list.end());
   }
   if (values.size() != count)

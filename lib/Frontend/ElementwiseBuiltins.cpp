@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Activations, elementwise math and elementwise binary functions, as in
-// torch and torch.nn.functional; where(cond, a, b) with a comparison.
+// torch and torch.nn.functional.
 //
 //===----------------------------------------------------------------------===//
 
@@ -297,6 +297,14 @@ void frontend::addElementwiseBuiltins(std::vector<Builtin> &builtins) {
   add("sqrt", {"input"}, "torch.sqrt", "sqrt(x)", true, lowerUnary<SqrtOp>);
   add("rsqrt", {"input"}, "torch.rsqrt", "1 / sqrt(x)", true,
       lowerUnary<RsqrtOp>);
+  add("erf", {"input"}, "torch.erf", "the error function", true,
+      lowerUnary<ErfOp>);
+  add("expm1", {"input"}, "torch.expm1", "e^x - 1, accurate near 0", true,
+      lowerUnary<Expm1Op>);
+  add("log1p", {"input"}, "torch.log1p", "ln(1 + x), accurate near 0", true,
+      lowerUnary<Log1pOp>);
+  add("sign", {"input"}, "torch.sign",
+      "1, -1, or 0 (for zero and NaN, as ATen)", true, lowerUnary<SignOp>);
   add("square", {"input"}, "torch.square", "x^2", true, lowerSquare);
   add("reciprocal", {"input"}, "torch.reciprocal", "1 / x", true,
       lowerReciprocal);

@@ -63,13 +63,14 @@ FailureOr<ExprPtr> SyntaxParser::parseExpr() {
     if (word == "if")
       return emitError(token.getLoc())
              << "conditional expressions ('a if cond else b') are not "
-                "supported; use where(cond, a, b)";
+                "supported; "
+             << kElementwiseChoiceHint;
     if (word == "and" || word == "or" || word == "not" || word == "in" ||
         word == "is")
       return emitError(token.getLoc())
              << "'" << word
-             << "' is not supported; comparisons appear only as the "
-                "condition of where(cond, a, b)";
+             << "' is not supported (there are no boolean values); "
+             << kElementwiseChoiceHint;
     if (word == "for")
       return emitError(token.getLoc())
              << "comprehensions ('... for ... in ...') are not supported; "

@@ -76,8 +76,9 @@ FailureOr<EvalValue> ModelLowering::lowerExprOfKind(const Expr &expr) {
     return lowerBinary(expr);
   case Expr::Kind::Compare:
     return emitError(expr.loc)
-           << "comparisons are supported only as the condition of "
-              "where(cond, a, b)";
+           << "comparisons ('" << expr.source
+           << "') are not supported (there are no boolean tensors); "
+           << kElementwiseChoiceHint;
   case Expr::Kind::Negate:
     return lowerNegate(expr);
   case Expr::Kind::Transpose:

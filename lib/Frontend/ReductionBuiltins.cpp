@@ -120,40 +120,50 @@ static FailureOr<Value> lowerPNorm(const Arguments &args, Value input, double p,
   return lowering.create<SqrtOp>(loc, {*sum});
 }
 
-static FailureOr<Value> lowerNorm(const Arguments &args) {
+/// The input, p and dims of norm() and normalize().
+struct NormArguments {
+  Value input;
+  double p;
+  SmallVector<int64_t> dims;
+};
+
+static FailureOr<NormArguments> getNormArguments(const Arguments &args) {
   FailureOr<Value> input = args.tensor("input");
   FailureOr<double> p =
       failed(input) ? FailureOr<double>() : getNormOrder(args);
   FailureOr<SmallVector<int64_t>> dims =
       failed(p) ? FailureOr<SmallVector<int64_t>>()
                 : args.dims("dim", getRank(*input));
+  if (failed(dims))
+    return failure();
+  return NormArguments{*input, *p, std::move(*dims)};
+}
+
+static FailureOr<Value> lowerNorm(const Arguments &args) {
+  FailureOr<NormArguments> norm = getNormArguments(args);
   FailureOr<bool> keepdim =
-      failed(dims) ? FailureOr<bool>() : args.boolean("keepdim");
+      failed(norm) ? FailureOr<bool>() : args.boolean("keepdim");
   if (failed(keepdim))
     return failure();
-  return lowerPNorm(args, *input, *p, *dims, *keepdim);
+  return lowerPNorm(args, norm->input, norm->p, norm->dims, *keepdim);
 }
 
 /// normalize(x, p, dim, eps) = x / max(norm(x, p, dim, keepdim), eps).
 static FailureOr<Value> lowerNormalize(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<double> p =
-      failed(input) ? FailureOr<double>() : getNormOrder(args);
-  FailureOr<SmallVector<int64_t>> dims =
-      failed(p) ? FailureOr<SmallVector<int64_t>>()
-                : args.dims("dim", getRank(*input));
+  FailureOr<NormArguments> norm = getNormArguments(args);
   FailureOr<double> eps =
-      failed(dims) ? FailureOr<double>() : args.number("eps");
+      failed(norm) ? FailureOr<double>() : args.number("eps");
   if (failed(eps))
     return failure();
-  FailureOr<Value> norm = lowerPNorm(args, *input, *p, *dims, true);
+  FailureOr<Value> length =
+      lowerPNorm(args, norm->input, norm->p, norm->dims, true);
   FailureOr<Value> clamped =
-      failed(norm) ? FailureOr<Value>()
-                   : args.lowering.create<ClampOp>(args.getLoc(), {*norm},
-                                                   {args.f64("min", *eps)});
+      failed(length) ? FailureOr<Value>()
+                     : args.lowering.create<ClampOp>(args.getLoc(), {*length},
+                                                     {args.f64("min", *eps)});
   if (failed(clamped))
     return failure();
-  return args.lowering.create<DivOp>(args.getLoc(), {*input, *clamped});
+  return args.lowering.create<DivOp>(args.getLoc(), {norm->input, *clamped});
 }
 
 void frontend::addReductionBuiltins(std::vector<Builtin> &builtins) {

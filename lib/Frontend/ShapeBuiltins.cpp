@@ -434,28 +434,24 @@ void frontend::addShapeBuiltins(std::vector<Builtin> &builtins) {
       "inserts a size-1 dim at dim", true, lowerUnsqueeze);
   add("squeeze", {"input", "dim=None"}, "torch.squeeze",
       "drops size-1 dims (the given ones, or all)", true, lowerSqueeze);
-  add("avg_pool1d",
-      {"input", "kernel_size", "stride=None", "padding=0", "ceil_mode=False",
-       "count_include_pad=True"},
-      "torch.nn.functional.avg_pool1d",
+  // PyTorch's pooling signatures; avg_pool2d also has divisor_override.
+  std::vector<StringRef> avgPool = {
+      "input",     "kernel_size",     "stride=None",
+      "padding=0", "ceil_mode=False", "count_include_pad=True"};
+  std::vector<StringRef> maxPool = {
+      "input",      "kernel_size",     "stride=None",         "padding=0",
+      "dilation=1", "ceil_mode=False", "return_indices=False"};
+  add("avg_pool1d", avgPool, "torch.nn.functional.avg_pool1d",
       "mean over windows of the last dim (stride = kernel_size)", false,
       lowerPoolNd<MeanOp, 1>);
-  add("max_pool1d",
-      {"input", "kernel_size", "stride=None", "padding=0", "dilation=1",
-       "ceil_mode=False", "return_indices=False"},
-      "torch.nn.functional.max_pool1d",
+  add("max_pool1d", maxPool, "torch.nn.functional.max_pool1d",
       "max over windows of the last dim (stride = kernel_size)", false,
       lowerPoolNd<MaxOp, 1>);
-  add("avg_pool2d",
-      {"input", "kernel_size", "stride=None", "padding=0", "ceil_mode=False",
-       "count_include_pad=True", "divisor_override=None"},
-      "torch.nn.functional.avg_pool2d",
+  avgPool.push_back("divisor_override=None");
+  add("avg_pool2d", avgPool, "torch.nn.functional.avg_pool2d",
       "mean over windows of the last two dims (stride = kernel_size)", false,
       lowerPoolNd<MeanOp, 2>);
-  add("max_pool2d",
-      {"input", "kernel_size", "stride=None", "padding=0", "dilation=1",
-       "ceil_mode=False", "return_indices=False"},
-      "torch.nn.functional.max_pool2d",
+  add("max_pool2d", maxPool, "torch.nn.functional.max_pool2d",
       "max over windows of the last two dims (stride = kernel_size)", false,
       lowerPoolNd<MaxOp, 2>);
 }

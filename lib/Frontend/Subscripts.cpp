@@ -161,10 +161,11 @@ FailureOr<EvalValue> ModelLowering::lowerTensorIndex(const Expr &expr,
     if (subscript.step)
       return emitError(subscript.step->loc)
              << "slicing with a step (" << describeSubscripts(expr)
-             << ") is not supported; for windows use avg_pool1d() or "
-                "max_pool1d(), for halves chunk(x, 2, dim)";
+             << ") is not supported; for windows of a dim use avg_pool1d() or "
+                "max_pool1d()";
   return emitError(expr.loc)
          << "indexing and slicing tensors (" << describeSubscripts(expr)
-         << ") is not supported; use chunk(x, n, dim) or split(x, sizes, "
-            "dim) for parts along a dim, unsqueeze(x, dim) for a new dim";
+         << ") is not supported yet (the dialect has no slice op); compute "
+            "the part directly, e.g. linear() with the rows of the weight it "
+            "needs; unsqueeze(x, dim) adds a dim, reshape() regroups";
 }

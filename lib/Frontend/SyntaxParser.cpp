@@ -68,9 +68,9 @@ static bool isKeyword(StringRef word) {
 /// or "" when `word` does not start one.
 static StringRef getUnsupportedStatementHint(StringRef word) {
   return llvm::StringSwitch<StringRef>(word)
-      .Cases({"if", "elif", "else"},
-             "a model is straight-line code; for an elementwise choice use "
-             "where(cond, a, b)")
+      .Cases({"if", "elif", "else"}, "a model is straight-line code; for "
+                                     "an elementwise choice use relu, "
+                                     "clamp, maximum or minimum")
       .Cases({"for", "while"},
              "a model is straight-line code; write each step as a statement "
              "(reductions such as sum(x, dim=1) replace loops over a dim)")
@@ -278,8 +278,8 @@ LogicalResult SyntaxParser::parseAssignment(Statement &statement) {
            << "assignment to part of a tensor ('" << statement.name
            << (token.is(Token::Kind::Dot) ? ".NAME" : "[...]")
            << " = ...') is not supported: tensors are values; build the new "
-              "tensor with where(), cat() or arithmetic and assign it to a "
-              "name";
+              "tensor with arithmetic, clamp() or maximum() and assign it to "
+              "a name";
   if (!token.is(Token::Kind::Equal))
     return emitUnexpected("'=' after '" + statement.name +
                           "' (a statement is 'dim', 'input', 'param', "

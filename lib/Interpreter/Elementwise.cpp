@@ -177,6 +177,17 @@ FailureOr<HostTensor> interp::evaluateUnary(Operation *op,
       .Case([&](SoftsignOp) {
         return map([](double x) { return x / (1.0 + std::fabs(x)); });
       })
+      .Case([&](ErfOp) { return map([](double x) { return std::erf(x); }); })
+      .Case(
+          [&](Expm1Op) { return map([](double x) { return std::expm1(x); }); })
+      .Case(
+          [&](Log1pOp) { return map([](double x) { return std::log1p(x); }); })
+      .Case([&](SignOp) {
+        // ATen's (0 < x) - (x < 0): 0 for NaN and for either zero.
+        return map([](double x) {
+          return static_cast<double>((0.0 < x) - (x < 0.0));
+        });
+      })
       .Case([&](LeakyReluOp leaky) {
         double alpha = leaky.getAlpha().convertToDouble();
         return map([alpha](double x) { return x > 0 ? x : x * alpha; });

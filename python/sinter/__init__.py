@@ -2,7 +2,7 @@
 
     import sinter
     text = sinter.export(module, (x,), dynamic_shapes=({0: sinter.Dim("B")},))
-    fast = sinter.compile(module, (x,))        # an nn.Module running Sinter's CUDA
+    fast = sinter.compile(module, (x,))  # an nn.Module running Sinter's CUDA
 
 `export` writes a .sinter model (torch.export, core ATen); `compile` also
 runs sinterc and builds the PyTorch extension it writes. See README.md
@@ -23,7 +23,7 @@ def __getattr__(name):
         from . import compiler
         return getattr(compiler, name)
     if name == "SUPPORTED_OPS":
-        from .aten_ops import SUPPORTED_OPS
+        from .aten import SUPPORTED_OPS
         return SUPPORTED_OPS
     raise AttributeError(f"module 'sinter' has no attribute {name!r}")
 

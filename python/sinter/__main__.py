@@ -37,7 +37,7 @@ def load_problem(path, class_name):
     return module, list(problem.get_inputs())
 
 
-def _model_name(path):
+def _file_model_name(path):
     """The default model name: the file's name in snake_case
     (`12_Gemm_Relu.py` -> `m12_gemm_relu`)."""
     from .exporter import sanitize
@@ -53,7 +53,7 @@ def export_command(options):
     if options.eval:
         module.eval()
     dynamic = None if options.static else batch_dynamic_shapes(inputs)
-    name = options.name or _model_name(options.file)
+    name = options.name or _file_model_name(options.file)
     exported = export_program(module, tuple(inputs), dynamic_shapes=dynamic,
                               name=name)
     if options.output == "-":

@@ -126,8 +126,11 @@ class SinterModule(torch.nn.Module):
     current stream. Inputs must be float32 CUDA tensors of the exported
     shapes (any value of the symbolic dims)."""
 
-    def __init__(self, extension, manifest, module, constants):
+    def __init__(self, extension, manifest, module, constants, device=None):
+        """`device` holds the param copies: by default the module's CUDA
+        device, else the current CUDA device."""
         super().__init__()
+        self.device = device
         self.extension = extension
         self.manifest = manifest
         self.source = [module]  # a list: not registered as a submodule
@@ -137,10 +140,12 @@ class SinterModule(torch.nn.Module):
 
     def param_tensors(self):
         """The module's current params, buffers and constants, in the
-        model's order, as float32 CUDA tensors (copies)."""
+        extension's order (PARAM_NAMES), as float32 copies on the model's
+        device."""
         state = self.source[0].state_dict()
-        device = next((t.device for t in state.values() if t.is_cuda),
-                      torch.device("cuda", torch.cuda.current_device()))
+        device = self.device or next(
+            (t.device for t in state.values() if t.is_cuda),
+            None) or torch.device("cuda", torch.cuda.current_device())
         tensors = []
         params = self.manifest["params"]
         for name in self.extension.PARAM_NAMES:

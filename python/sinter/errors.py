@@ -25,7 +25,7 @@ class UnsupportedOpError(ExportError):
     @classmethod
     def for_node(cls, translation, node, reason):
         from .exporter import _source_line
-        from .aten_ops import describe_operand, op_name
+        from .aten.values import describe_operand, op_name
         operands = [describe_operand(translation, arg) for arg in node.args]
         operands += [f"{key}={describe_operand(translation, value)}"
                      for key, value in node.kwargs.items()

@@ -3,8 +3,8 @@
 `export_program` runs `torch.export.export`, decomposes to core ATen with
 `run_decompositions` (keeping, undecomposed, the composite ops that .sinter
 has as builtins: linear, silu, the norms, softmax, ...; see
-`_PRESERVED_OPS`), and translates every node with the table of
-`aten_ops.py`. The result is an `Exported`: the text, and the mapping from
+`_preserved_ops`), and translates every node with the handlers of
+`sinter.aten`. The result is an `Exported`: the text, and the mapping from
 each `param` to the state_dict entry (or lifted constant) it came from.
 """
 
@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import torch
 from torch.export import Dim
 
-from . import aten_ops
+from . import aten
+from .aten.values import Value, format_type
 from .errors import ExportError, UnsupportedOpError
 
 #: Words that cannot name a value in .sinter.
@@ -28,7 +29,6 @@ _RESERVED_MODEL_NAMES = {"context", "gemm", "gemm_epilogue"}
 def _preserved_ops():
     """Composite ops that .sinter has as builtins: run_decompositions keeps
     them, so that the model reads as written and sinterc sees the norm."""
-    aten = torch.ops.aten
     names = [
         "linear.default", "silu.default", "mish.default", "hardswish.default",
         "hardsigmoid.default", "softplus.default", "selu.default",
@@ -39,7 +39,7 @@ def _preserved_ops():
     ops = []
     for name in names:
         packet, overload = name.split(".")
-        op = getattr(getattr(aten, packet, None), overload, None)
+        op = getattr(getattr(torch.ops.aten, packet, None), overload, None)
         if op is not None:
             ops.append(op)
     return ops
@@ -62,10 +62,12 @@ class Exported:
     returns_tuple: bool = False
     #: Symbolic dims: name -> the example's size.
     dims: dict = field(default_factory=dict)
-    #: Things the translation dropped on purpose (buffer updates), one line each.
+    #: What the translation dropped on purpose (buffer updates), a line each.
     notes: list = field(default_factory=list)
     #: The lifted constants of the program, by their names.
     constants: dict = field(default_factory=dict)
+    #: The ATen ops of the decomposed program that the model computes.
+    ops: list = field(default_factory=list)
 
     def param_tensors(self, module):
         """The current values of the params, in the model's order, read from
@@ -78,7 +80,7 @@ class Exported:
         return tensors
 
     def manifest(self):
-        """The JSON-able description sinter.compile stores beside the sources."""
+        """The JSON-able description that sinter.compile stores."""
         return {
             "name": self.name,
             "params": {k: list(v) for k, v in self.params.items()},
@@ -100,26 +102,15 @@ def sanitize(name):
     return name
 
 
-def _snake_case(name):
-    name = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
-    name = sanitize(name)
+def _model_name(class_name):
+    """The default model name: the class name in snake_case (`MLPBlock` ->
+    `mlp_block`), `torch_` before a keyword or a runtime name (`Model` ->
+    `torch_model`)."""
+    name = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", class_name)
+    name = re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", name).lower()
     if name in _KEYWORDS or name in _RESERVED_MODEL_NAMES:
         name = "torch_" + name
-    return name
-
-
-def _format_number(value):
-    """A .sinter number literal for a Python scalar."""
-    if isinstance(value, bool):
-        raise ValueError("a boolean is not a number")
-    if isinstance(value, int):
-        return str(value)
-    value = float(value)
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"{value} has no .sinter literal")
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value)}.0"
-    return repr(value)
+    return sanitize(name)
 
 
 def _source_line(node):
@@ -130,7 +121,7 @@ def _source_line(node):
     frames = re.findall(r'File "([^"]+)", line (\d+), in [^\n]*\n([^\n]*)',
                         trace)
     for path, line, code in reversed(frames):
-        if path.startswith(torch_dir) or "/torch/" in path:
+        if path.startswith((torch_dir, "torch/")):
             continue
         return f"{os.path.basename(path)}:{line}  {code.strip()}"
     return None
@@ -139,11 +130,10 @@ def _source_line(node):
 class Translation:
     """State of one translation: names, values, statements."""
 
-    def __init__(self, program, dim_names):
-        self.program = program
+    def __init__(self, dim_names):
         self.dim_names = dim_names  # sympy symbol name -> .sinter dim name
         self.used_names = set()
-        self.values = {}  # fx.Node -> aten_ops.Value (or a tuple of them)
+        self.values = {}  # fx.Node -> Value (or a Multi)
         self.statements = []  # (name, expr, comment)
         self.node = None  # the node being translated
 
@@ -159,12 +149,8 @@ class Translation:
     def shape_of(self, node):
         """The shape of an fx node's value: ints and dim names (None for a
         size that is an expression of dims)."""
-        val = node.meta.get("val")
-        return self.shape_from(val.shape)
-
-    def shape_from(self, sizes):
         shape = []
-        for size in sizes:
+        for size in node.meta["val"].shape:
             if isinstance(size, int):
                 shape.append(size)
                 continue
@@ -182,7 +168,7 @@ class Translation:
         current node)."""
         name = self.fresh_name(name or self.node.name)
         self.statements.append((name, expr, _source_line(self.node)))
-        return aten_ops.Value(name, shape, dtype)
+        return Value(name, shape, dtype)
 
     def unsupported(self, reason):
         return UnsupportedOpError.for_node(self, self.node, reason)
@@ -218,7 +204,8 @@ def _dim_names(module, dynamic_shapes, user_inputs):
     return result
 
 
-def _live_nodes(graph, roots):
+def _live_nodes(roots):
+    """The nodes the outputs depend on."""
     live, stack = set(), list(roots)
     while stack:
         node = stack.pop()
@@ -245,32 +232,13 @@ def _run_export(module, args, dynamic_shapes):
             f"{type(error).__name__}: {message}") from None
 
 
-def export_program(module, args, dynamic_shapes=None, name=None):
-    """Exports `module` called on `args` to .sinter; returns an `Exported`.
-
-    `dynamic_shapes` is torch.export's: e.g. `({0: Dim("B")},)` makes dim 0
-    of the first input a symbolic dim `B`. Raises `UnsupportedOpError` for an
-    op .sinter cannot express, `ExportError` when torch.export fails.
-    """
-    from torch.export.graph_signature import InputKind, OutputKind
-
-    if isinstance(args, torch.Tensor):
-        args = (args,)
-    program = _run_export(module, args, dynamic_shapes)
-    signature = program.graph_signature
-    graph = program.graph_module.graph
-    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
-    specs = dict(zip((n.name for n in placeholders), signature.input_specs))
-    user_inputs = [n for n in placeholders
-                   if specs[n.name].kind == InputKind.USER_INPUT]
-    dim_names = _dim_names(module, dynamic_shapes, user_inputs)
-
-    out_node = next(n for n in graph.nodes if n.op == "output")
-    out_args = list(out_node.args[0])
-    user_outputs, notes = [], []
-    for spec, arg in zip(signature.output_specs, out_args):
+def _user_outputs(signature, out_node):
+    """The module's outputs, and a note per buffer update left out."""
+    from torch.export.graph_signature import OutputKind
+    outputs, notes = [], []
+    for spec, arg in zip(signature.output_specs, out_node.args[0]):
         if spec.kind == OutputKind.USER_OUTPUT:
-            user_outputs.append(arg)
+            outputs.append(arg)
         elif spec.kind == OutputKind.BUFFER_MUTATION:
             notes.append(f"buffer {spec.target} is updated by PyTorch but not "
                          "by this model (Sinter models do not write state)")
@@ -279,110 +247,136 @@ def export_program(module, args, dynamic_shapes=None, name=None):
                 f"sinter.export: the program has an output of kind "
                 f"{spec.kind.name} ({spec.target}); only forward outputs and "
                 "buffer updates are handled")
-    live = _live_nodes(graph, [a for a in user_outputs
-                               if isinstance(a, torch.fx.Node)])
+    return outputs, notes
 
-    t = Translation(program, dim_names)
-    exported = Exported(text="", name=name or _snake_case(
-        type(module).__name__))
-    exported.notes = notes
-    header = []
 
-    dims_seen = {}
-    for node in user_inputs:
-        for size, expr in zip(t.shape_of(node), node.meta["val"].shape):
-            if isinstance(size, str) and size not in dims_seen:
-                dims_seen[size] = int(expr.node.hint) if hasattr(
-                    expr.node, "hint") and expr.node.hint is not None else 1
-    for dim, value in dims_seen.items():
-        t.used_names.add(dim)
-        header.append(f"dim {dim} = {value}")
-    exported.dims = dims_seen
-
-    declarations = []
-    for node in placeholders:
-        spec = specs[node.name]
-        val = node.meta.get("val")
-        if node not in live and spec.kind != InputKind.USER_INPUT:
-            continue
-        if not isinstance(val, torch.Tensor):
-            raise ExportError(
-                f"sinter.export: input {node.name} is a "
-                f"{type(val).__name__}; .sinter models take tensors only")
-        if val.dtype != torch.float32:
-            what = spec.target or node.name
-            raise ExportError(
-                f"sinter.export: {what} is {val.dtype}; .sinter models are "
-                "float32 (call module.float() and pass float32 inputs)")
-        shape = t.shape_of(node)
-        if None in shape:
-            raise ExportError(f"sinter.export: input {node.name} has a shape "
-                              f"with a computed size: {tuple(val.shape)}")
-        type_text = aten_ops.format_type(shape, "f32")
-        if spec.kind == InputKind.USER_INPUT:
-            vname = t.fresh_name(node.name)
-            exported.inputs.append(vname)
-            declarations.append(f"input {vname}: {type_text}")
+def _declare(t, exported, program, node, spec):
+    """The declaration of placeholder `node` (an input or a param), which
+    also becomes the node's value."""
+    from torch.export.graph_signature import InputKind
+    val = node.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        raise ExportError(
+            f"sinter.export: input {node.name} is a {type(val).__name__}; "
+            ".sinter models take tensors only")
+    if val.dtype != torch.float32:
+        raise ExportError(
+            f"sinter.export: {spec.target or node.name} is {val.dtype}; "
+            ".sinter models are float32 (call module.float() and pass "
+            "float32 inputs)")
+    shape = t.shape_of(node)
+    if None in shape:
+        raise ExportError(f"sinter.export: input {node.name} has a shape "
+                          f"with a computed size: {tuple(val.shape)}")
+    if spec.kind == InputKind.USER_INPUT:
+        name = t.fresh_name(node.name)
+        exported.inputs.append(name)
+        declaration = f"input {name}: {format_type(shape, 'f32')}"
+    elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER,
+                       InputKind.CONSTANT_TENSOR):
+        name = t.fresh_name(spec.target)
+        if spec.kind == InputKind.CONSTANT_TENSOR:
+            exported.params[name] = ("constant", spec.target)
+            exported.constants[spec.target] = program.constants[spec.target]
         else:
-            if spec.kind in (InputKind.PARAMETER, InputKind.BUFFER):
-                source = ("state", spec.target)
-            elif spec.kind == InputKind.CONSTANT_TENSOR:
-                source = ("constant", spec.target)
-                exported.constants[spec.target] = program.constants[
-                    spec.target]
-            else:
-                raise ExportError(f"sinter.export: input {node.name} of kind "
-                                  f"{spec.kind.name} is not supported")
-            vname = t.fresh_name(spec.target)
-            exported.params[vname] = source
-            declarations.append(
-                f"param {vname}: {type_text}  # {spec.target}")
-        t.values[node] = aten_ops.Value(vname, shape, "f32")
+            exported.params[name] = ("state", spec.target)
+        declaration = (f"param {name}: {format_type(shape, 'f32')}  "
+                       f"# {spec.target}")
+    else:
+        raise ExportError(f"sinter.export: input {node.name} of kind "
+                          f"{spec.kind.name} is not supported")
+    t.values[node] = Value(name, shape, "f32")
+    return declaration
 
-    for node in graph.nodes:
-        if node.op != "call_function" or node not in live:
-            continue
-        t.node = node
-        t.values[node] = aten_ops.translate(t, node)
 
-    results = []
-    for arg in user_outputs:
-        value = t.values.get(arg) if isinstance(arg, torch.fx.Node) else None
-        if not isinstance(value, aten_ops.Value) or value.literal:
-            raise ExportError("sinter.export: every output of the module must "
-                              "be a tensor computed from its inputs")
-        results.append(value)
-    exported.outputs = [v.name for v in results]
-    out_tree = getattr(program.call_spec, "out_spec", None)
-    exported.returns_tuple = not (out_tree is not None and
-                                  out_tree.num_leaves == 1 and
-                                  out_tree.type is None)
-
-    lines = [f"# {exported.name}: exported from {type(module).__name__} by "
+def _render(exported, class_name, dims, declarations, statements, results):
+    """The .sinter text: a header, the dims, the inputs, the params the
+    statements read, the statements (each with its source line) and the
+    return."""
+    lines = [f"# {exported.name}: exported from {class_name} by "
              f"sinter.export (torch {torch.__version__.split('+')[0]})"]
-    for note in notes:
-        lines.append(f"# note: {note}")
+    lines += [f"# note: {note}" for note in exported.notes]
     lines.append(f"model {exported.name} {{")
+    lines += [f"  dim {dim} = {size}" for dim, size in dims.items()]
     used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", " ".join(
-        [expr for _, expr, _ in t.statements] + [v.name for v in results])))
-    declarations = [d for d in declarations if d.split()[1].rstrip(":") in used
-                    or d.startswith("input ")]
+        [expr for _, expr, _ in statements] + results)))
     for name in [n for n in exported.params if n not in used]:
         del exported.params[name]
-    declarations.sort(key=lambda d: not d.startswith("input "))
-    for line in header + declarations:
-        lines.append(f"  {line}")
+    inputs = [d for d in declarations if d.startswith("input ")]
+    params = [d for d in declarations if d.split()[1].rstrip(":") in
+              exported.params]
+    lines += [f"  {line}" for line in inputs + params]
     previous = None
-    for vname, expr, comment in t.statements:
+    for name, expr, comment in statements:
         location, _, code = (comment or "").partition("  ")
         if comment and comment != previous:
             lines.append(f"  # {location}: {code}")
         previous = comment
         suffix = f"  # {location}" if comment else ""
-        lines.append(f"  {vname} = {expr}{suffix}")
-    lines.append("  return " + ", ".join(v.name for v in results))
+        lines.append(f"  {name} = {expr}{suffix}")
+    lines.append("  return " + ", ".join(results))
     lines.append("}")
-    exported.text = "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def export_program(module, args, dynamic_shapes=None, name=None):
+    """Exports `module` called on `args` to .sinter; returns an `Exported`.
+
+    `dynamic_shapes` is torch.export's: e.g. `({0: Dim("B")},)` makes dim 0
+    of the first input a symbolic dim `B`. Raises `UnsupportedOpError` for an
+    op .sinter cannot express, `ExportError` when torch.export fails.
+    """
+    from torch.export.graph_signature import InputKind
+
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    program = _run_export(module, args, dynamic_shapes)
+    graph = program.graph_module.graph
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    specs = dict(zip(placeholders, program.graph_signature.input_specs))
+    user_inputs = [n for n in placeholders
+                   if specs[n].kind == InputKind.USER_INPUT]
+    outputs, notes = _user_outputs(
+        program.graph_signature,
+        next(n for n in graph.nodes if n.op == "output"))
+    live = _live_nodes([a for a in outputs if isinstance(a, torch.fx.Node)])
+
+    t = Translation(_dim_names(module, dynamic_shapes, user_inputs))
+    exported = Exported(text="", name=name or _model_name(
+        type(module).__name__), notes=notes)
+    for node in user_inputs:
+        for size, example in zip(t.shape_of(node), node.meta["val"].shape):
+            if isinstance(size, str) and size not in exported.dims:
+                hint = example.node.hint
+                exported.dims[size] = 1 if hint is None else int(hint)
+                t.used_names.add(size)
+    declarations = [_declare(t, exported, program, node, specs[node])
+                    for node in placeholders
+                    if node in live or specs[node].kind ==
+                    InputKind.USER_INPUT]
+
+    for node in graph.nodes:
+        if node.op == "call_function" and node in live:
+            t.node = node
+            t.values[node] = aten.translate(t, node)
+    exported.ops = sorted({aten.op_name(n) for n in live
+                           if n.op == "call_function" and not isinstance(
+                               n.meta.get("val"), (int, torch.SymInt))})
+
+    results = []
+    for arg in outputs:
+        value = t.values.get(arg) if isinstance(arg, torch.fx.Node) else None
+        if not isinstance(value, Value) or value.literal:
+            raise ExportError("sinter.export: every output of the module must "
+                              "be a tensor computed from its inputs")
+        results.append(value.name)
+    exported.outputs = results
+    out_tree = getattr(program.call_spec, "out_spec", None)
+    exported.returns_tuple = not (out_tree is not None and
+                                  out_tree.num_leaves == 1 and
+                                  out_tree.type is None)
+    exported.text = _render(exported, type(module).__name__, exported.dims,
+                            declarations, t.statements, results)
     return exported
 
 

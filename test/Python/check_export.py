@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
 import modules  # noqa: E402
 
 import sinter  # noqa: E402  (PYTHONPATH has the source tree's python/)
-from sinter import aten_ops  # noqa: E402
+from sinter import aten  # noqa: E402
 
 BATCHES = (3, 5)
 # Relative error norm, float64 against float64. Not 1e-15: the number
@@ -58,13 +58,6 @@ def compare(got, want):
     if not error <= TOLERANCE:
         return f"relative error {error:.3g} > {TOLERANCE}"
     return None
-
-
-def ops_of(module, args, dynamic_shapes):
-    """The ATen ops of the decomposed program (for the coverage report)."""
-    program = sinter.exporter._run_export(module, args, dynamic_shapes)
-    return {aten_ops.op_name(n) for n in program.graph.nodes
-            if n.op == "call_function"}
 
 
 def check_case(name, make, sizes, sinterc, work):
@@ -118,7 +111,7 @@ def check_case(name, make, sizes, sinterc, work):
                 if problem:
                     return (f"B={n} {os.path.basename(stage)} output "
                             f"{index}: {problem}")
-    return None, ops_of(module, tuple(example), dynamic)
+    return None, set(exported.ops)
 
 
 def main():
@@ -150,7 +143,7 @@ def main():
             failed += 1
             print(f"FAIL {name}: {result}")
     if not options.cases and count == 1:
-        handled = set(aten_ops.SUPPORTED_OPS)
+        handled = set(aten.SUPPORTED_OPS)
         print("ATen ops exercised:", ", ".join(sorted(seen & handled)))
         missing = sorted(handled - seen)
         print("supported ATen ops not exercised here:",

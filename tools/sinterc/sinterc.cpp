@@ -141,6 +141,17 @@ struct CompileOptions {
                  clEnumValN(sinter::GemmPrecision::BF16, "bf16",
                             "bf16 tensor cores, fp32 accumulation")),
       cl::init(sinter::GemmPrecision::F32), cl::cat(getSintercCategory())};
+  cl::opt<sinter::Fp32Gemm> fp32Gemm{
+      "fp32-gemm",
+      cl::desc("With --precision=f32: how fp32 GEMMs with a param weight run "
+               "(-emit=fused, -emit=cuda)"),
+      cl::values(
+          clEnumValN(sinter::Fp32Gemm::Tf32x3, "3xtf32",
+                     "3xTF32 tensor cores at fp32 accuracy on sm_90, cuBLAS "
+                     "SGEMM elsewhere (the default)"),
+          clEnumValN(sinter::Fp32Gemm::Sgemm, "sgemm",
+                     "always cuBLAS SGEMM (CUBLAS_COMPUTE_32F)")),
+      cl::init(sinter::Fp32Gemm::Tf32x3), cl::cat(getSintercCategory())};
   cl::opt<bool> embedRuntime{
       "embed-runtime",
       cl::desc("With -emit=cuda: also copy the Sinter runtime and write a "
@@ -259,10 +270,19 @@ static StringRef getStageExtension(EmitAction action) {
   }
 }
 
-/// Runs the Sinter pipeline up to `stage` on `module`, unless the module
-/// already holds kernels (a .mlir input that was fused before).
+/// Whether the fp32 GEMMs that can run as 3xTF32 are marked to
+/// (sinter-select-gemm).
+static bool selectsTf32x3(const CompileOptions &options) {
+  return options.precision == sinter::GemmPrecision::F32 &&
+         options.fp32Gemm == sinter::Fp32Gemm::Tf32x3;
+}
+
+/// Runs the Sinter pipeline up to `stage` on `module` and, after kernel
+/// formation, sinter-select-gemm when `selectGemm`; unless the module already
+/// holds kernels (a .mlir input that was fused before, whose GEMM choices
+/// are kept).
 static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
-                       sinter::FpMode fpMode) {
+                       sinter::FpMode fpMode, bool selectGemm) {
   if (sinter::isFusedModel(module))
     return ExitSuccess;
   PassManager pm(module.getContext());
@@ -272,6 +292,8 @@ static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
   pipelineOptions.stopAfter = stage;
   pipelineOptions.fpMode = fpMode;
   sinter::buildSinterPipeline(pm, pipelineOptions);
+  if (selectGemm && stage == sinter::PipelineStage::FormKernels)
+    pm.addPass(sinter::createSinterSelectGemm());
   if (failed(pm.run(module)))
     return ExitInputError;
   return ExitSuccess;
@@ -283,6 +305,9 @@ static int checkOptionCombinations(const CompileOptions &options) {
   if (options.printFusionPlan &&
       getLastStage(options.emitAction) != sinter::PipelineStage::FormKernels)
     return usageError("--print-fusion-plan needs -emit=fused or -emit=cuda");
+  if (options.fp32Gemm.getNumOccurrences() &&
+      options.precision != sinter::GemmPrecision::F32)
+    return usageError("--fp32-gemm needs --precision=f32");
   if (options.emitAction != EmitAction::CUDA && options.embedRuntime)
     return usageError("--embed-runtime needs -emit=cuda");
   if (options.emitAction != EmitAction::CUDA && options.emitTorch)
@@ -299,12 +324,15 @@ static int checkOptionCombinations(const CompileOptions &options) {
 static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   sinter::CUDAEmitterOptions emitterOptions;
   emitterOptions.precision = options.precision;
+  emitterOptions.fp32Gemm = options.fp32Gemm;
   emitterOptions.sourceName = options.inputFilename;
   emitterOptions.compilerVersion = "sinterc " SINTER_VERSION;
   emitterOptions.flags =
       "-emit=cuda --precision=" +
       sinter::stringifyGemmPrecision(options.precision).str() +
       (options.fpMode == sinter::FpMode::Strict ? " --fp-mode=strict" : "") +
+      (options.fp32Gemm == sinter::Fp32Gemm::Sgemm ? " --fp32-gemm=sgemm"
+                                                   : "") +
       (options.embedRuntime ? " --embed-runtime" : "") +
       (options.emitTorch ? " --emit-torch" : "");
   emitterOptions.emitTorch = options.emitTorch;
@@ -409,7 +437,8 @@ static int compileMain(int argc, char **argv) {
       getLastStage(options.emitAction);
   if (lastStage) {
     TimingScope pipelineTiming = timing.nest("Pipeline");
-    if (int code = runPipeline(*module, *lastStage, options.fpMode))
+    if (int code = runPipeline(*module, *lastStage, options.fpMode,
+                               selectsTf32x3(options)))
       return code;
   }
   if (options.printFusionPlan) {

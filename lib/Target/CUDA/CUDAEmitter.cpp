@@ -50,6 +50,10 @@ StringRef mlir::sinter::stringifyGemmPrecision(GemmPrecision precision) {
   llvm_unreachable("unknown precision");
 }
 
+StringRef mlir::sinter::stringifyFp32Gemm(Fp32Gemm gemm) {
+  return gemm == Fp32Gemm::Tf32x3 ? "3xtf32" : "sgemm";
+}
+
 std::optional<GemmPrecision> mlir::sinter::parseGemmPrecision(StringRef text) {
   return llvm::StringSwitch<std::optional<GemmPrecision>>(text)
       .Case("f32", GemmPrecision::F32)
@@ -124,6 +128,9 @@ struct FunctionInfo {
   std::string hostBody;
   /// The workspace this function needs, in bytes (a C expression).
   std::string workspaceBytes;
+  /// Statements that split the weights of its 3xTF32 GEMMs once, at
+  /// creation (sinter_rt_tf32x3_prepare_weight), without repeats.
+  std::vector<std::string> weightPreparations;
 };
 
 /// Generates the files of one model.
@@ -163,6 +170,8 @@ private:
                       ")", 0);
   }
   std::string getSource(const EmitterContext &context) const;
+  /// Whether a kernel of @forward runs a 3xTF32 GEMM.
+  bool usesTf32x3() const { return !forward.weightPreparations.empty(); }
   std::string getFusionPlan(const FunctionInfo &info) const;
   std::string getHostCode() const;
   CUDAModelInterface getInterface() const;
@@ -463,7 +472,7 @@ ModelEmitter::getScratchFunction(StringRef kernel,
 LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
                                             EmitterContext &context) {
   EmitterContext local{info.shapes, context.constants, context.precision,
-                       std::move(context.helpers)};
+                       context.fp32Gemm, std::move(context.helpers)};
   for (FunctionInfo::Kernel &kernel : info.kernels) {
     FailureOr<GeneratedKernel> code;
     switch (kernel.op.getKind()) {
@@ -519,6 +528,16 @@ static std::string tryCuda(StringRef ctx, StringRef call, StringRef what,
 static std::string getBytes(const DimExpr &count, StringRef type) {
   return "static_cast<size_t>(" + count.str() + ") * sizeof(" + type.str() +
          ")";
+}
+
+/// The operands of `kernel` that are buffers (not constants), in order: one
+/// per KernelRequest::inputs.
+static SmallVector<Value> getBufferOperands(KernelOp kernel) {
+  SmallVector<Value> operands;
+  for (Value operand : kernel.getInputs())
+    if (!isa_and_nonnull<ConstantOp>(operand.getDefiningOp()))
+      operands.push_back(operand);
+  return operands;
 }
 
 LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
@@ -585,6 +604,16 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
         arguments.push_back(pointers[operand]);
     for (Value result : kernel.op.getResults())
       arguments.push_back(pointers[result]);
+    if (const auto &weight = kernel.code.tf32x3Weight)
+      for (auto [buffer, operand] :
+           llvm::zip(kernel.request.inputs, getBufferOperands(kernel.op)))
+        if (buffer.name == weight->buffer) {
+          std::string statement = tryCall("sinter_rt_tf32x3_prepare_weight",
+                                          {"model->ctx", pointers[operand],
+                                           weight->n, weight->k, weight->ld});
+          if (!llvm::is_contained(info.weightPreparations, statement))
+            info.weightPreparations.push_back(statement);
+        }
     llvm::append_range(arguments, kernel.code.dims);
     if (!kernel.code.scratchBytes.empty()) {
       arguments.push_back("scratch");
@@ -929,6 +958,16 @@ std::string ModelEmitter::getHostCode() const {
       text += "  (void)arena;\n";
     text += prepare.hostBody + "  return SINTER_OK;\n}\n\n";
   }
+  if (!forward.weightPreparations.empty()) {
+    text += "/// Splits the weights of the 3xTF32 GEMMs into their TF32 parts, "
+            "once\n/// (the runtime keeps them; nothing where SGEMM runs "
+            "instead).\n";
+    text +=
+        "sinter_status " + model + "_prepare_weights(" + model + " *model) {\n";
+    for (const std::string &statement : forward.weightPreparations)
+      text += statement;
+    text += "  return SINTER_OK;\n}\n\n";
+  }
   text += "} // namespace\n\n";
 
   // prepared_bytes, create_in and create
@@ -988,6 +1027,11 @@ std::string ModelEmitter::getHostCode() const {
   } else {
     text += "  (void)memory;\n  (void)bytes;\n";
   }
+  // The weights of 3xTF32 GEMMs are split once, here (after @prepare, which
+  // may compute them).
+  if (!forward.weightPreparations.empty())
+    text += "  if (status == SINTER_OK)\n    status = " + model +
+            "_prepare_weights(created);\n";
   // The header promises that creation waits: @prepare's errors surface here.
   text += "  if (status == SINTER_OK)\n"
           "    status = sinter_rt_check_cuda(created->ctx, "
@@ -1136,7 +1180,11 @@ std::string ModelEmitter::getSource(const EmitterContext &context) const {
   text += "// Precision: " + stringifyGemmPrecision(options.precision).str();
   switch (options.precision) {
   case GemmPrecision::F32:
-    text += " (GEMMs in fp32: CUBLAS_COMPUTE_32F, TF32 off)\n";
+    text += usesTf32x3()
+                ? " (GEMMs at fp32 accuracy: 3xTF32 on sm_90 where the plan "
+                  "says so, else\n//            CUBLAS_COMPUTE_32F with TF32 "
+                  "off)\n"
+                : " (GEMMs in fp32: CUBLAS_COMPUTE_32F, TF32 off)\n";
     break;
   case GemmPrecision::TF32:
     text += " (GEMMs on TF32 tensor cores, fp32 accumulation)\n";
@@ -1184,7 +1232,8 @@ std::string ModelEmitter::getSource(const EmitterContext &context) const {
 FailureOr<CUDAOutput> ModelEmitter::emit() {
   if (failed(readSignature()))
     return failure();
-  EmitterContext context{forward.shapes, constants, options.precision, {}};
+  EmitterContext context{
+      forward.shapes, constants, options.precision, options.fp32Gemm, {}};
   for (FunctionInfo *info : {&prepare, &forward}) {
     if (!info->func)
       continue;

@@ -618,7 +618,7 @@ std::string TorchEmitter::getLoader() const {
   text += "HERE = os.path.dirname(os.path.abspath(__file__))\n";
   text += "NAME = " + quotePythonString(model + "_sinter") +
           "\n\n# nvcc flags that choose the GPU architecture (the default is "
-          "sm_90).\nARCH_FLAGS = (\"-arch\", \"--gpu-architecture\", "
+          "sm_90a).\nARCH_FLAGS = (\"-arch\", \"--gpu-architecture\", "
           "\"-gencode\", \"--generate-code\")\n\n\n";
   text += R"py(def sources():
     """The extension's sources: the bridge, the model and the runtime that
@@ -649,12 +649,13 @@ def load(build_directory=None, verbose=False, extra_cuda_cflags=None):
     torch's extensions folder, reuses the build) and returns the module: Model(*params) or
     Model(**params), Model.forward(*inputs), PARAM_NAMES, INPUT_NAMES,
     OUTPUT_NAMES and DIMS. extra_cuda_cflags go to nvcc after -O3 and
-    -arch=sm_90 (dropped when they choose an architecture)."""
+    -gencode=arch=compute_90a,code=sm_90a (sm_90a: the runtime's 3xTF32
+    GEMM; dropped when they choose an architecture)."""
     from torch.utils import cpp_extension
 
     extra = list(extra_cuda_cflags or [])
     chosen = any(f.split("=")[0] in ARCH_FLAGS for f in extra)
-    arch = [] if chosen else ["-arch=sm_90"]
+    arch = [] if chosen else ["-gencode=arch=compute_90a,code=sm_90a"]
     if build_directory:
         os.makedirs(build_directory, exist_ok=True)
     return cpp_extension.load(

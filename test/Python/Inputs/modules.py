@@ -104,6 +104,33 @@ class InputNamedInput(nn.Module):
         return input * 2
 
 
+class AtenOverloads(nn.Module):
+    """ATen overloads called directly: the core forms of what the exporter
+    keeps whole (native_layer_norm for layer_norm, _softmax, ...), and the
+    scalar overloads."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(12))
+        self.m = nn.Parameter(torch.randn(12, 5))
+
+    def forward(self, x):
+        a = torch.ops.aten
+        h = (a.add.Scalar(x, 1.5) + a.mul.Scalar(x, 2.0) +
+             a.sub.Scalar(x, 0.5) + a.div.Scalar(x, 4.0))
+        h = (h + a._to_copy.default(x, dtype=torch.float32) +
+             a.alias.default(x) + a.prod.default(x * 0.1 + 1) +
+             a.full.default([12], 2.0) + a.scalar_tensor.default(0.5))
+        return (a.mm.default(h, self.m), a._softmax.default(h, 1, False),
+                a._log_softmax.default(h, 1, False),
+                a.native_layer_norm.default(h, [12], self.w, None, 1e-5)[0],
+                a.native_group_norm.default(h, None, self.w, x.shape[0], 12,
+                                            1, 3, 1e-5)[0],
+                a.std.correction(h, [1], correction=0),
+                a._native_batch_norm_legit.no_stats(h, self.w, None, True,
+                                                    0.1, 1e-5)[0])
+
+
 X = [("B", 12)]
 CASES = [
     # elementwise, binary (tensor and scalar operands)
@@ -163,6 +190,8 @@ CASES = [
     ("mm_param", lambda: Fn(lambda m, x: x @ m.w, params(w=(12, 7))), X),
     ("mm_transposed", lambda: Fn(lambda m, x: x @ m.w.t() + m.w.sum(1),
                                  params(w=(9, 12))), X),
+    ("matmul_rank3", lambda: Fn(lambda m, x: (x @ m.w, m.fc(x)), lambda m: (
+        params(w=(6, 5))(m), linear(6, 7)(m))), [("B", 3, 6)]),
     ("bmm", lambda: Fn2(lambda m, x, y: torch.bmm(x, y)), [("B", 4, 6),
                                                          ("B", 6, 5)]),
     ("addmm_scaled", lambda: Fn(lambda m, x: torch.addmm(
@@ -234,4 +263,5 @@ CASES = [
                                              m.fc(x).sum(1)), linear(12, 6)),
      X),
     ("input_named_input", InputNamedInput, X),
+    ("aten_overloads", AtenOverloads, X),
 ]
