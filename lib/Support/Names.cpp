@@ -108,8 +108,8 @@ static bool hasReservedPrefix(StringRef name) {
   if (name.starts_with("_") || name.contains("__"))
     return true;
   std::string folded = name.lower();
-  for (StringRef prefix : {"sinter", "cuda", "cublas", "cudnn", "nvcuda",
-                           "curand", "atomic", "pybind", "torch"})
+  for (StringRef prefix :
+       {"sinter", "cuda", "cublas", "cudnn", "nvcuda", "curand", "atomic"})
     if (StringRef(folded).starts_with(prefix))
       return true;
   return false;

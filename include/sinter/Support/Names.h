@@ -41,7 +41,7 @@ bool isIdentifier(StringRef name);
 /// Whether generated code must not use the identifier `name` for a value or
 /// a model: a keyword, type or macro of C, C++ or CUDA, a function of the C
 /// math library or the CUDA runtime, a name with a prefix that C, C++, CUDA,
-/// cuBLAS, PyTorch or the Sinter runtime own ("__", "_X", "cuda", "sinter",
+/// cuBLAS or the Sinter runtime own ("__", "_X", "cuda", "sinter",
 /// ...), or a name the generated code gives its own locals and helpers.
 bool isReservedName(StringRef name);
 

@@ -47,31 +47,50 @@ std::string mlir::sinter::formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
-std::optional<SmallVector<int64_t>>
-mlir::sinter::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
-                              int64_t *mismatchDim) {
-  size_t rank = std::max(lhs.size(), rhs.size());
+/// Broadcasts `lhs` against `rhs` dim by dim, aligned at their trailing
+/// dims: `combine(a, b, lhsIndex, rhsIndex)` gives the result size of sizes
+/// `a` and `b` (index -1 for a missing leading dim, whose size is 1), or
+/// std::nullopt when they do not broadcast; `mismatchDim` then receives the
+/// index of that result dim.
+static std::optional<SmallVector<int64_t>>
+broadcastWith(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+              int64_t *mismatchDim,
+              llvm::function_ref<std::optional<int64_t>(int64_t, int64_t,
+                                                        int64_t, int64_t)>
+                  combine) {
+  int64_t rank = std::max(lhs.size(), rhs.size());
+  int64_t lhsPad = rank - lhs.size(), rhsPad = rank - rhs.size();
   SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    size_t lhsPad = rank - lhs.size(), rhsPad = rank - rhs.size();
-    int64_t a = i < lhsPad ? 1 : lhs[i - lhsPad];
-    int64_t b = i < rhsPad ? 1 : rhs[i - rhsPad];
-    if (a == b || b == 1) {
-      result[i] = a;
-    } else if (a == 1) {
-      result[i] = b;
-    } else if (ShapedType::isDynamic(a)) {
-      // `?` is either 1 or the other (static, non-1) size at run time.
-      result[i] = b;
-    } else if (ShapedType::isDynamic(b)) {
-      result[i] = a;
-    } else {
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t lhsIndex = i - lhsPad, rhsIndex = i - rhsPad;
+    std::optional<int64_t> size =
+        combine(lhsIndex < 0 ? 1 : lhs[lhsIndex],
+                rhsIndex < 0 ? 1 : rhs[rhsIndex], lhsIndex, rhsIndex);
+    if (!size) {
       if (mismatchDim)
         *mismatchDim = i;
       return std::nullopt;
     }
+    result[i] = *size;
   }
   return result;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::sinter::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
+                              int64_t *mismatchDim) {
+  return broadcastWith(
+      lhs, rhs, mismatchDim,
+      [](int64_t a, int64_t b, int64_t, int64_t) -> std::optional<int64_t> {
+        if (a == b || b == 1)
+          return a;
+        // `?` is either 1 or the other (static, non-1) size at run time.
+        if (a == 1 || ShapedType::isDynamic(a))
+          return b;
+        if (ShapedType::isDynamic(b))
+          return a;
+        return std::nullopt;
+      });
 }
 
 std::optional<SmallVector<int64_t>> mlir::sinter::broadcastRunTimeShapes(
@@ -79,26 +98,19 @@ std::optional<SmallVector<int64_t>> mlir::sinter::broadcastRunTimeShapes(
     ArrayRef<int64_t> rhs, int64_t *mismatchDim) {
   assert(lhsType.size() == lhs.size() && rhsType.size() == rhs.size() &&
          "a run-time shape has the rank of its type");
-  size_t rank = std::max(lhs.size(), rhs.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    size_t lhsPad = rank - lhs.size(), rhsPad = rank - rhs.size();
-    // A missing leading dim is a static 1.
-    int64_t a = i < lhsPad ? 1 : lhs[i - lhsPad];
-    int64_t b = i < rhsPad ? 1 : rhs[i - rhsPad];
-    bool aStretches = i < lhsPad || lhsType[i - lhsPad] == 1;
-    bool bStretches = i < rhsPad || rhsType[i - rhsPad] == 1;
-    if (a == b || bStretches) {
-      result[i] = a;
-    } else if (aStretches) {
-      result[i] = b;
-    } else {
-      if (mismatchDim)
-        *mismatchDim = i;
-      return std::nullopt;
-    }
-  }
-  return result;
+  // A missing leading dim is a static 1.
+  auto stretches = [](ArrayRef<int64_t> type, int64_t index) {
+    return index < 0 || type[index] == 1;
+  };
+  return broadcastWith(lhs, rhs, mismatchDim,
+                       [&](int64_t a, int64_t b, int64_t lhsIndex,
+                           int64_t rhsIndex) -> std::optional<int64_t> {
+                         if (a == b || stretches(rhsType, rhsIndex))
+                           return a;
+                         if (stretches(lhsType, lhsIndex))
+                           return b;
+                         return std::nullopt;
+                       });
 }
 
 SmallVector<int64_t> mlir::sinter::reducedShape(ArrayRef<int64_t> shape,
