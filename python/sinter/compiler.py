@@ -25,6 +25,7 @@ compiled module's results; `refresh()` copies them again and re-runs
 @prepare.
 """
 
+import glob
 import hashlib
 import importlib.util
 import json
@@ -173,7 +174,13 @@ def load_generated(folder, module, *, verbose=False, extra_cuda_cflags=None):
     with open(os.path.join(folder, "sinter.json")) as f:
         manifest = json.load(f)
     model = manifest["model"]
-    loader_path = os.path.join(folder, "gen", f"{model}_torch.py")
+    # sinterc may rename the model's files (a name it reserves), so the
+    # loader is found by its suffix.
+    loaders = glob.glob(os.path.join(folder, "gen", "*_torch.py"))
+    if len(loaders) != 1:
+        raise CompileError(f"sinter.compile: expected one *_torch.py loader "
+                           f"in {folder}/gen, found {len(loaders)}")
+    loader_path = loaders[0]
     spec = importlib.util.spec_from_file_location(f"{model}_loader",
                                                   loader_path)
     loader = importlib.util.module_from_spec(spec)

@@ -104,12 +104,12 @@ def sanitize(name):
 
 def _model_name(class_name):
     """The default model name: the class name in snake_case (`MLPBlock` ->
-    `mlp_block`), `torch_` before a keyword or a runtime name (`Model` ->
-    `torch_model`)."""
+    `mlp_block`), `_module` after a keyword or a runtime name (`Model` ->
+    `model_module`)."""
     name = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", class_name)
     name = re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", name).lower()
     if name in _KEYWORDS or name in _RESERVED_MODEL_NAMES:
-        name = "torch_" + name
+        name += "_module"
     return sanitize(name)
 
 
