@@ -277,3 +277,23 @@ module @indices {
     return %i : tensor<3xi64>
   }
 }
+
+// -----
+
+// A param that carries a symbolic dim of the inputs: @prepare runs at create,
+// when no dim is known, so exp(w) stays in @forward (issue 19: the .cu used
+// an undeclared B).
+
+// CHECK-LABEL: module @symbolic_param
+//   CHECK-NOT:   func.func @prepare
+//       CHECK:   func.func @forward
+//       CHECK:   sinter.exp %{{.*}} : tensor<?xf32>
+module @symbolic_param attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B"]},
+                     %w: tensor<?xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["B"]})
+      -> (tensor<?xf32> {sinter.name = "y", sinter.dim_names = ["B"]}) {
+    %e = sinter.exp %w : tensor<?xf32>
+    %0 = sinter.add %x, %e : tensor<?xf32>, tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+}

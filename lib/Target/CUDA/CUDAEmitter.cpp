@@ -283,12 +283,15 @@ LogicalResult ModelEmitter::readSignature() {
   SmallVector<std::string> originalPointers;
   std::vector<Shape> originalShapes;
   for (auto [index, value] : llvm::enumerate(signature.arguments)) {
-    // <model>_create takes the params once, without dims.
-    if (value.role == ArgumentRole::Param && !value.type.hasStaticShape())
+    // <model>_create takes the params once, without dims: @prepare cannot
+    // read a param whose size depends on them.
+    if (value.role == ArgumentRole::Param && !value.type.hasStaticShape() &&
+        llvm::is_contained(signature.prepareArguments, index))
       return getForwardFunc(module).emitError("CUDA emitter: param '")
              << value.name
-             << "' has a symbolic dim; the generated code takes params once, "
-                "at create, without dims: give it a static shape";
+             << "' has a symbolic dim and @prepare reads it; the generated "
+                "code runs @prepare once, at create, without dims: give it a "
+                "static shape";
     FailureOr<Shape> shape =
         getArgumentShape(getForwardFunc(module), value.type,
                          cDimNames(value.dimNames), "'" + value.name + "'");

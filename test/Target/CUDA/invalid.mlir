@@ -6,7 +6,6 @@
 // RUN: not sinterc %s -emit=cuda --model=reduce_in_pointwise 2>&1 | FileCheck %s --check-prefix=POINTWISE
 // RUN: not sinterc %s -emit=cuda --model=column_argmax 2>&1 | FileCheck %s --check-prefix=ARGMAX
 // RUN: not sinterc %s -emit=cuda --model=unnamed 2>&1 | FileCheck %s --check-prefix=UNNAMED
-// RUN: not sinterc %s -emit=cuda --model=symbolic_param 2>&1 | FileCheck %s --check-prefix=PARAM
 // RUN: rm -rf %t && not sinterc %s -emit=cuda --model=leading -o %t
 // RUN: not ls %t/leading.cu
 
@@ -88,18 +87,6 @@ module {
         sinter.yield %e : tensor<?x64xf32>
       }
       return %0 : tensor<?x64xf32>
-    }
-  }
-
-  // A param with a symbolic dim: <model>_create takes params without dims
-  // (issue 19: the .cu used an undeclared B).
-  module @symbolic_param attributes {sinter.dims = {B = 8 : i64}} {
-    // PARAM: invalid.mlir:[[@LINE+1]]:5: error: CUDA emitter: param 'w' has a symbolic dim; the generated code takes params once, at create, without dims: give it a static shape
-    func.func @forward(%x: tensor<?xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B"]},
-                       %w: tensor<?xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["B"]})
-        -> (tensor<?xf32> {sinter.name = "y", sinter.dim_names = ["B"]}) {
-      %0 = sinter.add %x, %w : tensor<?xf32>, tensor<?xf32>
-      return %0 : tensor<?xf32>
     }
   }
 }

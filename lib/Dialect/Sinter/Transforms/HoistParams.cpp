@@ -58,9 +58,15 @@ static bool isHoistableKind(Operation *op) {
 ///    while one of a hoisted value saves passing the unreshaped value.
 ///  - Indices (argmax/argmin of params) stay: prepared values are float
 ///    buffers.
+///  - Values of a symbolic shape stay (a param may carry a dim of the
+///    inputs): @prepare runs once, at create, when no dim is known.
 ///  - Everything else does arithmetic or moves data on every call.
 static bool shouldHoist(Operation *op, bool readsHoisted) {
   if (isa<ConstantOp>(op))
+    return false;
+  if (llvm::any_of(op->getOperandTypes(), [](Type type) {
+        return !cast<ShapedType>(type).hasStaticShape();
+      }))
     return false;
   if (llvm::any_of(op->getResultTypes(), [](Type type) {
         return !isa<FloatType>(cast<ShapedType>(type).getElementType());
