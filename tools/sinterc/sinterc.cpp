@@ -253,15 +253,18 @@ static StringRef getStageExtension(EmitAction action) {
   }
 }
 
-/// Runs the Sinter pipeline up to `stage` on `module`, unless the module
-/// already holds kernels (a .mlir input that was fused before).
+/// Runs the Sinter pipeline up to `stage` on `module`; of a module that
+/// already holds kernels (a .mlir input that was fused before), only plans
+/// the kernels that have no plan.
 static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
                        sinter::FpMode fpMode) {
-  if (sinter::isFusedModel(module))
-    return ExitSuccess;
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return ExitUsageError;
+  if (sinter::isFusedModel(module)) {
+    pm.addPass(sinter::createSinterPlanKernels());
+    return succeeded(pm.run(module)) ? ExitSuccess : ExitInputError;
+  }
   sinter::SinterPipelineOptions pipelineOptions;
   pipelineOptions.stopAfter = stage;
   pipelineOptions.fpMode = fpMode;

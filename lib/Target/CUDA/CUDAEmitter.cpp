@@ -526,6 +526,9 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
   EmitterContext local{info.shapes, context.constants, context.precision,
                        std::move(context.helpers)};
   for (FunctionInfo::Kernel &kernel : info.kernels) {
+    if (!kernel.op.getPlanAttr())
+      return kernel.op.emitError("CUDA emitter: the kernel has no plan (run "
+                                 "sinter-plan-kernels first)");
     FailureOr<GeneratedKernel> code;
     switch (kernel.op.getKind()) {
     case KernelKind::gemm:

@@ -326,8 +326,11 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
       .Case([&](KernelOp kernel) -> LogicalResult {
         Block &body = kernel.getBody().front();
         for (auto [argument, input] :
-             llvm::zip(body.getArguments(), kernel.getInputs()))
-          shapes[argument] = shapeOf(input);
+             llvm::zip(body.getArguments(), kernel.getInputs())) {
+          // A copy first: inserting may grow the map and move the shape.
+          Shape shape = shapeOf(input);
+          shapes[argument] = std::move(shape);
+        }
         for (Operation &inner : body.without_terminator())
           if (failed(visit(&inner)))
             return failure();

@@ -18,7 +18,7 @@
 // CHECK: if (column < 96) {
 // CHECK: #pragma unroll 4
 // CHECK-NEXT: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q < B; q += splits * 2) {
-// CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + p;
+// CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: = x[[[X]]];
 // CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
@@ -33,7 +33,7 @@
 // CHECK: batch_norm_k0_column_reduction_partial1(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: float *__restrict__ partial, int64_t B, int64_t splits) {
-// CHECK: = stats0[p];
+// CHECK: = stats0[column];
 // The apply step is a pointwise kernel reading the statistics.
 // CHECK: batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
@@ -91,5 +91,66 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
       sinter.yield %s : tensor<1x1000xf32>
     }
     return %0 : tensor<1x1000xf32>
+  }
+}
+
+// -----
+
+// argmin over the batch: (value, index) partials, folded with ArgMinOp (and
+// no ArgMaxOp: generated code defines only what it uses); the final kernel
+// writes the indices straight into the output, with no apply kernel.
+// RUN: sinterc %s -emit=cuda --model=column_argmin | FileCheck %s --check-prefix=ARGMIN
+// ARGMIN-NOT: ArgMaxOp
+// ARGMIN: struct ArgValue {
+// ARGMIN-NOT: shuffleDown
+// ARGMIN: struct ArgMinOp {
+// ARGMIN-LABEL: column_argmin_k0_column_reduction_partial0(
+// ARGMIN-NEXT: const float *__restrict__ x, ArgValue *__restrict__ partial, int64_t B,
+// ARGMIN: ArgValue acc = ArgMinOp::identity();
+// ARGMIN: acc = ArgMinOp()(acc, ArgValue{{{.*}}, q});
+// ARGMIN: __shared__ ArgValue slices[4][64];
+// ARGMIN-LABEL: column_argmin_k0_column_reduction_final0(
+// ARGMIN-NEXT: const ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
+// ARGMIN: stats[p] = total.index;
+// ARGMIN-NOT: _apply
+// ARGMIN: int64_t *const stats0 = y;
+// ARGMIN: ArgValue *const partial0 = reinterpret_cast<ArgValue *>(cursor);
+// ARGMIN: return SINTER_OK;
+// ARGMIN-NOT: ArgMaxOp
+module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<64xi64> {sinter.name = "y", sinter.dim_names = [""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x64xf32>) -> tensor<64xi64> {
+    ^bb0(%a: tensor<?x64xf32>):
+      %i = sinter.argmin %a dims [0] : tensor<?x64xf32>
+      sinter.yield %i : tensor<64xi64>
+    }
+    return %0 : tensor<64xi64>
+  }
+}
+
+// -----
+
+// Training batch_norm statistics over [N, C, H, W] (dims 0, 2, 3 strided
+// around the kept channel): the innermost dim is reduced, so each block's
+// threads split one channel's elements (adjacent threads read adjacent
+// addresses) and combine them with a block-wide tree.
+// RUN: sinterc %s -emit=cuda --model=nchw_mean | FileCheck %s --check-prefix=NCHW
+// NCHW-LABEL: nchw_mean_k0_column_reduction_partial0(
+// NCHW: const int64_t column = blockIdx.x;
+// NCHW: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q < (B * 20); q += splits * 256) {
+// NCHW: acc = dev::blockReduce<256, dev::SumOp>(acc);
+// NCHW-NEXT: if (threadIdx.x == 0)
+// NCHW-NEXT: partial[blockIdx.y * 3 + column] = acc;
+// NCHW: total = total / static_cast<float>((B * 20));
+module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x3x4x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]})
+      -> (tensor<1x3x1x1xf32> {sinter.name = "m", sinter.dim_names = ["", "", "", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
+    ^bb0(%a: tensor<?x3x4x5xf32>):
+      %m = sinter.mean %a dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
+      sinter.yield %m : tensor<1x3x1x1xf32>
+    }
+    return %0 : tensor<1x3x1x1xf32>
   }
 }
