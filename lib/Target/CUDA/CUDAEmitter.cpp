@@ -1160,7 +1160,7 @@ static std::string getHostHelper(StringRef name) {
            "  int64_t splits = (1024 + blocks - 1) / blocks;\n"
            "  const int64_t most = (rows + 8 * lanes - 1) / (8 * lanes);\n"
            "  splits = splits < most ? splits : most;\n"
-           "  return splits < 1 ? 1 : splits > 256 ? 256 : splits;\n}\n";
+           "  return splits < 1 ? 1 : splits > 1024 ? 1024 : splits;\n}\n";
   return getDeviceHelper(name);
 }
 

@@ -41,9 +41,13 @@ struct ColumnReduction {
   std::string stats, partial;
   /// The functor that combines two values.
   std::string combiner;
-  /// The columns one block of the partial kernel covers (see
+  /// The columns (kept positions) a block of the partial kernel covers (see
   /// getColumnsPerBlock).
   int64_t columnsPerBlock = 32;
+  /// Whether a block folds each column's partials as a tree (few static
+  /// columns, many slices: a whole-tensor sum) rather than one thread per
+  /// column in slice order.
+  bool treeFold = false;
 
   /// The type of the partial results: a (value, index) pair for argmax and
   /// argmin, a float otherwise.
@@ -216,12 +220,58 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
          "}\n";
 }
 
+/// Columns up to this many (static) are folded by a block each.
+static constexpr int64_t kTreeFoldColumns = 1024;
+
+/// The statements that finish column `p`'s `total`: the mean's division,
+/// and the store (of the index, for argmax/argmin), at `indent`.
+static std::string finishColumn(const ColumnReduction &reduction,
+                                StringRef indent) {
+  std::string text;
+  if (reduction.info.kind == ReductionKind::Mean)
+    text += indent.str() + "total = total / static_cast<float>(" +
+            reduction.groupSize.str() + ");\n";
+  return text + indent.str() +
+         (reduction.info.isArg() ? "stats[p] = total.index;\n"
+                                 : "stats[p] = total;\n");
+}
+
 /// Writes the final kernel of `reduction`.
 static std::string writeFinalKernel(const ColumnReduction &reduction,
                                     StringRef name,
                                     ArrayRef<std::string> allDims,
                                     SmallVectorImpl<std::string> &dims) {
   std::string positions = reduction.positions.str();
+  std::string accType = reduction.getAccumulatorType().str();
+  if (reduction.treeFold) {
+    // A block per column: its threads stride the slices, then a fixed tree.
+    std::string body =
+        "  for (int64_t p = blockIdx.x; p < " + positions +
+        "; p += gridDim.x) {\n"
+        "    " +
+        accType + " total = " + reduction.combiner +
+        "::identity();\n"
+        "    for (int64_t s = threadIdx.x; s < splits; s += 256)\n"
+        "      total = " +
+        reduction.combiner + "()(total, partial[s * " + positions +
+        " + p]);\n"
+        "    total = dev::blockReduce<256, " +
+        reduction.combiner +
+        ">(total);\n"
+        "    if (threadIdx.x == 0) {\n" +
+        finishColumn(reduction, "      ") + "    }\n  }\n";
+    dims.assign(findUsedDims(body, allDims));
+    SmallVector<std::string> parameters = {
+        "const " + accType + " *__restrict__ partial",
+        reduction.getStatsType().str() + " *__restrict__ stats"};
+    llvm::append_range(parameters, getDimParameters(dims));
+    parameters.push_back("int64_t splits");
+    return "/// Folds the partials of each column: a block per column, a fixed "
+           "tree.\n"
+           "__global__ void __launch_bounds__(256)\n" +
+           formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
+           "}\n";
+  }
   std::string body =
       "  for (int64_t p = dev::globalThreadIndex(); p < " + positions +
       "; p += dev::gridStride()) {\n"
@@ -232,11 +282,7 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
       "    for (int64_t s = 1; s < splits; ++s)\n"
       "      total = " +
       reduction.combiner + "()(total, partial[s * " + positions + " + p]);\n";
-  if (reduction.info.kind == ReductionKind::Mean)
-    body += "    total = total / static_cast<float>(" +
-            reduction.groupSize.str() + ");\n";
-  body += reduction.info.isArg() ? "    stats[p] = total.index;\n  }\n"
-                                 : "    stats[p] = total;\n  }\n";
+  body += finishColumn(reduction, "    ") + "  }\n";
   dims.assign(findUsedDims(body, allDims));
   SmallVector<std::string> parameters = {
       "const " + reduction.getAccumulatorType().str() +
@@ -268,6 +314,12 @@ cuda::generateColumnReduction(EmitterContext &context,
     reduction.positions = getNumElements(context.shapes.getShape(info->result));
     // The kernel's plan decides; an epilogue's block shape follows the same
     // rule here.
+    std::optional<int64_t> columns = reduction.positions.getConstant();
+    reduction.treeFold = columns && *columns <= kTreeFoldColumns;
+    if (reduction.treeFold && reduction.info.isArg())
+      context.helpers.insert("arg_shuffle");
+    if (!reduction.treeFold)
+      context.helpers.insert("grid_blocks");
     reduction.columnsPerBlock =
         kernel.plan ? kernel.plan.getColumnsPerBlock()
                     : getColumnsPerBlock(context.shapes.getShape(info->input),
@@ -294,7 +346,6 @@ cuda::generateColumnReduction(EmitterContext &context,
   SmallVector<std::string> scratch;
   context.helpers.insert("align");
   context.helpers.insert("column_splits");
-  context.helpers.insert("grid_blocks");
   SmallVector<std::string> usedDims;
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
     std::string suffix = std::to_string(index);
@@ -363,11 +414,15 @@ cuda::generateColumnReduction(EmitterContext &context,
     SmallVector<std::string> finalArgs = {reduction.partial, reduction.stats};
     llvm::append_range(finalArgs, finalDims);
     finalArgs.push_back(splits);
-    launchBody += "  " +
-                  formatList(finalName + "<<<gridBlocks(ctx, " + positions +
-                                 ", 256), 256, 0, stream>>>(",
-                             finalArgs, ");", 1) +
-                  "\n";
+    launchBody +=
+        "  " +
+        formatList(finalName + "<<<" +
+                       (reduction.treeFold
+                            ? positions
+                            : "gridBlocks(ctx, " + positions + ", 256)") +
+                       ", 256, 0, stream>>>(",
+                   finalArgs, ");", 1) +
+        "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" + finalName +
                   "\"));\n";
   }
