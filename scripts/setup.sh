@@ -3,7 +3,8 @@
 #
 # Idempotent: installs what is missing from Debian (MLIR/LLVM 22, ninja,
 # clang and libFuzzer for the parser fuzzer, ...)
-# and PyPI (numpy, for the interpreter's NumPy check), configures build/ if it
+# and PyPI (numpy, for the interpreter's NumPy check; torch, for the PyTorch
+# front door python/sinter and its tests), configures build/ if it
 # is not configured yet, and builds everything. Run as root or with sudo.
 #
 #===----------------------------------------------------------------------===#
@@ -17,7 +18,9 @@ APT_PACKAGES=(
   ninja-build cmake g++ python3 python3-pip
   clang libclang-rt-14-dev  # the parser fuzzer (scripts/fuzz-parser.sh)
 )
-PIP_PACKAGES=(numpy)
+# torch: the default wheel (about 2.8 GB to download, a minute to install);
+# the CPU machines use only torch.export and the CPU of it.
+PIP_PACKAGES=(numpy torch)
 
 die() { echo "setup.sh: error: $*" >&2; exit 1; }
 

@@ -49,3 +49,20 @@ if config.sinter_enable_cuda:
     config.substitutions.append(
         ("%sinter_rt_lib",
          os.path.join(config.sinter_obj_root, "runtime", "libsinter_rt.a")))
+
+# The PyTorch front door (python/sinter, test/Python) needs torch, which
+# scripts/setup.sh installs; without it those tests are reported as
+# UNSUPPORTED, with this note at the top of the run.
+import subprocess
+
+config.substitutions.append(
+    ("%sinter_python_path", os.path.join(config.sinter_src_root, "python")))
+_python3 = shutil.which("python3") or sys.executable
+if subprocess.run([_python3, "-c", "import torch.export"],
+                  stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("torch")
+else:
+    lit_config.note("torch is not installed for %s: the PyTorch front-end "
+                    "tests (test/Python) are skipped (UNSUPPORTED); "
+                    "scripts/setup.sh installs it" % _python3)

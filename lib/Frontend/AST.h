@@ -25,6 +25,13 @@
 
 namespace mlir::sinter::frontend {
 
+/// What to write for an elementwise choice, which the language has no
+/// where() or comparisons for (no select op, no boolean tensors).
+constexpr llvm::StringLiteral kElementwiseChoiceHint =
+    "an elementwise choice is written with relu, clamp, maximum or minimum: "
+    "where(x > 0, x, 0) is relu(x), where(x > t, x, t) is clamp(x, min=t), "
+    "where(a > b, a, b) is maximum(a, b)";
+
 /// Deepest expression tree the parser builds (a long chain `a + b + ...` is
 /// as deep as it has operators).
 constexpr unsigned kMaxExpressionDepth = 1024;
@@ -37,6 +44,15 @@ struct Argument {
   std::string name;
   llvm::SMLoc nameLoc;
   ExprPtr value;
+};
+
+/// One item of a subscript `x[...]`: an index expression, or a slice
+/// `start:stop:step` whose parts may each be absent.
+struct Subscript {
+  llvm::SMLoc loc;
+  bool isSlice = false;
+  /// The index (not a slice), or the slice's start, stop and step.
+  ExprPtr index, start, stop, step;
 };
 
 /// An expression. Which fields are meaningful depends on `kind`.
@@ -52,14 +68,23 @@ struct Expr {
     Name,
     /// `[operands...]`.
     List,
-    /// `text(arguments...)`.
+    /// `None`.
+    None,
+    /// `qualifier.text(arguments...)`; a method call `x.text(...)` has the
+    /// receiver `x` as its first positional argument and `isMethod` set.
     Call,
     /// `operands[0] op operands[1]`, `op` one of + - * / @.
     Binary,
+    /// `operands[0] text operands[1]`, `text` one of < <= > >= == !=.
+    Compare,
     /// `-operands[0]`.
     Negate,
     /// `operands[0].T`.
     Transpose,
+    /// `operands[0].text` other than `.T` (`.shape`, `.values`, ...).
+    Attribute,
+    /// `operands[0][subscripts...]`.
+    Index,
   };
 
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
@@ -73,9 +98,18 @@ struct Expr {
   bool isInteger = false;
   bool boolean = false;
   char op = 0;
+  /// A name, a string, a function, an attribute or a comparison operator.
   std::string text;
+  /// The module a name or function is qualified with: "torch", "F" (also
+  /// for `torch.nn.functional`) or "math"; empty when unqualified.
+  std::string qualifier;
+  /// A call written as a method of its first argument.
+  bool isMethod = false;
+  /// The source text of the whole expression, as written.
+  llvm::StringRef source;
   std::vector<ExprPtr> operands;
   std::vector<Argument> arguments;
+  std::vector<Subscript> subscripts;
 };
 
 /// One dimension of a declared type: a size or the name of a `dim`.
@@ -101,7 +135,9 @@ struct Statement {
     Input,
     /// `param name: type [= value]`, `value` a call of an init hint.
     Param,
-    /// `name = value`.
+    /// `name = value`, or `targets... = value` when `targets` has two or
+    /// more names (unpacking a tuple). `name op= value` is parsed as
+    /// `name = name op value`.
     Assign,
     /// `return results...`.
     Return,
@@ -113,6 +149,8 @@ struct Statement {
   llvm::SMLoc loc;
   std::string name;
   llvm::SMLoc nameLoc;
+  /// The names of an unpacking assignment `a, b = ...`, in order.
+  std::vector<std::pair<std::string, llvm::SMLoc>> targets;
   int64_t dimValue = 0;
   TypeSpec type;
   ExprPtr value;

@@ -1,26 +1,26 @@
-//===- Builtins.cpp - Builtin functions and init hints of .sinter ---------===//
+//===- Builtins.cpp - Calls of builtin functions and init hints -----------===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.
 //
 //===----------------------------------------------------------------------===//
 //
-// The builtin functions of the language, named, ordered and defaulted as in
-// torch.nn.functional (and torch for the reductions), each lowered to sinter
-// ops; and the init hints of params. Arguments bind like Python's: positional
-// in order, then by keyword.
+// Binds the arguments of a call to a builtin's signature (Python's rules:
+// positional in order, then by keyword; None and absent arguments take the
+// signature's default) and dispatches to its lowering. Also: calls written
+// as Tensor methods, the numbers of the `math` module, the (values, indices)
+// pair of max/min along a dim, the init hints of params, and the reference
+// table of the builtins.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "Builtins.h"
 
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
+#include "sinter/Frontend/Parser.h"
 
-#include "llvm/ADT/SmallBitVector.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Format.h"
 
-#include <array>
 #include <cmath>
 
 using namespace mlir;
@@ -29,196 +29,58 @@ using namespace mlir::sinter::frontend;
 using llvm::SMLoc;
 
 //===----------------------------------------------------------------------===//
-// Argument binding
+// Signatures and argument binding
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// The parameters of a builtin or init hint: names in positional order, of
-/// which the first `numRequired` must be given.
-struct Signature {
-  StringRef name;
-  std::vector<StringRef> params;
-  unsigned numRequired;
-};
-
-/// Typed access to the bound arguments of one call. Every accessor reports a
-/// wrong kind of argument at the argument's location.
-class Arguments {
-public:
-  Arguments(ModelLowering &lowering, const BoundCall &call)
-      : lowering(lowering), call(call), builder(lowering.getBuilder()) {}
-
-  SMLoc getLoc() const { return call.loc; }
-  const EvalValue *get(StringRef param) const { return call.lookup(param); }
-
-  /// Reports that argument `param` is not `expected`.
-  InFlightDiagnostic emitWrongKind(StringRef param, StringRef expected) const {
-    const EvalValue *value = get(param);
-    return lowering.emitError(value->loc)
-           << "argument '" << param << "' of " << call.name << "() must be "
-           << expected << ", got " << value->describe();
+Signature Signature::get(const Builtin &builtin) {
+  Signature signature{builtin.name, {}, 0, {}};
+  for (StringRef param : builtin.params) {
+    auto [name, defaultValue] = param.split('=');
+    signature.params.push_back(name);
+    signature.defaults.push_back(defaultValue);
+    if (defaultValue.empty())
+      ++signature.numRequired;
   }
+  return signature;
+}
 
-  FailureOr<Value> tensor(StringRef param) const {
-    const EvalValue *value = get(param);
-    if (value->kind != EvalValue::Kind::Tensor)
-      return emitWrongKind(param, "a tensor");
-    return value->tensor;
+/// The value of a default spelled in Python: None (absent), True, False, a
+/// quoted string or a number.
+static std::optional<EvalValue> parseDefault(StringRef text, SMLoc loc) {
+  EvalValue value;
+  value.loc = loc;
+  if (text == "None")
+    return std::nullopt;
+  if (text == "True" || text == "False") {
+    value.kind = EvalValue::Kind::Bool;
+    value.boolean = text == "True";
+    return value;
   }
-
-  /// A tensor, or null when the argument is absent.
-  FailureOr<Value> optionalTensor(StringRef param) const {
-    if (!get(param))
-      return Value();
-    return tensor(param);
+  if (text.starts_with("'")) {
+    value.kind = EvalValue::Kind::String;
+    value.text = text.drop_front().drop_back().str();
+    return value;
   }
+  value.kind = EvalValue::Kind::Number;
+  value.spelling = text.str();
+  value.isInteger = !text.getAsInteger(10, value.integer);
+  if (value.isInteger)
+    value.number = static_cast<double>(value.integer);
+  else if (text.getAsDouble(value.number))
+    llvm_unreachable("builtin defaults are numbers, strings, bools or None");
+  return value;
+}
 
-  /// A tensor; a number becomes a rank-0 tensor of `scalarType`.
-  FailureOr<Value> tensorOrNumber(StringRef param, Type scalarType) const {
-    const EvalValue *value = get(param);
-    if (value->kind == EvalValue::Kind::Number)
-      return lowering.createScalar(value->loc, value->number, scalarType);
-    if (value->kind != EvalValue::Kind::Tensor)
-      return emitWrongKind(param, "a tensor or a number");
-    return value->tensor;
-  }
-
-  FailureOr<double> number(StringRef param, double defaultValue) const {
-    const EvalValue *value = get(param);
-    if (!value)
-      return defaultValue;
-    if (value->kind != EvalValue::Kind::Number)
-      return emitWrongKind(param, "a number");
-    return value->number;
-  }
-
-  FailureOr<int64_t> integer(StringRef param) const {
-    const EvalValue *value = get(param);
-    if (value->kind != EvalValue::Kind::Number || !value->isInteger)
-      return emitWrongKind(param, "an integer");
-    return value->integer;
-  }
-
-  FailureOr<bool> boolean(StringRef param, bool defaultValue) const {
-    const EvalValue *value = get(param);
-    if (!value)
-      return defaultValue;
-    if (value->kind != EvalValue::Kind::Bool)
-      return emitWrongKind(param, "true or false");
-    return value->boolean;
-  }
-
-  /// One of `choices`, `defaultValue` when absent.
-  FailureOr<StringRef> choice(StringRef param, StringRef defaultValue,
-                              ArrayRef<StringRef> choices) const {
-    const EvalValue *value = get(param);
-    if (!value)
-      return defaultValue;
-    std::string expected = "one of \"" + llvm::join(choices, "\", \"") + "\"";
-    if (value->kind != EvalValue::Kind::String)
-      return emitWrongKind(param, expected);
-    auto it = llvm::find(choices, value->text);
-    if (it == choices.end())
-      return emitWrongKind(param, expected);
-    return *it;
-  }
-
-  /// `dim` normalized against `rank` (Python-style negative indices).
-  FailureOr<int64_t> normalizeDim(const EvalValue &value, int64_t rank) const {
-    int64_t dim = value.integer;
-    if (dim < -rank || dim >= rank)
-      return lowering.emitError(value.loc)
-             << "dim " << dim << " is out of range for a tensor of rank "
-             << rank << " (expected " << -rank << " to " << rank - 1 << ")";
-    return dim < 0 ? dim + rank : dim;
-  }
-
-  /// A single dim of a rank-`rank` tensor, normalized.
-  FailureOr<int64_t> dim(StringRef param, int64_t rank) const {
-    if (failed(integer(param)))
-      return failure();
-    return normalizeDim(*get(param), rank);
-  }
-
-  /// An int or a list of distinct ints naming dims of a rank-`rank` tensor,
-  /// normalized; every dim when the argument is absent.
-  FailureOr<SmallVector<int64_t>> dims(StringRef param, int64_t rank) const {
-    const EvalValue *value = get(param);
-    SmallVector<int64_t> result;
-    if (!value) {
-      for (int64_t dim = 0; dim < rank; ++dim)
-        result.push_back(dim);
-      return result;
-    }
-    static constexpr StringLiteral expected =
-        "an integer or a list of integers";
-    ArrayRef<EvalValue> elements(*value);
-    if (value->kind == EvalValue::Kind::List) {
-      elements = value->list;
-      if (elements.empty())
-        return emitWrongKind(param, "a non-empty list of dims");
-    }
-    llvm::SmallBitVector seen(rank);
-    for (const EvalValue &element : elements) {
-      if (element.kind != EvalValue::Kind::Number || !element.isInteger)
-        return emitWrongKind(param, expected);
-      FailureOr<int64_t> dim = normalizeDim(element, rank);
-      if (failed(dim))
-        return failure();
-      if (seen.test(*dim))
-        return lowering.emitError(element.loc)
-               << "dim " << element.integer << " is listed twice";
-      seen.set(*dim);
-      result.push_back(*dim);
-    }
-    return result;
-  }
-
-  /// An int or a list of ints, each at least 1 (normalized_shape).
-  FailureOr<SmallVector<int64_t>> sizes(StringRef param) const {
-    const EvalValue *value = get(param);
-    ArrayRef<EvalValue> elements(*value);
-    if (value->kind == EvalValue::Kind::List)
-      elements = value->list;
-    SmallVector<int64_t> result;
-    for (const EvalValue &element : elements) {
-      if (element.kind != EvalValue::Kind::Number || !element.isInteger)
-        return emitWrongKind(param, "an integer or a list of integers");
-      if (element.integer < 1)
-        return lowering.emitError(element.loc)
-               << "sizes in '" << param << "' must be at least 1, got "
-               << element.integer;
-      result.push_back(element.integer);
-    }
-    if (result.empty())
-      return emitWrongKind(param, "a non-empty list of sizes");
-    return result;
-  }
-
-  NamedAttribute f64(StringRef name, double value) const {
-    return builder.getNamedAttr(name, builder.getF64FloatAttr(value));
-  }
-  NamedAttribute i64s(StringRef name, ArrayRef<int64_t> values) const {
-    return builder.getNamedAttr(name, builder.getDenseI64ArrayAttr(values));
-  }
-  /// Appends the unit attribute `name` when `value` is set.
-  void addFlag(SmallVectorImpl<NamedAttribute> &attributes, StringRef name,
-               bool value) const {
-    if (value)
-      attributes.push_back(builder.getNamedAttr(name, builder.getUnitAttr()));
-  }
-
-  ModelLowering &lowering;
-  const BoundCall &call;
-  Builder &builder;
-};
-
-} // namespace
-
-/// Returns the rank of a tensor value.
-static int64_t getRank(Value value) {
-  return cast<RankedTensorType>(value.getType()).getRank();
+/// Whether a method call passes its sizes or dims as separate arguments:
+/// `x.view(B, -1)`, `x.permute(0, 2, 1)` (PyTorch's *shape, *dims).
+static bool takesVarargs(const Signature &signature, const Expr &call) {
+  if (signature.params.size() < 2 ||
+      !llvm::is_contained({"shape", "dims"}, signature.params[1]))
+    return false;
+  size_t positional = llvm::count_if(
+      call.arguments, [](const Argument &arg) { return arg.name.empty(); });
+  return positional > 2 ||
+         (positional == 2 && call.arguments[1].value->kind != Expr::Kind::List);
 }
 
 /// Binds the arguments of `call` to the parameters of `signature` and
@@ -231,9 +93,19 @@ static FailureOr<BoundCall> bindArguments(ModelLowering &lowering,
   bound.loc = call.loc;
   size_t positional = 0;
   bool sawKeyword = false;
+  bool packRest = call.isMethod && takesVarargs(signature, call);
   for (const Argument &argument : call.arguments) {
     StringRef param;
     SMLoc loc = argument.value->loc;
+    if (packRest && argument.name.empty() && positional == 2) {
+      // x.view(B, -1): the sizes after the first are one more element of the
+      // list bound to the second parameter.
+      FailureOr<EvalValue> value = lowering.lowerExpr(*argument.value);
+      if (failed(value))
+        return failure();
+      bound.arguments[signature.params[1]].list.push_back(std::move(*value));
+      continue;
+    }
     if (argument.name.empty()) {
       if (sawKeyword)
         return lowering.emitError(loc)
@@ -267,7 +139,16 @@ static FailureOr<BoundCall> bindArguments(ModelLowering &lowering,
     FailureOr<EvalValue> value = lowering.lowerExpr(*argument.value);
     if (failed(value))
       return failure();
-    bound.arguments[param] = std::move(*value);
+    if (packRest && positional == 2 && argument.name.empty()) {
+      EvalValue list;
+      list.kind = EvalValue::Kind::List;
+      list.loc = value->loc;
+      list.list.push_back(std::move(*value));
+      value = std::move(list);
+    }
+    // None stands for an absent argument, as in PyTorch.
+    if (value->kind != EvalValue::Kind::None)
+      bound.arguments[param] = std::move(*value);
   }
   for (StringRef param :
        ArrayRef(signature.params).take_front(signature.numRequired))
@@ -275,555 +156,59 @@ static FailureOr<BoundCall> bindArguments(ModelLowering &lowering,
       return lowering.emitError(call.loc)
              << signature.name << "() is missing its argument '" << param
              << "'";
+  for (auto [param, defaultValue] :
+       llvm::zip(signature.params, signature.defaults))
+    if (!bound.arguments.count(param) && !defaultValue.empty())
+      if (std::optional<EvalValue> value = parseDefault(defaultValue, call.loc))
+        bound.arguments[param] = std::move(*value);
   return bound;
 }
 
 //===----------------------------------------------------------------------===//
-// Builtin lowerings
+// The table of builtins
 //===----------------------------------------------------------------------===//
 
-namespace {
-using LowerFn = FailureOr<Value> (*)(const Arguments &);
-
-/// A builtin function: its signature and how it lowers.
-struct Builtin {
-  Signature signature;
-  LowerFn lower;
-};
-} // namespace
-
-/// `op(input)` without attributes.
-template <typename OpTy>
-static FailureOr<Value> lowerUnary(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  return args.lowering.create<OpTy>(args.getLoc(), {*input});
-}
-
-/// `op(input)` with one f64 attribute `attr` from argument `param`.
-template <typename OpTy>
-static FailureOr<Value> lowerUnaryWith(const Arguments &args, StringRef param,
-                                       StringRef attr, double defaultValue) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<double> value =
-      failed(input) ? FailureOr<double>() : args.number(param, defaultValue);
-  if (failed(value))
-    return failure();
-  return args.lowering.create<OpTy>(args.getLoc(), {*input},
-                                    {args.f64(attr, *value)});
-}
-
-static FailureOr<Value> lowerLeakyRelu(const Arguments &args) {
-  return lowerUnaryWith<LeakyReluOp>(args, "negative_slope", "alpha", 0.01);
-}
-
-static FailureOr<Value> lowerElu(const Arguments &args) {
-  return lowerUnaryWith<EluOp>(args, "alpha", "alpha", 1.0);
-}
-
-static FailureOr<Value> lowerGelu(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  FailureOr<StringRef> approximate =
-      args.choice("approximate", "none", {"none", "tanh"});
-  if (failed(approximate))
-    return failure();
-  GeluApproximation kind = *approximate == "tanh" ? GeluApproximation::tanh
-                                                  : GeluApproximation::none;
-  return args.lowering.create<GeluOp>(
-      args.getLoc(), {*input},
-      {args.builder.getNamedAttr(
-          "approximate",
-          GeluApproximationAttr::get(args.builder.getContext(), kind))});
-}
-
-static FailureOr<Value> lowerSoftplus(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  FailureOr<double> beta = args.number("beta", 1.0);
-  FailureOr<double> threshold =
-      failed(beta) ? FailureOr<double>() : args.number("threshold", 20.0);
-  if (failed(threshold))
-    return failure();
-  if (*beta == 0.0)
-    return args.lowering.emitError(args.get("beta")->loc)
-           << "beta of softplus() must be non-zero";
-  return args.lowering.create<SoftplusOp>(
-      args.getLoc(), {*input},
-      {args.f64("beta", *beta), args.f64("threshold", *threshold)});
-}
-
-static FailureOr<Value> lowerHardtanh(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  FailureOr<double> minValue = args.number("min_val", -1.0);
-  FailureOr<double> maxValue =
-      failed(minValue) ? FailureOr<double>() : args.number("max_val", 1.0);
-  if (failed(maxValue))
-    return failure();
-  if (*minValue > *maxValue)
-    return args.lowering.emitError(args.getLoc())
-           << "hardtanh() min_val " << formatNumber(*minValue)
-           << " is greater than max_val " << formatNumber(*maxValue);
-  return args.lowering.create<HardtanhOp>(
-      args.getLoc(), {*input},
-      {args.f64("min", *minValue), args.f64("max", *maxValue)});
-}
-
-static FailureOr<Value> lowerClamp(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  SmallVector<NamedAttribute> attributes;
-  std::optional<double> bounds[2];
-  std::array<StringRef, 2> params = {"min", "max"};
-  for (auto [index, param] : llvm::enumerate(params)) {
-    const EvalValue *value = args.get(param);
-    if (!value)
-      continue;
-    if (value->kind == EvalValue::Kind::Tensor)
-      return args.emitWrongKind(param, "a number (for tensor bounds use "
-                                       "maximum() and minimum())");
-    FailureOr<double> bound = args.number(param, 0.0);
-    if (failed(bound))
-      return failure();
-    bounds[index] = *bound;
-    attributes.push_back(args.f64(param, *bound));
-  }
-  if (attributes.empty())
-    return args.lowering.emitError(args.getLoc())
-           << "clamp() needs min= or max= (or both)";
-  if (bounds[0] && bounds[1] && *bounds[0] > *bounds[1])
-    return args.lowering.emitError(args.getLoc())
-           << "clamp() min " << formatNumber(*bounds[0])
-           << " is greater than max " << formatNumber(*bounds[1]);
-  return args.lowering.create<ClampOp>(args.getLoc(), {*input}, attributes);
-}
-
-/// Elementwise binary builtins: one operand may be a number.
-template <typename OpTy>
-static FailureOr<Value> lowerBinary(const Arguments &args) {
-  StringRef second = args.call.name == "pow" ? "exponent" : "other";
-  const EvalValue *lhs = args.get("input"), *rhs = args.get(second);
-  Value like = lhs->kind == EvalValue::Kind::Tensor   ? lhs->tensor
-               : rhs->kind == EvalValue::Kind::Tensor ? rhs->tensor
-                                                      : Value();
-  if (!like && lhs->kind == EvalValue::Kind::Number &&
-      rhs->kind == EvalValue::Kind::Number)
-    return args.lowering.emitError(args.getLoc())
-           << args.call.name << "() needs at least one tensor operand";
-  Type scalarType = args.lowering.getScalarTypeFor(like);
-  FailureOr<Value> a = args.tensorOrNumber("input", scalarType);
-  FailureOr<Value> b =
-      failed(a) ? FailureOr<Value>() : args.tensorOrNumber(second, scalarType);
-  if (failed(b))
-    return failure();
-  return args.lowering.create<OpTy>(args.getLoc(), {*a, *b});
-}
-
-static FailureOr<Value> lowerMatmulBuiltin(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<Value> other =
-      failed(input) ? FailureOr<Value>() : args.tensor("other");
-  if (failed(other))
-    return failure();
-  return args.lowering.lowerMatmul(args.getLoc(), *input, *other, false, false);
-}
-
-/// linear(x, w, b) = matmul(x, w) transpose_b + b.
-static FailureOr<Value> lowerLinear(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<Value> weight =
-      failed(input) ? FailureOr<Value>() : args.tensor("weight");
-  FailureOr<Value> bias =
-      failed(weight) ? FailureOr<Value>() : args.optionalTensor("bias");
-  if (failed(bias))
-    return failure();
-  FailureOr<Value> product =
-      args.lowering.lowerMatmul(args.getLoc(), *input, *weight, false, true);
-  if (failed(product) || !*bias)
-    return product;
-  return args.lowering.create<AddOp>(args.getLoc(), {*product, *bias});
-}
-
-/// Reductions: `op(input, dim=None, keepdim=false)`; no dim reduces all.
-template <typename OpTy>
-static FailureOr<Value> lowerReduction(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  const EvalValue *dimArg = args.get("dim");
-  if (dimArg && dimArg->kind == EvalValue::Kind::Tensor &&
-      (args.call.name == "max" || args.call.name == "min"))
-    return args.emitWrongKind(
-        "dim", ("an integer or a list of integers (for the elementwise " +
-                args.call.name + " of two tensors use " + args.call.name +
-                "imum(a, b))")
-                   .str());
-  FailureOr<SmallVector<int64_t>> dims = args.dims("dim", getRank(*input));
-  FailureOr<bool> keepdim =
-      failed(dims) ? FailureOr<bool>() : args.boolean("keepdim", false);
-  if (failed(keepdim))
-    return failure();
-  SmallVector<NamedAttribute> attributes{args.i64s("dims", *dims)};
-  args.addFlag(attributes, "keepdim", *keepdim);
-  if constexpr (std::is_same_v<OpTy, VarOp>) {
-    FailureOr<bool> unbiased = args.boolean("unbiased", true);
-    if (failed(unbiased))
-      return failure();
-    attributes.push_back(args.builder.getNamedAttr(
-        "unbiased", args.builder.getBoolAttr(*unbiased)));
-  }
-  return args.lowering.create<OpTy>(args.getLoc(), {*input}, attributes);
-}
-
-/// argmax/argmin: one dim; without it only a 1-D tensor has a meaning here
-/// (PyTorch would index the flattened tensor).
-template <typename OpTy>
-static FailureOr<Value> lowerArgReduction(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  int64_t rank = getRank(*input);
-  if (!args.get("dim") && rank != 1)
-    return args.lowering.emitError(args.getLoc())
-           << args.call.name << "() needs dim= for a tensor of rank " << rank
-           << " (indices into the flattened tensor are not supported)";
-  FailureOr<int64_t> dim =
-      args.get("dim") ? args.dim("dim", rank) : FailureOr<int64_t>(0);
-  FailureOr<bool> keepdim =
-      failed(dim) ? FailureOr<bool>() : args.boolean("keepdim", false);
-  if (failed(keepdim))
-    return failure();
-  SmallVector<NamedAttribute> attributes{args.i64s("dims", {*dim})};
-  args.addFlag(attributes, "keepdim", *keepdim);
-  return args.lowering.create<OpTy>(args.getLoc(), {*input}, attributes);
-}
-
-template <typename OpTy>
-static FailureOr<Value> lowerSoftmax(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<int64_t> dim =
-      failed(input) ? FailureOr<int64_t>() : args.dim("dim", getRank(*input));
-  if (failed(dim))
-    return failure();
-  return args.lowering.create<OpTy>(
-      args.getLoc(), {*input},
-      {args.builder.getNamedAttr("dim", args.builder.getI64IntegerAttr(*dim))});
-}
-
-/// The optional `weight` and `bias` of a normalization.
-static LogicalResult getAffine(const Arguments &args, Value &weight,
-                               Value &bias) {
-  FailureOr<Value> w = args.optionalTensor("weight");
-  FailureOr<Value> b =
-      failed(w) ? FailureOr<Value>() : args.optionalTensor("bias");
-  if (failed(b))
-    return failure();
-  weight = *w;
-  bias = *b;
-  return success();
-}
-
-static FailureOr<Value> lowerLayerNorm(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<SmallVector<int64_t>> shape =
-      failed(input) ? FailureOr<SmallVector<int64_t>>()
-                    : args.sizes("normalized_shape");
-  Value weight, bias;
-  if (failed(shape) || failed(getAffine(args, weight, bias)))
-    return failure();
-  FailureOr<double> eps = args.number("eps", 1e-5);
-  if (failed(eps))
-    return failure();
-  return args.lowering.createWithOptionalOperands<LayerNormOp>(
-      args.getLoc(), {*input, weight, bias},
-      {args.i64s("normalized_shape", *shape), args.f64("eps", *eps)});
-}
-
-static FailureOr<Value> lowerRmsNorm(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<SmallVector<int64_t>> shape =
-      failed(input) ? FailureOr<SmallVector<int64_t>>()
-                    : args.sizes("normalized_shape");
-  FailureOr<Value> weight =
-      failed(shape) ? FailureOr<Value>() : args.optionalTensor("weight");
-  if (failed(weight))
-    return failure();
-  SmallVector<NamedAttribute> attributes{args.i64s("normalized_shape", *shape)};
-  if (args.get("eps")) {
-    FailureOr<double> eps = args.number("eps", 0.0);
-    if (failed(eps))
-      return failure();
-    attributes.push_back(args.f64("eps", *eps));
-  }
-  SmallVector<Value> operands{*input};
-  if (*weight)
-    operands.push_back(*weight);
-  return args.lowering.create<RmsNormOp>(args.getLoc(), operands, attributes);
-}
-
-static FailureOr<Value> lowerGroupNorm(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<int64_t> groups =
-      failed(input) ? FailureOr<int64_t>() : args.integer("num_groups");
-  Value weight, bias;
-  if (failed(groups) || failed(getAffine(args, weight, bias)))
-    return failure();
-  if (*groups < 1)
-    return args.lowering.emitError(args.get("num_groups")->loc)
-           << "num_groups of group_norm() must be at least 1, got " << *groups;
-  FailureOr<double> eps = args.number("eps", 1e-5);
-  if (failed(eps))
-    return failure();
-  return args.lowering.createWithOptionalOperands<GroupNormOp>(
-      args.getLoc(), {*input, weight, bias},
-      {args.builder.getNamedAttr("num_groups",
-                                 args.builder.getI64IntegerAttr(*groups)),
-       args.f64("eps", *eps)});
-}
-
-static FailureOr<Value> lowerBatchNorm(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  FailureOr<Value> mean =
-      failed(input) ? FailureOr<Value>() : args.optionalTensor("running_mean");
-  FailureOr<Value> var =
-      failed(mean) ? FailureOr<Value>() : args.optionalTensor("running_var");
-  Value weight, bias;
-  if (failed(var) || failed(getAffine(args, weight, bias)))
-    return failure();
-  FailureOr<bool> training = args.boolean("training", false);
-  FailureOr<double> momentum =
-      failed(training) ? FailureOr<double>() : args.number("momentum", 0.1);
-  FailureOr<double> eps =
-      failed(momentum) ? FailureOr<double>() : args.number("eps", 1e-5);
-  if (failed(eps))
-    return failure();
-  if (!*training && (!*mean || !*var))
-    return args.lowering.emitError(args.getLoc())
-           << "batch_norm() with training=false normalizes with running "
-              "statistics: pass running_mean and running_var, or set "
-              "training=true";
-  SmallVector<NamedAttribute> attributes{args.f64("eps", *eps)};
-  args.addFlag(attributes, "training", *training);
-  return args.lowering.createWithOptionalOperands<BatchNormOp>(
-      args.getLoc(), {*input, *mean, *var, weight, bias}, attributes);
-}
-
-static FailureOr<Value> lowerInstanceNorm(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  for (StringRef param : {"running_mean", "running_var"})
-    if (args.get(param))
-      return args.lowering.emitError(args.get(param)->loc)
-             << "instance_norm() with running statistics is not supported";
-  Value weight, bias;
-  if (failed(getAffine(args, weight, bias)))
-    return failure();
-  FailureOr<bool> useInputStats = args.boolean("use_input_stats", true);
-  FailureOr<double> momentum = failed(useInputStats)
-                                   ? FailureOr<double>()
-                                   : args.number("momentum", 0.1);
-  FailureOr<double> eps =
-      failed(momentum) ? FailureOr<double>() : args.number("eps", 1e-5);
-  if (failed(eps))
-    return failure();
-  if (!*useInputStats)
-    return args.lowering.emitError(args.get("use_input_stats")->loc)
-           << "instance_norm() with use_input_stats=false is not supported";
-  return args.lowering.createWithOptionalOperands<InstanceNormOp>(
-      args.getLoc(), {*input, weight, bias}, {args.f64("eps", *eps)});
-}
-
-static FailureOr<Value> lowerTransposeBuiltin(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  int64_t rank = getRank(*input);
-  FailureOr<int64_t> dim0 = args.dim("dim0", rank);
-  FailureOr<int64_t> dim1 =
-      failed(dim0) ? FailureOr<int64_t>() : args.dim("dim1", rank);
-  if (failed(dim1))
-    return failure();
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  std::swap(perm[*dim0], perm[*dim1]);
-  return args.lowering.create<TransposeOp>(args.getLoc(), {*input},
-                                           {args.i64s("perm", perm)});
-}
-
-/// reshape(input, shape): sizes, at most one -1, and dim names. A -1 is
-/// computed at compile time when the symbolic dims of both shapes cancel.
-static FailureOr<Value> lowerReshape(const Arguments &args) {
-  FailureOr<Value> input = args.tensor("input");
-  if (failed(input))
-    return failure();
-  auto inputType = cast<RankedTensorType>(input->getType());
-  const EvalValue *shapeArg = args.get("shape");
-  ArrayRef<EvalValue> elements(*shapeArg);
-  if (shapeArg->kind == EvalValue::Kind::List)
-    elements = shapeArg->list;
-  if (elements.size() > kMaxRank)
-    return args.lowering.emitError(shapeArg->loc)
-           << "reshape() to " << elements.size() << " dims; the limit is "
-           << kMaxRank;
-
-  // The symbolic dims of the input still to be matched by the result.
-  SmallVector<std::string> unmatched;
-  bool inputFullyNamed = true;
-  int64_t inputCount = 1, resultCount = 1;
-  for (auto [size, name] :
-       llvm::zip(inputType.getShape(), args.lowering.getDimNames(*input))) {
-    if (!ShapedType::isDynamic(size))
-      inputCount *= size;
-    else if (name.empty())
-      inputFullyNamed = false;
-    else
-      unmatched.push_back(name);
-  }
-
-  SmallVector<int64_t> shape;
-  SmallVector<std::string> names;
-  std::optional<size_t> inferred;
-  bool resultMatched = true;
-  for (const EvalValue &element : elements) {
-    if (element.kind == EvalValue::Kind::Dim) {
-      auto it = llvm::find(unmatched, element.text);
-      if (it != unmatched.end())
-        unmatched.erase(it);
-      else
-        resultMatched = false;
-      shape.push_back(ShapedType::kDynamic);
-      names.push_back(element.text);
-      continue;
-    }
-    if (element.kind != EvalValue::Kind::Number || !element.isInteger)
-      return args.emitWrongKind("shape",
-                                "a list of sizes, dim names and one -1");
-    if (element.integer == -1) {
-      if (inferred)
-        return args.lowering.emitError(element.loc)
-               << "reshape() can infer only one dim (-1)";
-      inferred = shape.size();
-    } else if (element.integer < 1) {
-      return args.lowering.emitError(element.loc)
-             << "reshape() sizes must be at least 1 (or -1), got "
-             << element.integer;
-    } else if (llvm::MulOverflow(resultCount, element.integer, resultCount)) {
-      return args.lowering.emitError(element.loc)
-             << "reshape() shape has too many elements";
-    }
-    shape.push_back(element.integer);
-    names.push_back("");
-  }
-
-  bool known = inputFullyNamed && resultMatched && unmatched.empty();
-  if (known && inferred) {
-    if (inputCount % resultCount != 0)
-      return args.lowering.emitError(args.getLoc())
-             << "reshape() cannot infer the -1 dim: " << inputCount
-             << " elements are not a multiple of " << resultCount;
-    shape[*inferred] = inputCount / resultCount;
-  } else if (known && inputCount != resultCount) {
-    return args.lowering.emitError(args.getLoc())
-           << "reshape() changes the element count: the input has "
-           << inputCount << " elements (per symbolic dim), the shape "
-           << resultCount;
-  } else if (inferred) {
-    shape[*inferred] = ShapedType::kDynamic;
-  }
-
-  FailureOr<Value> result = args.lowering.create<ReshapeOp>(
-      args.getLoc(), {*input}, {}, inputType.clone(shape));
-  if (succeeded(result))
-    args.lowering.setDimNames(*result, std::move(names));
-  return result;
-}
-
-/// The builtin functions, by name.
-static ArrayRef<Builtin> getBuiltins() {
-  static const std::vector<Builtin> builtins = {
-      {{"matmul", {"input", "other"}, 2}, lowerMatmulBuiltin},
-      {{"linear", {"input", "weight", "bias"}, 2}, lowerLinear},
-      {{"relu", {"input"}, 1}, lowerUnary<ReluOp>},
-      {{"leaky_relu", {"input", "negative_slope"}, 1}, lowerLeakyRelu},
-      {{"gelu", {"input", "approximate"}, 1}, lowerGelu},
-      {{"sigmoid", {"input"}, 1}, lowerUnary<SigmoidOp>},
-      {{"tanh", {"input"}, 1}, lowerUnary<TanhOp>},
-      {{"silu", {"input"}, 1}, lowerUnary<SiluOp>},
-      {{"swish", {"input"}, 1}, lowerUnary<SiluOp>},
-      {{"mish", {"input"}, 1}, lowerUnary<MishOp>},
-      {{"softplus", {"input", "beta", "threshold"}, 1}, lowerSoftplus},
-      {{"elu", {"input", "alpha"}, 1}, lowerElu},
-      {{"selu", {"input"}, 1}, lowerUnary<SeluOp>},
-      {{"hardtanh", {"input", "min_val", "max_val"}, 1}, lowerHardtanh},
-      {{"hardsigmoid", {"input"}, 1}, lowerUnary<HardsigmoidOp>},
-      {{"hardswish", {"input"}, 1}, lowerUnary<HardswishOp>},
-      {{"softsign", {"input"}, 1}, lowerUnary<SoftsignOp>},
-      {{"clamp", {"input", "min", "max"}, 1}, lowerClamp},
-      {{"exp", {"input"}, 1}, lowerUnary<ExpOp>},
-      {{"log", {"input"}, 1}, lowerUnary<LogOp>},
-      {{"sqrt", {"input"}, 1}, lowerUnary<SqrtOp>},
-      {{"rsqrt", {"input"}, 1}, lowerUnary<RsqrtOp>},
-      {{"abs", {"input"}, 1}, lowerUnary<AbsOp>},
-      {{"maximum", {"input", "other"}, 2}, lowerBinary<MaximumOp>},
-      {{"minimum", {"input", "other"}, 2}, lowerBinary<MinimumOp>},
-      {{"pow", {"input", "exponent"}, 2}, lowerBinary<PowOp>},
-      {{"sum", {"input", "dim", "keepdim"}, 1}, lowerReduction<SumOp>},
-      {{"mean", {"input", "dim", "keepdim"}, 1}, lowerReduction<MeanOp>},
-      {{"max", {"input", "dim", "keepdim"}, 1}, lowerReduction<MaxOp>},
-      {{"min", {"input", "dim", "keepdim"}, 1}, lowerReduction<MinOp>},
-      {{"prod", {"input", "dim", "keepdim"}, 1}, lowerReduction<ProdOp>},
-      {{"logsumexp", {"input", "dim", "keepdim"}, 2},
-       lowerReduction<LogsumexpOp>},
-      {{"argmax", {"input", "dim", "keepdim"}, 1}, lowerArgReduction<ArgmaxOp>},
-      {{"argmin", {"input", "dim", "keepdim"}, 1}, lowerArgReduction<ArgminOp>},
-      {{"var", {"input", "dim", "unbiased", "keepdim"}, 1},
-       lowerReduction<VarOp>},
-      {{"softmax", {"input", "dim"}, 2}, lowerSoftmax<SoftmaxOp>},
-      {{"log_softmax", {"input", "dim"}, 2}, lowerSoftmax<LogSoftmaxOp>},
-      {{"layer_norm",
-        {"input", "normalized_shape", "weight", "bias", "eps"},
-        2},
-       lowerLayerNorm},
-      {{"group_norm", {"input", "num_groups", "weight", "bias", "eps"}, 2},
-       lowerGroupNorm},
-      {{"batch_norm",
-        {"input", "running_mean", "running_var", "weight", "bias", "training",
-         "momentum", "eps"},
-        1},
-       lowerBatchNorm},
-      {{"instance_norm",
-        {"input", "running_mean", "running_var", "weight", "bias",
-         "use_input_stats", "momentum", "eps"},
-        1},
-       lowerInstanceNorm},
-      {{"rms_norm", {"input", "normalized_shape", "weight", "eps"}, 2},
-       lowerRmsNorm},
-      {{"transpose", {"input", "dim0", "dim1"}, 3}, lowerTransposeBuiltin},
-      {{"reshape", {"input", "shape"}, 2}, lowerReshape},
-  };
+ArrayRef<Builtin> frontend::getBuiltins() {
+  static const std::vector<Builtin> builtins = [] {
+    std::vector<Builtin> all;
+    addElementwiseBuiltins(all);
+    addReductionBuiltins(all);
+    addNormBuiltins(all);
+    addShapeBuiltins(all);
+    llvm::sort(all, [](const Builtin &a, const Builtin &b) {
+      return a.name < b.name;
+    });
+    return all;
+  }();
   return builtins;
 }
 
-/// The init hints of params: randn() rand() zeros() ones() uniform(lo, hi)
-/// normal(mean, std) linear_default(fan_in).
-static ArrayRef<Signature> getInitHints() {
-  static const std::vector<Signature> hints = {
-      {"randn", {}, 0},
-      {"rand", {}, 0},
-      {"zeros", {}, 0},
-      {"ones", {}, 0},
-      {"uniform", {"lo", "hi"}, 0},
-      {"normal", {"mean", "std"}, 0},
-      {"linear_default", {"fan_in"}, 0},
-  };
-  return hints;
+static const Builtin *lookupBuiltin(StringRef name) {
+  ArrayRef<Builtin> builtins = getBuiltins();
+  const Builtin *it = llvm::lower_bound(
+      builtins, name,
+      [](const Builtin &entry, StringRef key) { return entry.name < key; });
+  return it != builtins.end() && it->name == name ? it : nullptr;
 }
+
+/// The Python spelling of a builtin's signature: "sum(input, dim=None,
+/// keepdim=False)".
+static std::string formatSignature(const Builtin &builtin) {
+  return (builtin.name + "(" + llvm::join(builtin.params, ", ") + ")").str();
+}
+
+void mlir::sinter::printBuiltinReference(llvm::raw_ostream &os) {
+  os << "| Builtin | Mirrors | Method | Computes |\n"
+     << "|---|---|---|---|\n";
+  for (const Builtin &builtin : getBuiltins())
+    os << "| `" << formatSignature(builtin) << "` | `" << builtin.mirrors
+       << "` | " << (builtin.isMethod ? "yes" : "no") << " | "
+       << builtin.summary << " |\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
 
 /// Names of `entries` for suggestions and messages.
 template <typename Range, typename GetName>
@@ -834,20 +219,204 @@ static SmallVector<StringRef> getNames(Range entries, GetName getName) {
   return names;
 }
 
+/// The init hints of params: randn() rand() zeros() ones() uniform(lo, hi)
+/// normal(mean, std) linear_default(fan_in).
+static ArrayRef<Signature> getInitHints() {
+  static const std::vector<Signature> hints = {
+      {"randn", {}, 0, {}},
+      {"rand", {}, 0, {}},
+      {"zeros", {}, 0, {}},
+      {"ones", {}, 0, {}},
+      {"uniform", {"lo", "hi"}, 0, {"", ""}},
+      {"normal", {"mean", "std"}, 0, {"", ""}},
+      {"linear_default", {"fan_in"}, 0, {""}},
+  };
+  return hints;
+}
+
 static SmallVector<StringRef> getInitHintNames() {
   return getNames(getInitHints(),
                   [](const Signature &hint) { return hint.name; });
 }
 
+/// What to write instead of a PyTorch function the language does not have
+/// yet, or "" for a name that is no such function.
+static StringRef getMissingFunctionHint(StringRef name) {
+  return llvm::StringSwitch<StringRef>(name)
+      .Case("where", " yet (the dialect has no select op); where(x > 0, x, "
+                     "0) is relu(x), where(x > t, x, t) is clamp(x, min=t), "
+                     "where(a > b, a, b) is maximum(a, b)")
+      .Cases({"cat", "concat", "stack", "chunk", "split"},
+             " yet (the dialect has no slice or concatenation op); compute "
+             "the parts separately, e.g. two linear() of the halves of the "
+             "weight")
+      .Cases({"conv1d", "conv2d", "conv3d"}, ": Sinter fuses linear layers, "
+                                             "elementwise ops, reductions and "
+                                             "norms")
+      .Default("");
+}
+
+/// Names of the builtins (with `methodsOnly`, of those with a method form).
+static SmallVector<StringRef> getBuiltinNames(bool methodsOnly) {
+  SmallVector<StringRef> names;
+  for (const Builtin &builtin : getBuiltins())
+    if (!methodsOnly || builtin.isMethod)
+      names.push_back(builtin.name);
+  return names;
+}
+
+/// Whether `call` is max(x, dim) or min(x, dim), which PyTorch answers with
+/// (values, indices).
+bool frontend::isValuesAndIndicesCall(const Expr &call) {
+  if (call.kind != Expr::Kind::Call || call.qualifier == "math" ||
+      (call.text != "max" && call.text != "min"))
+    return false;
+  return call.arguments.size() >= 2 &&
+         (call.arguments[1].name.empty() || call.arguments[1].name == "dim") &&
+         call.arguments[1].value->kind != Expr::Kind::None &&
+         llvm::all_of(call.arguments,
+                      [](const Argument &arg) { return arg.name != "other"; });
+}
+
+FailureOr<SmallVector<Value, 2>>
+ModelLowering::lowerValuesAndIndices(const Expr &call, bool values,
+                                     bool indices) {
+  const Builtin *valuesBuiltin = lookupBuiltin(call.text);
+  const Builtin *indicesBuiltin =
+      lookupBuiltin(call.text == "max" ? "argmax" : "argmin");
+  FailureOr<BoundCall> bound =
+      bindArguments(*this, call, Signature::get(*valuesBuiltin));
+  if (failed(bound))
+    return failure();
+  Arguments args(*this, *bound);
+  SmallVector<Value, 2> results;
+  for (auto [wanted, builtin] :
+       {std::pair{values, valuesBuiltin}, {indices, indicesBuiltin}}) {
+    if (!wanted)
+      continue;
+    FailureOr<Value> result = builtin->lower(args);
+    if (failed(result))
+      return failure();
+    results.push_back(*result);
+  }
+  return results;
+}
+
+/// The constants of the math module.
+static std::optional<double> getMathConstant(StringRef name) {
+  return llvm::StringSwitch<std::optional<double>>(name)
+      .Case("pi", M_PI)
+      .Case("e", M_E)
+      .Case("tau", 2.0 * M_PI)
+      .Case("inf", INFINITY)
+      .Default(std::nullopt);
+}
+
+FailureOr<EvalValue> ModelLowering::lowerMathName(const Expr &expr) {
+  std::optional<double> value = getMathConstant(expr.text);
+  if (!value) {
+    InFlightDiagnostic diag = emitError(expr.loc)
+                              << "unknown name 'math." << expr.text << "'";
+    if (!suggestClosest(diag, expr.text, {"pi", "e", "tau", "inf"}))
+      diag << "; the math module provides pi, e, tau, inf, sqrt, exp and log";
+    return failure();
+  }
+  EvalValue number;
+  number.kind = EvalValue::Kind::Number;
+  number.loc = expr.loc;
+  number.number = *value;
+  return number;
+}
+
+/// math.sqrt, math.exp and math.log of a number, folded; checks the domain.
+FailureOr<EvalValue> ModelLowering::lowerMathCall(const Expr &call) {
+  static constexpr StringLiteral functions[] = {"sqrt", "exp", "log"};
+  if (!llvm::is_contained(functions, call.text)) {
+    InFlightDiagnostic diag = emitError(call.loc)
+                              << "unknown function 'math." << call.text << "'";
+    if (!suggestClosest(diag, call.text, {"sqrt", "exp", "log"}))
+      diag << "; the math module provides sqrt, exp and log of numbers (and "
+              "pi, e, tau, inf)";
+    return failure();
+  }
+  if (call.arguments.size() != 1 || !call.arguments[0].name.empty())
+    return emitError(call.loc)
+           << "math." << call.text << "() takes one positional argument";
+  FailureOr<EvalValue> operand = lowerExpr(*call.arguments[0].value);
+  if (failed(operand))
+    return failure();
+  if (operand->kind != EvalValue::Kind::Number)
+    return emitError(operand->loc)
+           << "math." << call.text << "() takes a number, got "
+           << operand->describe() << "; for a tensor use " << call.text
+           << "(x)";
+  double x = operand->number;
+  if ((call.text == "sqrt" && x < 0) || (call.text == "log" && x <= 0))
+    return emitError(call.loc)
+           << "math." << call.text << "(" << operand->getSpelling()
+           << "): math domain error";
+  EvalValue result;
+  result.kind = EvalValue::Kind::Number;
+  result.loc = call.loc;
+  result.number = call.text == "sqrt"  ? std::sqrt(x)
+                  : call.text == "exp" ? std::exp(x)
+                                       : std::log(x);
+  if (!std::isfinite(result.number))
+    return emitError(call.loc)
+           << "math." << call.text << "(" << operand->getSpelling()
+           << ") overflows a double";
+  return result;
+}
+
+/// Methods without a function form: x.size(dim), x.dim(), x.contiguous().
+FailureOr<EvalValue> ModelLowering::lowerTensorMethod(const Expr &call,
+                                                      const EvalValue &self) {
+  size_t numArgs = call.arguments.size() - 1;
+  if (call.text == "contiguous" && numArgs == 0)
+    return self;
+  if (call.text == "dim" && numArgs == 0)
+    return getShapeValue(self, call.loc, /*rankOnly=*/true);
+  if (call.text == "size" && numArgs <= 1) {
+    FailureOr<EvalValue> shape = getShapeValue(self, call.loc, false);
+    if (failed(shape) || numArgs == 0)
+      return shape;
+    FailureOr<EvalValue> dim = lowerExpr(*call.arguments[1].value);
+    if (failed(dim))
+      return failure();
+    return selectElement(*shape, *dim, "x.size()");
+  }
+  return emitError(call.loc)
+         << "x." << call.text << "() takes "
+         << (call.text == "size" ? "at most one argument" : "no arguments");
+}
+
 FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
   if (inInitHint)
     return emitError(call.loc) << "arguments of an init hint must be numbers";
-  ArrayRef<Builtin> builtins = getBuiltins();
-  const Builtin *builtin = llvm::find_if(builtins, [&](const Builtin &entry) {
-    return entry.signature.name == call.text;
-  });
-  if (builtin == builtins.end()) {
+  if (call.qualifier == "math")
+    return lowerMathCall(call);
+  const Builtin *builtin = lookupBuiltin(call.text);
+  if (call.isMethod &&
+      llvm::is_contained({"size", "dim", "contiguous"}, call.text)) {
+    FailureOr<EvalValue> self = lowerExpr(*call.arguments[0].value);
+    if (failed(self))
+      return failure();
+    return lowerTensorMethod(call, *self);
+  }
+  if (!builtin || (call.isMethod && !builtin->isMethod)) {
     InFlightDiagnostic diag = emitError(call.loc);
+    if (StringRef hint = getMissingFunctionHint(call.text); !hint.empty())
+      return diag << call.text << "() is not supported" << hint;
+    if (builtin)
+      return diag << "'" << call.text << "' is not a Tensor method; write "
+                  << call.text << "(x, ...)";
+    if (call.isMethod) {
+      diag << "unknown method '." << call.text << "()'";
+      if (!suggestClosest(diag, call.text, getBuiltinNames(true)))
+        diag << "; methods are the builtins marked so in "
+                "sinterc --list-builtins, and size(), dim(), contiguous()";
+      return failure();
+    }
     if (llvm::is_contained(getInitHintNames(), call.text))
       return diag << "'" << call.text
                   << "' is an init hint; it can only initialize a param, as "
@@ -856,19 +425,57 @@ FailureOr<EvalValue> ModelLowering::lowerCall(const Expr &call) {
     if (scope.count(call.text))
       return diag << "'" << call.text << "' is a value, not a function";
     diag << "unknown function '" << call.text << "'";
-    suggestClosest(diag, call.text,
-                   getNames(builtins, [](const Builtin &entry) {
-                     return entry.signature.name;
-                   }));
+    if (!suggestClosest(diag, call.text, getBuiltinNames(false)))
+      diag << " (sinterc --list-builtins lists the builtins)";
     return failure();
   }
-  FailureOr<BoundCall> bound = bindArguments(*this, call, builtin->signature);
+  FailureOr<BoundCall> bound =
+      bindArguments(*this, call, Signature::get(*builtin));
   if (failed(bound))
     return failure();
-  FailureOr<Value> result = builtin->lower(Arguments(*this, *bound));
+  Arguments args(*this, *bound);
+  if (builtin->lowerTuple) {
+    FailureOr<SmallVector<Value>> results = builtin->lowerTuple(args);
+    if (failed(results))
+      return failure();
+    EvalValue tuple;
+    tuple.kind = EvalValue::Kind::List;
+    tuple.loc = call.loc;
+    for (Value result : *results)
+      tuple.list.push_back(EvalValue::getTensor(result, call.loc));
+    return tuple;
+  }
+  FailureOr<Value> result = builtin->lower(args);
   if (failed(result))
     return failure();
   return EvalValue::getTensor(*result, call.loc);
+}
+
+FailureOr<SmallVector<EvalValue>> ModelLowering::lowerUnpacked(const Expr &expr,
+                                                               size_t count) {
+  SmallVector<EvalValue> values;
+  if (isValuesAndIndicesCall(expr)) {
+    FailureOr<SmallVector<Value, 2>> pair =
+        lowerValuesAndIndices(expr, true, true);
+    if (failed(pair))
+      return failure();
+    for (Value result : *pair)
+      values.push_back(EvalValue::getTensor(result, expr.loc));
+  } else {
+    FailureOr<EvalValue> value = lowerExpr(expr);
+    if (failed(value))
+      return failure();
+    if (value->kind != EvalValue::Kind::List)
+      return emitError(expr.loc)
+             << "cannot unpack " << value->describe() << " into " << count
+             << " names; unpacking takes a tuple: max(x, dim), min(x, dim) "
+                "or x.shape";
+    values.assign(value->list.begin(), value->list.end());
+  }
+  if (values.size() != count)
+    return emitError(expr.loc) << "cannot unpack " << values.size()
+                               << " values into " << count << " names";
+  return values;
 }
 
 /// Checks the arguments of an init hint (one value per parameter).
@@ -888,6 +495,10 @@ static LogicalResult checkInitHint(ModelLowering &lowering, SMLoc loc,
            << formatNumber(hint.args[0]);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Init hints
+//===----------------------------------------------------------------------===//
 
 FailureOr<InitHint> ModelLowering::lowerInitHint(const Expr *init,
                                                  int64_t defaultFanIn) {

@@ -64,6 +64,12 @@ StringRef mlir::sinter::frontend::describeTokenKind(Token::Kind kind) {
     return "'/'";
   case Token::Kind::At:
     return "'@'";
+  case Token::Kind::AugmentedAssign:
+    return "an augmented assignment ('+=', '-=', '*=', '/=', '@=')";
+  case Token::Kind::Compare:
+    return "a comparison";
+  case Token::Kind::Ellipsis:
+    return "'...'";
   case Token::Kind::Error:
     return "an invalid token";
   }
@@ -188,6 +194,11 @@ Token Lexer::lex() {
   auto peekIs = [&](char next) {
     return current != buffer.end() && *current == next;
   };
+  // `+=` and friends.
+  if (llvm::StringRef("+-*/@").contains(c) && peekIs('=')) {
+    ++current;
+    return makeToken(Token::Kind::AugmentedAssign, start);
+  }
   switch (c) {
   case '\n':
     return makeToken(Token::Kind::Newline, start);
@@ -215,7 +226,23 @@ Token Lexer::lex() {
   case ':':
     return makeToken(Token::Kind::Colon, start);
   case '=':
+    if (peekIs('=')) {
+      ++current;
+      return makeToken(Token::Kind::Compare, start);
+    }
     return makeToken(Token::Kind::Equal, start);
+  case '<':
+  case '>':
+    if (peekIs('='))
+      ++current;
+    return makeToken(Token::Kind::Compare, start);
+  case '!':
+    if (!peekIs('='))
+      return makeError(start, current,
+                       "invalid character '!'; 'not' and '!' are not "
+                       "supported");
+    ++current;
+    return makeToken(Token::Kind::Compare, start);
   case '+':
     return makeToken(Token::Kind::Plus, start);
   case '-':
@@ -235,6 +262,10 @@ Token Lexer::lex() {
   case '.':
     if (current != buffer.end() && llvm::isDigit(*current))
       return lexNumber(start);
+    if (StringRef(current, buffer.end() - current).starts_with("..")) {
+      current += 2;
+      return makeToken(Token::Kind::Ellipsis, start);
+    }
     return makeToken(Token::Kind::Dot, start);
   case '"':
   case '\'':

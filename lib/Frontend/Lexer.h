@@ -44,6 +44,12 @@ struct Token {
     Star,
     Slash,
     At,
+    /// `+=`, `-=`, `*=`, `/=`, `@=`: an augmented assignment.
+    AugmentedAssign,
+    /// `<`, `<=`, `>`, `>=`, `==`, `!=`.
+    Compare,
+    /// `...`.
+    Ellipsis,
     /// A character or sequence the language does not have; `message` of the
     /// lexer says why.
     Error,

@@ -11,8 +11,10 @@
 // the op's own inference and verifies the op at once, so that a type error is
 // reported at the user's source location and never reaches an assertion.
 //
-// Lowering.cpp holds statements, expressions and op creation; Builtins.cpp
-// holds the builtin functions and init hints.
+// Lowering.cpp holds declarations, statements and op creation;
+// LowerExpressions.cpp the expressions; Subscripts.cpp attributes and
+// subscripts; Builtins.cpp calls and init hints, and Builtins.h the
+// builtin functions, defined by concern in *Builtins.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +49,7 @@ OwningOpRef<ModuleOp> lowerModel(const ModelDecl &model,
 /// The value of an expression while lowering: a tensor, or a compile-time
 /// number, boolean, string, list or dim reference (arguments of builtins).
 struct EvalValue {
-  enum class Kind { Tensor, Number, Bool, String, List, Dim };
+  enum class Kind { Tensor, Number, Bool, String, List, Dim, None };
 
   Kind kind = Kind::Number;
   llvm::SMLoc loc;
@@ -58,10 +60,17 @@ struct EvalValue {
   bool boolean = false;
   /// A string's text or a dim's name.
   std::string text;
+  /// A number as the source writes it ("2.0", "2.0 / math.pi"), or "" for
+  /// one the frontend computed.
+  std::string spelling;
   std::vector<EvalValue> list;
 
-  /// Describes the value for a message: "a tensor", "the integer 3".
+  /// Describes the value for a message: "a tensor", "the number 2.0".
   std::string describe() const;
+
+  /// A number as written in the source, with its value when that is not a
+  /// literal: "2.0", "2.0 / math.pi (= 0.63662)".
+  std::string getSpelling() const;
 
   /// A tensor value from `loc`.
   static EvalValue getTensor(Value tensor, llvm::SMLoc loc) {
@@ -180,8 +189,30 @@ public:
 
   //===--- Builtins (Builtins.cpp) ---------------------------------------===//
 
-  /// Lowers a call of a builtin function.
+  /// Lowers a call of a builtin function (or method, or math function).
   FailureOr<EvalValue> lowerCall(const Expr &call);
+
+  /// Lowers max(x, dim) or min(x, dim) to its values and/or its indices
+  /// (argmax/argmin), in that order.
+  FailureOr<SmallVector<Value, 2>>
+  lowerValuesAndIndices(const Expr &call, bool values, bool indices);
+
+  /// Lowers the right side of `a, b, ... = expr` to `count` values.
+  FailureOr<SmallVector<EvalValue>> lowerUnpacked(const Expr &expr,
+                                                  size_t count);
+
+  //===--- Attributes and subscripts (Subscripts.cpp) --------------------===//
+
+  /// The shape of a tensor as a list of integers and dims (x.shape), or
+  /// with `rankOnly` its rank (x.dim()).
+  FailureOr<EvalValue> getShapeValue(const EvalValue &value, llvm::SMLoc loc,
+                                     bool rankOnly);
+
+  /// Element `index` (an integer, negative from the end) of `list`; `what`
+  /// names the list in messages.
+  FailureOr<EvalValue> selectElement(const EvalValue &list,
+                                     const EvalValue &index,
+                                     llvm::StringRef what);
 
   /// Checks `init`, a call of an init hint, and returns the hint; null
   /// gives PyTorch's nn.Linear default, linear_default(defaultFanIn).
@@ -200,11 +231,20 @@ private:
 
   //===--- Expressions ---------------------------------------------------===//
 
+  FailureOr<EvalValue> lowerExprOfKind(const Expr &expr);
   FailureOr<EvalValue> lowerName(const Expr &expr);
   FailureOr<EvalValue> lowerBinary(const Expr &expr);
   FailureOr<EvalValue> lowerNegate(const Expr &expr);
 
   FailureOr<EvalValue> lowerTranspose(const Expr &expr);
+  FailureOr<EvalValue> lowerAttribute(const Expr &expr);
+  FailureOr<EvalValue> lowerIndex(const Expr &expr);
+  FailureOr<EvalValue> lowerTensorIndex(const Expr &expr, Value tensor);
+  FailureOr<EvalValue> lowerMathName(const Expr &expr);
+  FailureOr<EvalValue> lowerMathCall(const Expr &call);
+  FailureOr<EvalValue> lowerTensorMethod(const Expr &call,
+                                         const EvalValue &self);
+  LogicalResult lowerAssign(const Statement &statement);
   FailureOr<EvalValue> foldBinary(char op, llvm::SMLoc loc,
                                   const EvalValue &lhs, const EvalValue &rhs);
 

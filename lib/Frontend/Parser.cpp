@@ -157,7 +157,8 @@ OwningOpRef<ModuleOp> mlir::sinter::loadModel(llvm::SourceMgr &sourceMgr,
     selected->remove();
     result = selected;
   }
-  if (failed(getModelSignature(*result)) || failed(verify(*result)))
+  if (failed(getModelSignature(*result)) || failed(verify(*result)) ||
+      failed(checkModelForOutput(*result)))
     return nullptr;
   return result;
 }

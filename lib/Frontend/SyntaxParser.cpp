@@ -11,36 +11,40 @@
 //   model      := 'model' NAME '{' (statement NEWLINE)* '}'
 //   statement  := 'dim' NAME '=' INT | 'input' NAME ':' type
 //               | 'param' NAME ':' type ['=' expr] | 'return' expr (',' expr)*
-//               | NAME '=' expr
+//               | NAME (',' NAME)* '=' expr | NAME AUGASSIGN expr
 //   type       := NAME '[' [dim (',' dim)*] ']'        dim := INT | NAME
-//   expr       := term (('+' | '-') term)*            (parseBinary(0))
+//   expr       := sum [COMPARE sum]                   (parseComparison)
+//   sum        := term (('+' | '-') term)*            (parseBinary(0))
 //   term       := unary (('*' | '/' | '@') unary)*    (parseBinary(1))
 //   unary      := ('-' | '+') unary | postfix
-//   postfix    := primary ('.' NAME)*
+//   postfix    := primary ('.' NAME ['(' args ')'] | '[' subscripts ']')*
 //   primary    := NUMBER | STRING | NAME | NAME '(' args ')' | '[' exprs ']'
-//               | '(' expr ')'
+//               | '(' expr ')' | '(' [expr (',' expr)* [',']] ')'
+//               | ('torch' | 'F' | 'math') '.' ... NAME ['(' args ')']
+//
+// `x.f(args)` is the call `f(x, args)`; a tuple is a list. Python constructs
+// the language does not have (control flow, comprehensions, `a if c else b`)
+// are recognized so that the error names them and what to write instead.
 //
 // Recursion is bounded by kMaxNesting and tree depth by kMaxExpressionDepth,
 // so no input can exhaust the stack.
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyntaxParser.h"
-#include "Lexer.h"
+#include "SyntaxParserImpl.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Error.h"
 
 using namespace mlir;
 using namespace mlir::sinter::frontend;
+using namespace mlir::sinter::frontend::detail;
 using llvm::SMLoc;
-
-/// Deepest nesting of parentheses, brackets, calls and unary operators.
-static constexpr unsigned kMaxNesting = 256;
 
 Location mlir::sinter::frontend::getSourceLocation(
     MLIRContext *context, const llvm::SourceMgr &sourceMgr, SMLoc loc) {
@@ -55,94 +59,29 @@ Location mlir::sinter::frontend::getSourceLocation(
 /// Words that start a statement or a model, or are literals; they cannot
 /// name a value.
 static bool isKeyword(StringRef word) {
-  return llvm::is_contained(
-      {"model", "dim", "input", "param", "return", "true", "false"}, word);
+  return llvm::is_contained({"model", "dim", "input", "param", "return", "true",
+                             "false", "True", "False", "None"},
+                            word);
 }
 
-namespace {
-
-class SyntaxParser {
-public:
-  SyntaxParser(const llvm::SourceMgr &sourceMgr, MLIRContext *context)
-      : sourceMgr(sourceMgr), context(context),
-        lexer(
-            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer()) {
-    consume();
-  }
-
-  FailureOr<SourceFile> parseFile();
-
-private:
-  //===--- Tokens and errors ---------------------------------------------===//
-
-  void consume() { token = lexer.lex(); }
-  /// Returns the token after the current one without consuming anything.
-  Token peek() const {
-    Lexer copy = lexer;
-    return copy.lex();
-  }
-  bool consumeIf(Token::Kind kind) {
-    if (!token.is(kind))
-      return false;
-    consume();
-    return true;
-  }
-  InFlightDiagnostic emitError(SMLoc loc) {
-    return mlir::emitError(getSourceLocation(context, sourceMgr, loc));
-  }
-  /// Reports that the current token is not what was `expected`.
-  LogicalResult emitUnexpected(StringRef expected);
-  LogicalResult expect(Token::Kind kind, StringRef where);
-  void skipNewlines() {
-    while (consumeIf(Token::Kind::Newline)) {
-    }
-  }
-
-  //===--- Declarations --------------------------------------------------===//
-
-  LogicalResult parseModel(ModelDecl &model);
-  LogicalResult parseStatement(std::vector<Statement> &body);
-  LogicalResult parseName(std::string &name, SMLoc &loc, StringRef what);
-  LogicalResult parseDimStatement(Statement &statement);
-  LogicalResult parseType(TypeSpec &type);
-  LogicalResult parseDimSpec(DimSpec &dim);
-  LogicalResult parseInteger(int64_t &value);
-
-  //===--- Expressions ---------------------------------------------------===//
-
-  FailureOr<ExprPtr> parseExpr() { return parseBinary(0); }
-  /// Parses a left-associative chain of the operators of precedence
-  /// `level` (see isBinaryOperator).
-  FailureOr<ExprPtr> parseBinary(unsigned level);
-  FailureOr<ExprPtr> parseUnary();
-  FailureOr<ExprPtr> parsePostfix();
-  FailureOr<ExprPtr> parsePrimary();
-  FailureOr<ExprPtr> parseNumber();
-  FailureOr<ExprPtr> parseList();
-  FailureOr<ExprPtr> parseCall(std::string callee, SMLoc loc);
-  /// Parses `expr (',' expr)*` up to `close`, which it consumes.
-  LogicalResult parseExprList(Token::Kind close, std::vector<ExprPtr> &list);
-  /// Builds a node over `operands`, failing when the tree gets too deep.
-  FailureOr<ExprPtr> makeNode(Expr::Kind kind, SMLoc loc,
-                              std::vector<ExprPtr> operands);
-  /// Counts one more level of nesting; fails beyond kMaxNesting.
-  LogicalResult enterNesting(SMLoc loc);
-
-  const llvm::SourceMgr &sourceMgr;
-  MLIRContext *context;
-  Lexer lexer;
-  Token token;
-  unsigned nesting = 0;
-};
-
-/// Leaves one level of nesting when destroyed.
-struct NestingScope {
-  explicit NestingScope(unsigned &nesting) : nesting(nesting) {}
-  ~NestingScope() { --nesting; }
-  unsigned &nesting;
-};
-
-} // namespace
+/// What to write instead of a Python statement the language does not have,
+/// or "" when `word` does not start one.
+static StringRef getUnsupportedStatementHint(StringRef word) {
+  return llvm::StringSwitch<StringRef>(word)
+      .Cases({"if", "elif", "else"}, "a model is straight-line code; for "
+                                     "an elementwise choice use relu, "
+                                     "clamp, maximum or minimum")
+      .Cases({"for", "while"},
+             "a model is straight-line code; write each step as a statement "
+             "(reductions such as sum(x, dim=1) replace loops over a dim)")
+      .Cases({"def", "class", "lambda"},
+             "a file holds 'model NAME { ... }' blocks; the functions are "
+             "the builtins (sinterc --list-builtins)")
+      .Cases({"import", "from"},
+             "nothing needs importing: builtins may be written as relu, "
+             "F.relu, torch.relu or torch.nn.functional.relu")
+      .Default("");
+}
 
 LogicalResult SyntaxParser::emitUnexpected(StringRef expected) {
   if (token.is(Token::Kind::Error))
@@ -248,28 +187,17 @@ LogicalResult SyntaxParser::parseStatement(std::vector<Statement> &body) {
                   .Case("param", Statement::Kind::Param)
                   .Case("return", Statement::Kind::Return)
                   .Default(std::nullopt);
-  if (!token.is(Token::Kind::Identifier) || word == "model" || word == "true" ||
-      word == "false")
+  if (StringRef hint = getUnsupportedStatementHint(word); !hint.empty())
+    return emitError(loc) << "Python '" << word
+                          << "' statements are not supported: " << hint;
+  if (!token.is(Token::Kind::Identifier) || (isKeyword(word) && !kind))
     return emitUnexpected("a statement ('dim', 'input', 'param', 'return' or "
                           "'NAME = EXPR')");
 
   Statement &statement =
       body.emplace_back(kind.value_or(Statement::Kind::Assign), loc);
-  if (!kind) {
-    statement.name = word.str();
-    statement.nameLoc = loc;
-    consume();
-    if (!token.is(Token::Kind::Equal))
-      return emitUnexpected("'=' after '" + statement.name +
-                            "' (a statement is 'dim', 'input', 'param', "
-                            "'return' or 'NAME = EXPR')");
-    consume();
-    FailureOr<ExprPtr> value = parseExpr();
-    if (failed(value))
-      return failure();
-    statement.value = std::move(*value);
-    return success();
-  }
+  if (!kind)
+    return parseAssignment(statement);
 
   consume(); // the keyword
   switch (*kind) {
@@ -303,6 +231,65 @@ LogicalResult SyntaxParser::parseStatement(std::vector<Statement> &body) {
     break;
   }
   llvm_unreachable("assignments are parsed above");
+}
+
+LogicalResult SyntaxParser::parseAssignment(Statement &statement) {
+  statement.name = token.spelling.str();
+  statement.nameLoc = token.getLoc();
+  consume();
+  // `a, b = ...` unpacks a tuple.
+  if (token.is(Token::Kind::Comma)) {
+    statement.targets.emplace_back(statement.name, statement.nameLoc);
+    while (consumeIf(Token::Kind::Comma)) {
+      std::string name;
+      SMLoc nameLoc;
+      if (failed(parseName(name, nameLoc, "a name to assign")))
+        return failure();
+      statement.targets.emplace_back(std::move(name), nameLoc);
+    }
+  }
+  // `h += x` is `h = h + x`.
+  if (statement.targets.empty() && token.is(Token::Kind::AugmentedAssign)) {
+    SMLoc opLoc = token.getLoc();
+    char op = token.spelling.front();
+    consume();
+    FailureOr<ExprPtr> rhs = parseExpr();
+    if (failed(rhs))
+      return failure();
+    auto lhs = std::make_unique<Expr>(Expr::Kind::Name, statement.nameLoc);
+    lhs->text = statement.name;
+    lhs->source =
+        StringRef(statement.nameLoc.getPointer(), statement.name.size());
+    std::vector<ExprPtr> operands;
+    operands.push_back(std::move(lhs));
+    operands.push_back(std::move(*rhs));
+    FailureOr<ExprPtr> value =
+        makeNode(Expr::Kind::Binary, opLoc, std::move(operands));
+    if (failed(value))
+      return failure();
+    (*value)->op = op;
+    (*value)->source = StringRef(statement.nameLoc.getPointer(),
+                                 previousEnd - statement.nameLoc.getPointer());
+    statement.value = std::move(*value);
+    return success();
+  }
+  if (token.is(Token::Kind::LBracket) || token.is(Token::Kind::Dot))
+    return emitError(token.getLoc())
+           << "assignment to part of a tensor ('" << statement.name
+           << (token.is(Token::Kind::Dot) ? ".NAME" : "[...]")
+           << " = ...') is not supported: tensors are values; build the new "
+              "tensor with arithmetic, clamp() or maximum() and assign it to "
+              "a name";
+  if (!token.is(Token::Kind::Equal))
+    return emitUnexpected("'=' after '" + statement.name +
+                          "' (a statement is 'dim', 'input', 'param', "
+                          "'return' or 'NAME = EXPR')");
+  consume();
+  FailureOr<ExprPtr> value = parseExpr();
+  if (failed(value))
+    return failure();
+  statement.value = std::move(*value);
+  return success();
 }
 
 LogicalResult SyntaxParser::parseInteger(int64_t &value) {
@@ -370,213 +357,6 @@ LogicalResult SyntaxParser::parseDimSpec(DimSpec &dim) {
     return emitError(dim.loc) << "dimension size must be at least 1, got "
                               << (negative ? "-" : "") << dim.size;
   return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Expressions
-//===----------------------------------------------------------------------===//
-
-FailureOr<ExprPtr> SyntaxParser::makeNode(Expr::Kind kind, SMLoc loc,
-                                          std::vector<ExprPtr> operands) {
-  auto node = std::make_unique<Expr>(kind, loc);
-  for (const ExprPtr &operand : operands)
-    node->depth = std::max(node->depth, operand->depth + 1);
-  if (node->depth > kMaxExpressionDepth)
-    return emitError(loc) << "expression is more than " << kMaxExpressionDepth
-                          << " levels deep; split it into statements";
-  node->operands = std::move(operands);
-  return node;
-}
-
-/// Whether `kind` is a binary operator of precedence `level`: 0 for + and -,
-/// 1 for * / @ (Python's levels; unary minus binds tighter than both).
-static bool isBinaryOperator(Token::Kind kind, unsigned level) {
-  if (level == 0)
-    return kind == Token::Kind::Plus || kind == Token::Kind::Minus;
-  return kind == Token::Kind::Star || kind == Token::Kind::Slash ||
-         kind == Token::Kind::At;
-}
-
-FailureOr<ExprPtr> SyntaxParser::parseBinary(unsigned level) {
-  auto parseOperand = [&] {
-    return level == 0 ? parseBinary(1) : parseUnary();
-  };
-  FailureOr<ExprPtr> lhs = parseOperand();
-  while (succeeded(lhs) && isBinaryOperator(token.kind, level)) {
-    char op = token.spelling.front();
-    SMLoc loc = token.getLoc();
-    consume();
-    FailureOr<ExprPtr> rhs = parseOperand();
-    if (failed(rhs))
-      return failure();
-    std::vector<ExprPtr> operands;
-    operands.push_back(std::move(*lhs));
-    operands.push_back(std::move(*rhs));
-    lhs = makeNode(Expr::Kind::Binary, loc, std::move(operands));
-    if (succeeded(lhs))
-      (*lhs)->op = op;
-  }
-  return lhs;
-}
-
-FailureOr<ExprPtr> SyntaxParser::parseUnary() {
-  if (!token.is(Token::Kind::Minus) && !token.is(Token::Kind::Plus))
-    return parsePostfix();
-  SMLoc loc = token.getLoc();
-  bool negate = token.is(Token::Kind::Minus);
-  consume();
-  if (failed(enterNesting(loc)))
-    return failure();
-  NestingScope scope(nesting);
-  FailureOr<ExprPtr> operand = parseUnary();
-  if (failed(operand) || !negate)
-    return operand;
-  std::vector<ExprPtr> operands;
-  operands.push_back(std::move(*operand));
-  return makeNode(Expr::Kind::Negate, loc, std::move(operands));
-}
-
-FailureOr<ExprPtr> SyntaxParser::parsePostfix() {
-  FailureOr<ExprPtr> base = parsePrimary();
-  while (succeeded(base) && token.is(Token::Kind::Dot)) {
-    consume();
-    if (!token.is(Token::Kind::Identifier))
-      return emitUnexpected("'T' after '.'");
-    if (token.spelling != "T")
-      return emitError(token.getLoc())
-             << "unknown attribute '." << token.spelling
-             << "'; only '.T' (the transpose of a 2-D tensor) exists";
-    SMLoc loc = token.getLoc();
-    consume();
-    std::vector<ExprPtr> operands;
-    operands.push_back(std::move(*base));
-    base = makeNode(Expr::Kind::Transpose, loc, std::move(operands));
-  }
-  return base;
-}
-
-FailureOr<ExprPtr> SyntaxParser::parseNumber() {
-  auto node = std::make_unique<Expr>(Expr::Kind::Number, token.getLoc());
-  if (token.is(Token::Kind::Integer)) {
-    if (failed(parseInteger(node->integer)))
-      return failure();
-    node->isInteger = true;
-    node->number = static_cast<double>(node->integer);
-    return node;
-  }
-  llvm::APFloat value(llvm::APFloat::IEEEdouble());
-  auto status = value.convertFromString(token.spelling,
-                                        llvm::APFloat::rmNearestTiesToEven);
-  if (!status) {
-    llvm::consumeError(status.takeError());
-    return emitError(token.getLoc())
-           << "invalid number '" << token.spelling << "'";
-  }
-  if (*status & llvm::APFloat::opOverflow)
-    return emitError(token.getLoc())
-           << "number " << token.spelling << " is too large for a double";
-  node->number = value.convertToDouble();
-  consume();
-  return node;
-}
-
-LogicalResult SyntaxParser::parseExprList(Token::Kind close,
-                                          std::vector<ExprPtr> &list) {
-  while (!consumeIf(close)) {
-    FailureOr<ExprPtr> element = parseExpr();
-    if (failed(element))
-      return failure();
-    list.push_back(std::move(*element));
-    if (!consumeIf(Token::Kind::Comma))
-      return expect(close, "or ','");
-  }
-  return success();
-}
-
-FailureOr<ExprPtr> SyntaxParser::parseList() {
-  SMLoc loc = token.getLoc();
-  consume(); // '['
-  std::vector<ExprPtr> elements;
-  if (failed(parseExprList(Token::Kind::RBracket, elements)))
-    return failure();
-  return makeNode(Expr::Kind::List, loc, std::move(elements));
-}
-
-FailureOr<ExprPtr> SyntaxParser::parseCall(std::string callee, SMLoc loc) {
-  consume(); // '('
-  auto call = std::make_unique<Expr>(Expr::Kind::Call, loc);
-  call->text = std::move(callee);
-  while (!consumeIf(Token::Kind::RParen)) {
-    Argument &argument = call->arguments.emplace_back();
-    if (token.is(Token::Kind::Identifier) && peek().is(Token::Kind::Equal)) {
-      argument.name = token.spelling.str();
-      argument.nameLoc = token.getLoc();
-      consume();
-      consume();
-    }
-    FailureOr<ExprPtr> value = parseExpr();
-    if (failed(value))
-      return failure();
-    argument.value = std::move(*value);
-    call->depth = std::max(call->depth, argument.value->depth + 1);
-    if (!consumeIf(Token::Kind::Comma))
-      return failed(expect(Token::Kind::RParen, "or ',' in the arguments"))
-                 ? FailureOr<ExprPtr>(failure())
-                 : FailureOr<ExprPtr>(std::move(call));
-  }
-  return call;
-}
-
-FailureOr<ExprPtr> SyntaxParser::parsePrimary() {
-  SMLoc loc = token.getLoc();
-  switch (token.kind) {
-  case Token::Kind::Integer:
-  case Token::Kind::Float:
-    return parseNumber();
-  case Token::Kind::String: {
-    auto node = std::make_unique<Expr>(Expr::Kind::String, loc);
-    node->text = token.spelling.drop_front().drop_back().str();
-    consume();
-    return node;
-  }
-  case Token::Kind::Identifier: {
-    std::string name = token.spelling.str();
-    consume();
-    if (name == "true" || name == "false") {
-      auto node = std::make_unique<Expr>(Expr::Kind::Bool, loc);
-      node->boolean = name == "true";
-      return node;
-    }
-    if (!token.is(Token::Kind::LParen)) {
-      auto node = std::make_unique<Expr>(Expr::Kind::Name, loc);
-      node->text = std::move(name);
-      return node;
-    }
-    if (failed(enterNesting(loc)))
-      return failure();
-    NestingScope scope(nesting);
-    return parseCall(std::move(name), loc);
-  }
-  case Token::Kind::LBracket: {
-    if (failed(enterNesting(loc)))
-      return failure();
-    NestingScope scope(nesting);
-    return parseList();
-  }
-  case Token::Kind::LParen: {
-    if (failed(enterNesting(loc)))
-      return failure();
-    NestingScope scope(nesting);
-    consume();
-    FailureOr<ExprPtr> inner = parseExpr();
-    if (failed(inner) ||
-        failed(expect(Token::Kind::RParen, "to close the parenthesis")))
-      return failure();
-    return inner;
-  }
-  default:
-    return emitUnexpected("an expression");
-  }
 }
 
 FailureOr<SourceFile>

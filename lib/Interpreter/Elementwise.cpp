@@ -102,12 +102,18 @@ static FailureOr<HostTensor> mapUnary(Operation *op, const HostTensor &input,
 template <typename Fn>
 static FailureOr<HostTensor> mapBinary(Operation *op, const HostTensor &lhs,
                                        const HostTensor &rhs, Fn fn) {
-  std::optional<SmallVector<int64_t>> shape =
-      broadcastShapes(lhs.shape, rhs.shape);
+  int64_t mismatch = 0;
+  std::optional<SmallVector<int64_t>> shape = broadcastRunTimeShapes(
+      cast<RankedTensorType>(op->getOperand(0).getType()).getShape(), lhs.shape,
+      cast<RankedTensorType>(op->getOperand(1).getType()).getShape(), rhs.shape,
+      &mismatch);
   if (!shape)
     return op->emitOpError("operands are not broadcast-compatible at run "
                            "time: ")
-           << formatShape(lhs.shape) << " vs " << formatShape(rhs.shape);
+           << formatShape(lhs.shape) << " vs " << formatShape(rhs.shape)
+           << " (result dim " << mismatch
+           << "; a symbolic dim broadcasts only against an equal size, even "
+              "when it is 1)";
   FailureOr<HostTensor> result = allocateResult(op, *shape);
   if (failed(result))
     return failure();
@@ -170,6 +176,17 @@ FailureOr<HostTensor> interp::evaluateUnary(Operation *op,
       })
       .Case([&](SoftsignOp) {
         return map([](double x) { return x / (1.0 + std::fabs(x)); });
+      })
+      .Case([&](ErfOp) { return map([](double x) { return std::erf(x); }); })
+      .Case(
+          [&](Expm1Op) { return map([](double x) { return std::expm1(x); }); })
+      .Case(
+          [&](Log1pOp) { return map([](double x) { return std::log1p(x); }); })
+      .Case([&](SignOp) {
+        // ATen's (0 < x) - (x < 0): 0 for NaN and for either zero.
+        return map([](double x) {
+          return static_cast<double>((0.0 < x) - (x < 0.0));
+        });
       })
       .Case([&](LeakyReluOp leaky) {
         double alpha = leaky.getAlpha().convertToDouble();

@@ -260,8 +260,8 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
   return llvm::TypeSwitch<Operation *, Result>(&op)
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
             ReluOp, SiluOp, MishOp, SeluOp, HardsigmoidOp, HardswishOp,
-            SoftsignOp, LeakyReluOp, GeluOp, SoftplusOp, EluOp, HardtanhOp,
-            ClampOp>(
+            SoftsignOp, ErfOp, Expm1Op, Log1pOp, SignOp, LeakyReluOp, GeluOp,
+            SoftplusOp, EluOp, HardtanhOp, ClampOp>(
           [&](Operation *unary) { return evaluateUnary(unary, operand(0)); })
       .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp>(
           [&](Operation *binary) {

@@ -133,10 +133,25 @@ FailureOr<HostTensor> interp::evaluateMatmul(MatmulOp op, const HostTensor &lhs,
            << aView.cols << " vs " << bView.rows << " (operands "
            << formatShape(lhs.shape) << " and " << formatShape(rhs.shape)
            << ")";
-  int64_t batch = std::max(a.getBatch(), b.getBatch());
-  if (a.getBatch() != b.getBatch() && a.getBatch() != 1 && b.getBatch() != 1)
+  // The batch dims broadcast by the rule of elementwise ops
+  // (broadcastRunTimeShapes); a rank-2 operand has none.
+  auto typeBatch = [](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return type.getRank() == 3 ? SmallVector<int64_t>{type.getDimSize(0)}
+                               : SmallVector<int64_t>();
+  };
+  auto runBatch = [](const MatrixOperand &operand) {
+    return operand.isBatched() ? SmallVector<int64_t>{operand.getBatch()}
+                               : SmallVector<int64_t>();
+  };
+  std::optional<SmallVector<int64_t>> batches = broadcastRunTimeShapes(
+      typeBatch(op.getLhs()), runBatch(a), typeBatch(op.getRhs()), runBatch(b));
+  if (!batches)
     return op.emitOpError("batch dims differ at run time: ")
-           << a.getBatch() << " vs " << b.getBatch();
+           << a.getBatch() << " vs " << b.getBatch()
+           << " (a symbolic dim broadcasts only against an equal size, even "
+              "when it is 1)";
+  int64_t batch = batches->empty() ? 1 : batches->front();
 
   SmallVector<int64_t> shape;
   if (a.isBatched() || b.isBatched())

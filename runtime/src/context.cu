@@ -119,6 +119,12 @@ sinter_status releaseBlas(sinter_rt_context *ctx) {
 sinter_status releaseContext(sinter_rt_context *ctx) {
   FirstFailure result;
   result(releaseBlas(ctx));
+  if (ctx->splitBuffer)
+    result(sinter_rt_check_cuda(nullptr, cudaFree(ctx->splitBuffer),
+                                "cudaFree of the split buffer"));
+  for (int i = 0; i < ctx->weightCount; ++i)
+    result(sinter_rt_check_cuda(nullptr, cudaFree(ctx->weights[i].parts),
+                                "cudaFree of a weight's TF32 parts"));
   if (ctx->streamSwitchEvent)
     result(sinter_rt_check_cuda(
         nullptr, cudaEventDestroy(ctx->streamSwitchEvent), "cudaEventDestroy"));

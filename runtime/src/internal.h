@@ -54,6 +54,17 @@ struct LtPlan {
 /// How many cuBLASLt plans a context keeps; the oldest is replaced.
 constexpr int kLtPlanCacheSize = 32;
 
+/// The TF32 parts of one weight of the 3xTF32 GEMM, made by
+/// sinter_rt_tf32x3_prepare_weight: hi then lo, each n x splitLeadingDim(k).
+struct Tf32x3Weight {
+  const float *w;
+  int64_t n, k, ld;
+  float *parts;
+};
+
+/// How many weights' parts a context keeps.
+constexpr int kTf32x3WeightCount = 64;
+
 /// Destroys the handles of \p plan and marks it invalid; returns the first
 /// cuBLASLt failure (all handles are destroyed regardless).
 cublasStatus_t destroyLtPlan(LtPlan &plan);
@@ -78,6 +89,14 @@ struct sinter_rt_context {
   void *workspace;
   size_t workspaceBytes;
   sinter::rt::LtPlan plans[sinter::rt::kLtPlanCacheSize];
+  /// Whether the 3xTF32 GEMM runs on the device: 0 unknown, 1 yes, -1 no.
+  int tf32x3Support;
+  /// The TF32 parts of X for the 3xTF32 GEMM (hi, then lo), when the caller
+  /// lends no scratch.
+  void *splitBuffer;
+  size_t splitBytes;
+  sinter::rt::Tf32x3Weight weights[sinter::rt::kTf32x3WeightCount];
+  int weightCount;
   int nextPlan;
   char lastError[512];
 };
@@ -136,6 +155,16 @@ cublasComputeType_t computeTypeOf(sinter_precision precision);
 
 /// The cuBLAS operation of \p trans (a checked enum).
 cublasOperation_t operationOf(sinter_transpose trans);
+
+/// The 3xTF32 kernel of sinter_rt_gemm_tf32x3, whatever the shape rule says
+/// (for benchmarks that measure the rule); the arguments are not checked.
+/// Fails with SINTER_ERROR_NOT_SUPPORTED where the kernel cannot run or W's
+/// parts cannot be kept.
+sinter_status runTf32x3(sinter_rt_context *ctx, int64_t m, int64_t n,
+                        int64_t k, float alpha, const float *x, int64_t ldx,
+                        const float *w, int64_t ldw, float beta, float *y,
+                        int64_t ldy, sinter_epilogue epilogue,
+                        const float *bias, void *scratch);
 
 } // namespace sinter::rt
 

@@ -38,6 +38,7 @@ TORCH_FUNCTIONS = {
     "hardsigmoid": F.hardsigmoid,
     "hardswish": F.hardswish,
     "softsign": F.softsign,
+    "sign": torch.sign,
     "leaky_relu": F.leaky_relu,
     "leaky_relu_0.2": lambda x: F.leaky_relu(x, 0.2),
     "sigmoid": torch.sigmoid,

@@ -57,6 +57,7 @@ enum MathFn {
   kRelu,
   kHardtanh,
   kHardtanhWide,
+  kSign,
   kMathFnCount
 };
 
@@ -66,7 +67,8 @@ inline const char *const kMathFnNames[kMathFnCount] = {
     "elu",         "elu_alpha0.5",   "selu",
     "hardsigmoid", "hardswish",      "softsign",
     "leaky_relu",  "leaky_relu_0.2", "sigmoid",
-    "relu",        "hardtanh",       "hardtanh_-2_3"};
+    "relu",        "hardtanh",       "hardtanh_-2_3",
+    "sign"};
 
 /// Applies the function \p fn of rt_device.cuh to \p x (on either side).
 __host__ __device__ inline float applyMath(int fn, float x) {
@@ -107,6 +109,8 @@ __host__ __device__ inline float applyMath(int fn, float x) {
     return dev::hardtanh(x, -1.f, 1.f);
   case kHardtanhWide:
     return dev::hardtanh(x, -2.f, 3.f);
+  case kSign:
+    return dev::sign(x);
   }
   return NAN;
 }
@@ -162,6 +166,8 @@ inline double referenceMath(int fn, double x) {
     return clampReference(x, -1, 1);
   case kHardtanhWide:
     return clampReference(x, -2, 3);
+  case kSign:
+    return (0 < x) - (x < 0);
   }
   return NAN;
 }

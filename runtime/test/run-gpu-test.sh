@@ -44,6 +44,8 @@ echo "== C API test"
 "$build/test/sinter-rt-c-api-test"
 echo "== GPU test"
 "$build/test/sinter-rt-gpu-test" --dump-math "$build/math.bin"
+echo "== 3xTF32 GEMM test"
+"$build/test/sinter-rt-tf32x3-gpu-test"
 
 if python3 -c 'import torch, sys; sys.exit(not torch.cuda.is_available())' \
     2>/dev/null; then
@@ -59,5 +61,7 @@ if [ "$memcheck" = 1 ]; then
   # purpose; it ran above, so it is skipped here.
   compute-sanitizer --tool memcheck --error-exitcode 1 \
     "$build/test/sinter-rt-gpu-test" --no-provoked-errors
+  compute-sanitizer --tool memcheck --error-exitcode 1 \
+    "$build/test/sinter-rt-tf32x3-gpu-test"
 fi
 echo "run-gpu-test.sh: all passed"

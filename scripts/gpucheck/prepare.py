@@ -84,6 +84,12 @@ def parse_header(path):
     return model, dims, inputs, params, outputs
 
 
+def parse_emptying_dims(path):
+    """The dims of the generated header whose value 0 empties every output
+    (documented "at least 0"): an empty batch, which returns at once."""
+    return re.findall(r"^/// (\w+): a symbolic dim, at least 0\b", open(path).read(), re.M)
+
+
 def evaluate_shape(shape, dims):
     """'float[B][4097]' with B=3 -> [3, 4097]."""
     sizes = re.findall(r"\[([^\]]*)\]", shape)
@@ -107,7 +113,7 @@ def run(command, may_fail=False):
     return result.returncode == 0, result.stdout
 
 
-def write_driver(path, model, dims, inputs, params, outputs):
+def write_driver(path, model, dims, inputs, params, outputs, emptying):
     arguments = ['call.dim("%s")' % d for d in dims]
     arguments += ['call.input("%s")' % i["name"] for i in inputs]
     arguments += ['call.output<%s>("%s")' % ("int64_t" if o["type"] == "i64" else "float",
@@ -145,6 +151,7 @@ def write_driver(path, model, dims, inputs, params, outputs):
         "  api.destroy = [&](void *model) {",
         "    return %s_destroy(static_cast<%s *>(model));" % (model, model),
         "  };",
+        "  api.emptyingDims = {%s};" % ", ".join('"%s"' % d for d in emptying),
         '  return gpucheck::run(c, api, std::string("%s ") + argv[1], quick);' % model,
         "}",
     ]
@@ -161,7 +168,9 @@ def prepare_model(sinterc, source, out, sizes):
         case = os.path.join(out, "cases", model)
         shutil.rmtree(case, ignore_errors=True)
         shutil.copytree(gen, os.path.join(case, "gen"))
-        write_driver(os.path.join(case, "driver.cpp"), model, dims, inputs, params, outputs)
+        emptying = parse_emptying_dims(os.path.join(gen, headers[0]))
+        write_driver(os.path.join(case, "driver.cpp"), model, dims, inputs, params, outputs,
+                     emptying)
         param_sums = {}
         for size in sizes if dims else [sizes[0]]:
             values = {d: size for d in dims}

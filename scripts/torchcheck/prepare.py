@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Prepares the folder that `scripts/torch-check run` checks on a GPU machine.
 
-Runs where Sinter is built (it needs build/bin/sinterc and NumPy). For every
-model file (default: examples/*.sinter) it
+Runs where Sinter is built (it needs build/bin/sinterc and NumPy). A model
+file that is a PyTorch module in the layout of KernelBench problems (a .py
+file with Model, get_inputs() and get_init_inputs(), e.g.
+bench/torch_models/*.py) is first exported with `python -m sinter export`
+(needs torch) into <out>/exported/<file>.sinter. For every model file
+(default: examples/*.sinter) it
   - generates the model's CUDA code and PyTorch extension
     (sinterc -emit=cuda --emit-torch -o gen/<model>, runtime included);
   - runs the f64 interpreter with every symbolic dim set to --size
@@ -24,10 +28,11 @@ It copies the GPU side beside the cases:
     cases/<model>/ref/<name>.npy    the interpreter's outputs (<f8, <i8)
 
 case.json: {"model": C name, "source": file, "seed": 1, "dims": {name: size},
-"params" and "inputs": [{"name", "shape", "symbolic" (per dim), and "file"
-or "hint", "args", "checksum"}] in the order of the C API (PARAM_NAMES,
-INPUT_NAMES),
-"outputs": [{"name", "dtype": "f32"|"i64", "shape", "file"}]}.
+"params" and "inputs": [{"name", "shape", "symbolic" (per dim), "sizes" (per
+dim: the header's C expression), and "file" or "hint", "args", "checksum"}]
+in the order of the C API (PARAM_NAMES, INPUT_NAMES),
+"outputs": [{"name", "dtype": "f32"|"i64", "shape", "sizes", "file"}],
+"emptying": the dims whose value 0 empties every output (an empty batch)}.
 """
 
 import argparse
@@ -36,6 +41,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -84,7 +90,8 @@ def prepare_model(sinterc, source, out, size, threshold):
         os.makedirs(os.path.join(case, "data"))
         os.makedirs(os.path.join(case, "ref"))
         doc = {"model": model, "source": os.path.relpath(source, ROOT), "seed": SEED,
-               "dims": values, "params": [], "inputs": [], "outputs": []}
+               "dims": values, "params": [], "inputs": [], "outputs": [],
+               "emptying": gpucheck.parse_emptying_dims(os.path.join(gen, header))}
         for kind, tensors in (("params", params), ("inputs", inputs)):
             for t in tensors:
                 shape = gpucheck.evaluate_shape(t["shape"], values)
@@ -94,7 +101,8 @@ def prepare_model(sinterc, source, out, size, threshold):
                              % (t["user"], data.dtype, list(data.shape), shape))
                 symbolic = [not size.isdigit()
                             for size in re.findall(r"\[([^\]]*)\]", t["shape"])]
-                entry = {"name": t["user"], "shape": shape, "symbolic": symbolic}
+                entry = {"name": t["user"], "shape": shape, "symbolic": symbolic,
+                         "sizes": re.findall(r"\[([^\]]*)\]", t["shape"])}
                 if data.nbytes <= threshold:
                     entry["file"] = "data/%s.npy" % t["user"]
                     np.save(os.path.join(case, entry["file"]), data.astype("<f4"))
@@ -114,6 +122,7 @@ def prepare_model(sinterc, source, out, size, threshold):
                 sys.exit("torch-check prepare: %s: interpreter shape %s, header %s"
                          % (o["user"], list(data.shape), shape))
             entry = {"name": o["user"], "dtype": o["type"], "shape": shape,
+                     "sizes": re.findall(r"\[([^\]]*)\]", o["shape"]),
                      "file": "ref/%s.npy" % o["user"]}
             np.save(os.path.join(case, entry["file"]),
                     data.astype("<i8" if o["type"] == "i64" else "<f8"))
@@ -122,6 +131,21 @@ def prepare_model(sinterc, source, out, size, threshold):
             json.dump(doc, f, indent=1, sort_keys=True)
             f.write("\n")
     return model
+
+
+def export_module(path, out):
+    """Exports a KernelBench-layout file with `python -m sinter export`;
+    returns the .sinter file."""
+    folder = os.path.join(out, "exported")
+    os.makedirs(folder, exist_ok=True)
+    target = os.path.join(
+        folder, os.path.splitext(os.path.basename(path))[0] + ".sinter")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.join(ROOT, "python")] + [p for p in [env.get("PYTHONPATH")] if p])
+    subprocess.run([sys.executable, "-m", "sinter", "export", path, "-o", target],
+                   env=env, check=True)
+    return target
 
 
 def main():
@@ -135,7 +159,8 @@ def main():
                         "side instead of saved (default 1)")
     parser.add_argument("--sinterc", default=os.path.join(ROOT, "build", "bin", "sinterc"))
     parser.add_argument("models", nargs="*",
-                        help="model files (default: examples/*.sinter)")
+                        help="model files: .sinter, .mlir, or .py (a PyTorch "
+                        "module, KernelBench layout); default: examples/*.sinter")
     args = parser.parse_args()
     models = args.models or sorted(
         os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples"))
@@ -146,6 +171,8 @@ def main():
     shutil.copy(os.path.join(GPUCHECK_DIR, "gpucheck.h"), args.out)
     for source in models:
         print("torch-check prepare: %s" % os.path.relpath(source, ROOT), flush=True)
+        if source.endswith(".py"):
+            source = export_module(source, args.out)
         prepare_model(args.sinterc, os.path.abspath(source), args.out, args.size,
                       int(args.threshold * 2**20))
     size = gpucheck.folder_size(args.out)

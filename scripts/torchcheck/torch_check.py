@@ -17,7 +17,9 @@ For the folder <dir> (scripts/torchcheck/prepare.py documents it):
      checks that a float64 tensor, a CPU tensor, a tensor of the wrong
      shape, one of the wrong rank and a non-contiguous one, given as each
      input and as the first param, raise RuntimeError with the tensor's name
-     in the message (and that the model still gives the same outputs);
+     in the message; that an empty batch (a dim that empties every output
+     set to 0) gives empty outputs of the right shapes; and that the model
+     still gives the same outputs;
   3. prints one line per model and `N passed, N failed`. Exit status 0 when
      every model passed.
 """
@@ -152,7 +154,7 @@ def as_tuple(outputs):
 
 def check_case(ext, case_dir, case, draw):
     """Returns (worst relative error norm, worst max abs error, error checks
-    made, failures)."""
+    made, the dim set to 0 for the empty batch or None, failures)."""
     import torch
     failures = []
     device = torch.device("cuda", 0)
@@ -237,6 +239,23 @@ def check_case(ext, case_dir, case, draw):
             expect_error(lambda: ext.Model(*arguments), entry["name"],
                          "param '%s' with the wrong %s" % (entry["name"], label), failures)
             checks += 1
+    # An empty batch: a dim that empties every output set to 0 gives empty
+    # outputs of the right shapes (the C API returns before any launch).
+    emptying = [d for d in case.get("emptying", [])
+                if not any(d in e["sizes"] for e in case["params"])]
+    if emptying:
+        values = dict(case["dims"], **{emptying[0]: 0})
+        shape_of = lambda entry: [int(eval(size, {"__builtins__": {}}, values))
+                                  for size in entry["sizes"]]
+        empty = [torch.zeros(shape_of(e), dtype=torch.float32, device=device)
+                 for e in case["inputs"]]
+        results = as_tuple(model.forward(*empty))
+        torch.cuda.synchronize()
+        for entry, result in zip(case["outputs"], results):
+            if list(result.shape) != shape_of(entry) or result.numel() != 0:
+                failures.append("%s with %s = 0: shape %s, expected %s" % (
+                    entry["name"], emptying[0], list(result.shape), shape_of(entry)))
+        checks += 1
     # The model still works after the rejected calls.
     torch.cuda.synchronize()
     final = as_tuple(model.forward(*inputs))
@@ -245,7 +264,7 @@ def check_case(ext, case_dir, case, draw):
             failures.append("%s differs after the rejected calls" % name)
     del model
     torch.cuda.synchronize()
-    return worst_rel, worst_abs, checks, failures
+    return worst_rel, worst_abs, checks, emptying[0] if emptying else None, failures
 
 
 def main():
@@ -284,7 +303,7 @@ def main():
             continue
         try:
             ext = load_extension(folder, model)
-            rel, abs_err, checks, failures = check_case(
+            rel, abs_err, checks, empty_dim, failures = check_case(
                 ext, os.path.join(folder, "cases", model), cases[model], draw)
         except Exception:  # noqa: BLE001 - one model's crash fails only it
             print("FAIL  %-28s %s" % (model, traceback.format_exc().strip().splitlines()[-1]),
@@ -293,8 +312,10 @@ def main():
             failed += 1
             continue
         status = "PASS" if not failures else "FAIL"
-        print("%s  %-28s rel err %.2e  max abs %.2e  error checks %d  build %.0f s%s"
-              % (status, model, rel, abs_err, checks, seconds,
+        print("%s  %-28s rel err %.2e  max abs %.2e  error checks %d  empty %s  "
+              "build %.0f s%s"
+              % (status, model, rel, abs_err, checks,
+                 "%s=0" % empty_dim if empty_dim else "-", seconds,
                  "".join("\n      - " + f for f in failures)), flush=True)
         passed += not failures
         failed += bool(failures)

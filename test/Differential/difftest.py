@@ -79,7 +79,11 @@ def interpret(tools, model, out_dir, precision, data_dir, dims, inputs=None,
 
 def input_names(tools, model):
     """The names of the model's inputs, in order, from its lowered MLIR."""
-    text = run([tools.sinterc, model, "-emit=mlir"])
+    return parse_input_names(run([tools.sinterc, model, "-emit=mlir"]))
+
+
+def parse_input_names(text):
+    """The names of the inputs of the model whose MLIR is `text`, in order."""
     signature = text.split("func.func @forward(", 1)[1].split(") ->", 1)[0]
     names = []
     for attrs in re.findall(r"\{([^{}]*)\}", signature):
@@ -99,6 +103,51 @@ def errors(values, reference):
     return rel, float(np.max(np.abs(diff))) if diff.size else 0.0
 
 
+def check_decomposed(ref, orig32, dec32):
+    """Checks the decomposed model's f32 results `dec32` against the f64
+    reference `ref` and the original's f32 results `orig32`; returns the
+    baseline error (rel, max) of each output that the optimized model may
+    not exceed by more than x 2 + 1e-6."""
+    baseline = {}
+    for name in ref:
+        orig_rel, orig_max = errors(orig32[name], ref[name])
+        dec_rel, dec_max = errors(dec32[name], ref[name])
+        # The interpreter evaluates a whole norm op with its statistics
+        # unrounded, which no f32 kernel does; the decomposed model, whose
+        # mean and variance are f32 values, may be less accurate by the
+        # conditioning of x - mean, and must still meet the accuracy bar.
+        if dec_rel > max(2 * orig_rel + 1e-6, DECOMPOSED_BAR):
+            raise Failure(f"decompose: {name}: error rel={dec_rel:.3e} vs "
+                          f"original rel={orig_rel:.3e}")
+        baseline[name] = (max(orig_rel, dec_rel), max(orig_max, dec_max))
+    return baseline
+
+
+def check_optimized(mode, ref, dec32, baseline, opt32):
+    """Checks the pipeline's f32 results `opt32` in fp mode `mode` against
+    the f64 reference and the baseline of check_decomposed."""
+    if sorted(opt32) != sorted(ref):
+        raise Failure(f"{mode}: outputs differ: {sorted(opt32)} vs "
+                      f"{sorted(ref)}")
+    for name in ref:
+        if ref[name].shape != opt32[name].shape:
+            raise Failure(f"{mode}: {name}: shape {opt32[name].shape} vs "
+                          f"{ref[name].shape}")
+        base_rel, base_max = baseline[name]
+        opt_rel, opt_max = errors(opt32[name], ref[name])
+        if opt_rel > 2 * base_rel + 1e-6 or opt_max > 2 * base_max + 1e-6:
+            raise Failure(f"{mode}: {name}: optimized error "
+                          f"rel={opt_rel:.3e} max={opt_max:.3e} vs "
+                          f"original rel={base_rel:.3e} "
+                          f"max={base_max:.3e}")
+        # Strict rewrites preserve values: the pipeline must not change
+        # a single bit of what the decomposed model computes.
+        if mode == "strict" and not np.array_equal(
+                dec32[name], opt32[name], equal_nan=True):
+            raise Failure(f"strict: {name}: the pipeline changed the f32 "
+                          f"values of the decomposed model")
+
+
 def check_model(tools, model_path, modes, work, dims, seed):
     """Checks `model_path` in every fp mode; raises Failure on the first
     mode that fails."""
@@ -116,18 +165,7 @@ def check_model(tools, model_path, modes, work, dims, seed):
                                         "--sinter-decompose"]))
     dec32 = interpret(tools, decomposed, os.path.join(work, "dec32"), "f32",
                       data, dims, inputs)
-    baseline = {}
-    for name in ref:
-        orig_rel, orig_max = errors(orig32[name], ref[name])
-        dec_rel, dec_max = errors(dec32[name], ref[name])
-        # The interpreter evaluates a whole norm op with its statistics
-        # unrounded, which no f32 kernel does; the decomposed model, whose
-        # mean and variance are f32 values, may be less accurate by the
-        # conditioning of x - mean, and must still meet the accuracy bar.
-        if dec_rel > max(2 * orig_rel + 1e-6, DECOMPOSED_BAR):
-            raise Failure(f"decompose: {name}: error rel={dec_rel:.3e} vs "
-                          f"original rel={orig_rel:.3e}")
-        baseline[name] = (max(orig_rel, dec_rel), max(orig_max, dec_max))
+    baseline = check_decomposed(ref, orig32, dec32)
     for mode in modes:
         optimized = os.path.join(work, f"opt-{mode}.mlir")
         with open(optimized, "w") as f:
@@ -135,26 +173,7 @@ def check_model(tools, model_path, modes, work, dims, seed):
                                             f"--sinter-pipeline=fp-mode={mode}"]))
         opt32 = interpret(tools, optimized, os.path.join(work, f"opt-{mode}"),
                           "f32", data, dims, inputs)
-        if sorted(opt32) != sorted(ref):
-            raise Failure(f"{mode}: outputs differ: {sorted(opt32)} vs "
-                          f"{sorted(ref)}")
-        for name in ref:
-            if ref[name].shape != opt32[name].shape:
-                raise Failure(f"{mode}: {name}: shape {opt32[name].shape} vs "
-                              f"{ref[name].shape}")
-            base_rel, base_max = baseline[name]
-            opt_rel, opt_max = errors(opt32[name], ref[name])
-            if opt_rel > 2 * base_rel + 1e-6 or opt_max > 2 * base_max + 1e-6:
-                raise Failure(f"{mode}: {name}: optimized error "
-                              f"rel={opt_rel:.3e} max={opt_max:.3e} vs "
-                              f"original rel={base_rel:.3e} "
-                              f"max={base_max:.3e}")
-            # Strict rewrites preserve values: the pipeline must not change
-            # a single bit of what the decomposed model computes.
-            if mode == "strict" and not np.array_equal(
-                    dec32[name], opt32[name], equal_nan=True):
-                raise Failure(f"strict: {name}: the pipeline changed the f32 "
-                              f"values of the decomposed model")
+        check_optimized(mode, ref, dec32, baseline, opt32)
 
 
 def check_case(tools, case):

@@ -19,8 +19,9 @@ import random
 
 UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "relu", "silu", "mish",
          "selu", "hardsigmoid", "hardswish", "softsign", "gelu", "gelu_tanh",
-         "leaky_relu", "softplus", "elu", "hardtanh", "clamp"]
-POSITIVE_UNARY = ["log", "sqrt", "rsqrt"]
+         "leaky_relu", "softplus", "elu", "hardtanh", "clamp", "erf", "expm1",
+         "sign"]
+POSITIVE_UNARY = ["log", "sqrt", "rsqrt", "log1p"]
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "pow"]
 REDUCTIONS = ["sum", "mean", "max", "min", "prod", "logsumexp", "var"]
 FEATURE_SIZES = [1, 2, 3, 4, 5, 7, 8, 12, 16, 33]
@@ -152,8 +153,8 @@ def random_unary(b, value):
     op = rng.choice(UNARY + POSITIVE_UNARY)
     if op in POSITIVE_UNARY:
         return b.unary(op, b.positive(value))
-    if op == "exp":
-        return b.unary("exp", b.unary("tanh", value))
+    if op in ("exp", "expm1"):
+        return b.unary(op, b.unary("tanh", value))
     if op == "gelu_tanh":
         return b.unary("gelu", value, " approximate = tanh")
     attrs = {

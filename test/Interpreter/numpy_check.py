@@ -3,7 +3,9 @@
 
 Usage: numpy_check.py <path to sinterc> [case-name-substring ...]
 
-For every case it writes a one-op model (.mlir), draws random inputs with
+For every case it writes a one-op model (.mlir), or for the builtins that
+the frontend composes from several ops a one-statement .sinter model
+(`sinter-` cases), draws random inputs with
 NumPy, runs `sinterc run --inputs ... --out-dir ...` and compares the output
 with NumPy's float64 implementation of PyTorch's definition of the op:
 
@@ -182,6 +184,11 @@ CASES = [
     unary("hardsigmoid", "hardsigmoid", lambda a: np.clip(a / 6.0 + 0.5, 0.0, 1.0), WIDE),
     unary("hardswish", "hardswish", lambda a: a * np.clip(a + 3.0, 0.0, 6.0) / 6.0, WIDE),
     unary("softsign", "softsign", lambda a: a / (1.0 + np.abs(a))),
+    unary("erf", "erf", erf, WIDE),
+    unary("expm1", "expm1", np.expm1),
+    unary("log1p", "log1p", np.log1p, POS),
+    # ATen's (0 < x) - (x < 0); inputs "integer" include zeros.
+    unary("sign", "sign", np.sign, {"a": ((6, 7), "integer")}),
     unary("clamp", "clamp", lambda a: np.clip(a, -0.5, 0.75),
           attrs=" min = -5.000000e-01 max = 7.500000e-01"),
     unary("clamp-min", "clamp", lambda a: np.maximum(a, -0.5),
@@ -293,6 +300,70 @@ CASES += [
 # Driver
 # ---------------------------------------------------------------------------
 
+def sinter(name, inputs, expr, ref):
+    """A .sinter case: `y = expr` over inputs declared with their shapes."""
+    return ("sinter-" + name, inputs, ("sinter", expr), ref)
+
+
+def pool(x, k, reduce, spatial):
+    """Pooling with kernel = stride over the trailing `spatial` dims."""
+    lead = x.shape[:x.ndim - spatial]
+    shape = lead + sum(((d // k, k) for d in x.shape[x.ndim - spatial:]), ())
+    windows = x.reshape(shape)
+    axes = tuple(len(lead) + 2 * i + 1 for i in range(spatial))
+    return reduce(windows, axis=axes)
+
+
+def l2(x, axis=None, keepdims=False):
+    return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
+
+
+CASES += [
+    sinter("relu6", WIDE, "F.relu6(a)", lambda a: np.clip(a, 0.0, 6.0)),
+    sinter("logsigmoid", WIDE, "F.logsigmoid(a)", lambda a: -softplus(-a)),
+    sinter("square", X, "torch.square(a)", lambda a: a * a),
+    sinter("reciprocal", POS, "a.reciprocal()", lambda a: 1.0 / a),
+    sinter("clamp_min", X, "a.clamp_min(-0.25)", lambda a: np.maximum(a, -0.25)),
+    sinter("clamp_max", X, "torch.clamp_max(a, 0.5)", lambda a: np.minimum(a, 0.5)),
+    sinter("erf", WIDE, "torch.erf(a)", erf),
+    sinter("expm1", X, "a.expm1()", np.expm1),
+    sinter("log1p", POS, "torch.log1p(a)", np.log1p),
+    sinter("sign", {"a": ((6, 7), "integer")}, "a.sign()", np.sign),
+    sinter("dropout", X, "F.dropout(a, p=0.3)", lambda a: a),
+    sinter("norm-fro", X, "torch.norm(a)", lambda a: l2(a)),
+    sinter("norm-dim", X, "a.norm(dim=1, keepdim=True)", lambda a: l2(a, 1, True)),
+    sinter("norm-p1", X, "torch.norm(a, p=1, dim=0)", lambda a: np.sum(np.abs(a), axis=0)),
+    sinter("normalize", X, "F.normalize(a, dim=-1)",
+           lambda a: a / np.maximum(l2(a, -1, True), 1e-12)),
+    sinter("amax", {"a": ((3, 4, 5), "normal")}, "torch.amax(a, dim=(0, 2))",
+           lambda a: np.max(a, axis=(0, 2))),
+    sinter("amin", {"a": ((3, 4, 5), "normal")}, "a.amin(1, keepdim=True)",
+           lambda a: np.min(a, axis=1, keepdims=True)),
+    sinter("max-indices", {"a": ((3, 5), "normal")}, "torch.max(a, 1)[1]",
+           lambda a: np.argmax(a, axis=1)),
+    sinter("min-values", {"a": ((3, 5), "normal")}, "a.min(dim=0).values",
+           lambda a: np.min(a, axis=0)),
+    sinter("mm", {"a": ((3, 4), "normal"), "b": ((4, 5), "normal")}, "torch.mm(a, b)",
+           np.matmul),
+    sinter("bmm", {"a": ((2, 3, 4), "normal"), "b": ((2, 4, 5), "normal")}, "a.bmm(b)",
+           np.matmul),
+    sinter("permute", {"a": ((2, 3, 4), "normal")}, "a.permute(2, 0, 1)",
+           lambda a: np.transpose(a, (2, 0, 1))),
+    sinter("unsqueeze-squeeze-flatten", {"a": ((2, 1, 3, 4), "normal")},
+           "a.squeeze(1).unsqueeze(-1).flatten(1)", lambda a: a.reshape(2, 12)),
+    sinter("view", {"a": ((2, 3, 4), "normal")}, "a.view(6, -1).t()",
+           lambda a: a.reshape(6, 4).T),
+    sinter("avg_pool1d", {"a": ((2, 3, 8), "normal")}, "F.avg_pool1d(a, 2)",
+           lambda a: pool(a, 2, np.mean, 1)),
+    sinter("max_pool1d", {"a": ((3, 8), "normal")}, "F.max_pool1d(a, kernel_size=4)",
+           lambda a: pool(a, 4, np.max, 1)),
+    sinter("avg_pool2d", {"a": ((2, 3, 4, 6), "normal")}, "F.avg_pool2d(a, (2, 2))",
+           lambda a: pool(a, 2, np.mean, 2)),
+    sinter("max_pool2d", {"a": ((1, 2, 6, 4), "normal")}, "F.max_pool2d(a, 2)",
+           lambda a: pool(a, 2, np.max, 2)),
+]
+
+
 def tensor_type(shape, dynamic_first=False):
     dims = ["?" if dynamic_first and i == 0 else str(d) for i, d in enumerate(shape)]
     return "tensor<{}f32>".format("".join(d + "x" for d in dims))
@@ -329,6 +400,14 @@ def build_model(body, inputs, result_shape, result_is_index):
                 ", ".join(args), result_type, text, result_type)
 
 
+def build_sinter_model(expr, inputs):
+    lines = ["model check {"]
+    for name, (shape, _) in inputs.items():
+        lines.append("  input {}: f32[{}]".format(name, ", ".join(map(str, shape))))
+    lines += ["  y = " + expr, "  return y", "}", ""]
+    return "\n".join(lines)
+
+
 def run_case(sinterc, workdir, index, case, precision):
     name, inputs, body, ref = case
     rng = np.random.default_rng(1000 + index)
@@ -337,9 +416,14 @@ def run_case(sinterc, workdir, index, case, precision):
         values = {n: v.astype(np.float32).astype(np.float64) for n, v in values.items()}
     expected = np.asarray(ref(*values.values()))
     is_index = expected.dtype.kind == "i"
-    model = os.path.join(workdir, "case{}.mlir".format(index))
+    if isinstance(body, tuple):
+        model = os.path.join(workdir, "case{}.sinter".format(index))
+        text = build_sinter_model(body[1], inputs)
+    else:
+        model = os.path.join(workdir, "case{}.mlir".format(index))
+        text = build_model(body, inputs, expected.shape, is_index)
     with open(model, "w") as f:
-        f.write(build_model(body, inputs, expected.shape, is_index))
+        f.write(text)
     files = []
     for n, v in values.items():
         path = os.path.join(workdir, "case{}-{}.npy".format(index, n))

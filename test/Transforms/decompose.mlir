@@ -230,6 +230,30 @@ func.func @group_norm(%x: tensor<?x64xf32>, %w: tensor<64xf32>, %b: tensor<64xf3
 
 // -----
 
+// Two dynamic dims ([N, C, ?, ?], issue 19): no reshape can regroup them,
+// so the group statistics are means of per-channel means ([N, C, 1, 1] as
+// [N, G, C/G]), widened back to channels by an exact multiply with ones.
+// CHECK-LABEL: func.func @group_norm_two_dynamic
+//  CHECK-SAME: (%[[X:.*]]: tensor<2x4x?x?xf32>)
+//       CHECK:   %[[CM:.*]] = sinter.mean %[[X]] dims [2, 3] keepdim : tensor<2x4x?x?xf32>
+//       CHECK:   %[[G:.*]] = sinter.reshape %[[CM]] : tensor<2x4x1x1xf32> -> tensor<2x2x2xf32>
+//       CHECK:   %[[GM:.*]] = sinter.mean %[[G]] dims [2] keepdim : tensor<2x2x2xf32>
+//       CHECK:   %[[ONES:.*]] = sinter.constant dense<1.000000e+00> : tensor<1x1x2xf32>
+//       CHECK:   %[[W:.*]] = sinter.mul %[[GM]], %[[ONES]] : tensor<2x2x1xf32>, tensor<1x1x2xf32>
+//       CHECK:   %[[MEAN:.*]] = sinter.reshape %[[W]] : tensor<2x2x2xf32> -> tensor<2x4x1x1xf32>
+//       CHECK:   %[[D:.*]] = sinter.sub %[[X]], %[[MEAN]] : tensor<2x4x?x?xf32>, tensor<2x4x1x1xf32>
+//       CHECK:   %[[SQ:.*]] = sinter.mul %[[D]], %[[D]]
+//       CHECK:   sinter.mean %[[SQ]] dims [2, 3] keepdim
+//       CHECK:   %[[RSTD:.*]] = sinter.rsqrt
+//       CHECK:   %[[N:.*]] = sinter.mul %[[D]], %[[RSTD]] : tensor<2x4x?x?xf32>, tensor<2x4x1x1xf32>
+//       CHECK:   return %[[N]]
+func.func @group_norm_two_dynamic(%x: tensor<2x4x?x?xf32>) -> tensor<2x4x?x?xf32> {
+  %0 = sinter.group_norm %x groups 2 : tensor<2x4x?x?xf32>
+  return %0 : tensor<2x4x?x?xf32>
+}
+
+// -----
+
 // With spatial dims the group holds C/G channels times the spatial size, and
 // the per-channel affine broadcasts as [C, 1].
 // CHECK-LABEL: func.func @group_norm_spatial

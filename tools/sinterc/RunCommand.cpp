@@ -31,6 +31,7 @@
 #include "sinter/Interpreter/InitHints.h"
 #include "sinter/Interpreter/Interpreter.h"
 #include "sinter/Interpreter/Npy.h"
+#include "sinter/Support/Names.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -178,14 +179,6 @@ static SmallVector<std::string> expandInputLists(int argc, char **argv) {
       args.push_back(arg.str());
   }
   return args;
-}
-
-/// Returns true if `name` can name a file in a directory (no separators,
-/// no leading dot, printable ASCII letters, digits, '_', '-' and '.').
-static bool isSafeFileName(StringRef name) {
-  return !name.empty() && name.front() != '.' && llvm::all_of(name, [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
-  });
 }
 
 /// Returns `<dir>/<name>.npy`.

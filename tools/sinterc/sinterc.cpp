@@ -126,6 +126,12 @@ struct CompileOptions {
       cl::value_desc("name"), cl::cat(getSintercCategory())};
   cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help"),
                           cl::cat(getSintercCategory())};
+  cl::opt<bool> listBuiltins{
+      "list-builtins",
+      cl::desc("Print the builtin functions of the .sinter language (the "
+               "table of docs/language.md: signature with defaults, the "
+               "PyTorch function each mirrors) and exit"),
+      cl::cat(getSintercCategory())};
   cl::opt<sinter::GemmPrecision> precision{
       "precision", cl::desc("The arithmetic of generated GEMMs (-emit=cuda)"),
       cl::values(clEnumValN(sinter::GemmPrecision::F32, "f32",
@@ -135,6 +141,17 @@ struct CompileOptions {
                  clEnumValN(sinter::GemmPrecision::BF16, "bf16",
                             "bf16 tensor cores, fp32 accumulation")),
       cl::init(sinter::GemmPrecision::F32), cl::cat(getSintercCategory())};
+  cl::opt<sinter::Fp32Gemm> fp32Gemm{
+      "fp32-gemm",
+      cl::desc("With --precision=f32: how fp32 GEMMs with a param weight run "
+               "(-emit=fused, -emit=cuda)"),
+      cl::values(
+          clEnumValN(sinter::Fp32Gemm::Tf32x3, "3xtf32",
+                     "3xTF32 tensor cores at fp32 accuracy on sm_90, cuBLAS "
+                     "SGEMM elsewhere (the default)"),
+          clEnumValN(sinter::Fp32Gemm::Sgemm, "sgemm",
+                     "always cuBLAS SGEMM (CUBLAS_COMPUTE_32F)")),
+      cl::init(sinter::Fp32Gemm::Tf32x3), cl::cat(getSintercCategory())};
   cl::opt<bool> embedRuntime{
       "embed-runtime",
       cl::desc("With -emit=cuda: also copy the Sinter runtime and write a "
@@ -253,11 +270,19 @@ static StringRef getStageExtension(EmitAction action) {
   }
 }
 
-/// Runs the Sinter pipeline up to `stage` on `module`; of a module that
-/// already holds kernels (a .mlir input that was fused before), only plans
-/// the kernels that have no plan.
+/// Whether the fp32 GEMMs that can run as 3xTF32 are marked to
+/// (sinter-select-gemm).
+static bool selectsTf32x3(const CompileOptions &options) {
+  return options.precision == sinter::GemmPrecision::F32 &&
+         options.fp32Gemm == sinter::Fp32Gemm::Tf32x3;
+}
+
+/// Runs the Sinter pipeline up to `stage` on `module` and, after kernel
+/// formation, sinter-select-gemm when `selectGemm`; of a module that already
+/// holds kernels (a .mlir input that was fused before, whose GEMM choices are
+/// kept), only plans the kernels that have no plan.
 static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
-                       sinter::FpMode fpMode) {
+                       sinter::FpMode fpMode, bool selectGemm) {
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return ExitUsageError;
@@ -269,6 +294,8 @@ static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
   pipelineOptions.stopAfter = stage;
   pipelineOptions.fpMode = fpMode;
   sinter::buildSinterPipeline(pm, pipelineOptions);
+  if (selectGemm && stage == sinter::PipelineStage::FormKernels)
+    pm.addPass(sinter::createSinterSelectGemm());
   if (failed(pm.run(module)))
     return ExitInputError;
   return ExitSuccess;
@@ -280,6 +307,9 @@ static int checkOptionCombinations(const CompileOptions &options) {
   if (options.printFusionPlan &&
       getLastStage(options.emitAction) != sinter::PipelineStage::FormKernels)
     return usageError("--print-fusion-plan needs -emit=fused or -emit=cuda");
+  if (options.fp32Gemm.getNumOccurrences() &&
+      options.precision != sinter::GemmPrecision::F32)
+    return usageError("--fp32-gemm needs --precision=f32");
   if (options.emitAction != EmitAction::CUDA && options.embedRuntime)
     return usageError("--embed-runtime needs -emit=cuda");
   if (options.emitAction != EmitAction::CUDA && options.emitTorch)
@@ -296,12 +326,15 @@ static int checkOptionCombinations(const CompileOptions &options) {
 static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   sinter::CUDAEmitterOptions emitterOptions;
   emitterOptions.precision = options.precision;
+  emitterOptions.fp32Gemm = options.fp32Gemm;
   emitterOptions.sourceName = options.inputFilename;
   emitterOptions.compilerVersion = "sinterc " SINTER_VERSION;
   emitterOptions.flags =
       "-emit=cuda --precision=" +
       sinter::stringifyGemmPrecision(options.precision).str() +
       (options.fpMode == sinter::FpMode::Strict ? " --fp-mode=strict" : "") +
+      (options.fp32Gemm == sinter::Fp32Gemm::Sgemm ? " --fp32-gemm=sgemm"
+                                                   : "") +
       (options.embedRuntime ? " --embed-runtime" : "") +
       (options.emitTorch ? " --emit-torch" : "");
   emitterOptions.emitTorch = options.emitTorch;
@@ -349,6 +382,10 @@ static int compileMain(int argc, char **argv) {
     return ExitUsageError;
   if (options.shortHelp) {
     cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
+    return ExitSuccess;
+  }
+  if (options.listBuiltins) {
+    sinter::printBuiltinReference(llvm::outs());
     return ExitSuccess;
   }
 
@@ -402,7 +439,8 @@ static int compileMain(int argc, char **argv) {
       getLastStage(options.emitAction);
   if (lastStage) {
     TimingScope pipelineTiming = timing.nest("Pipeline");
-    if (int code = runPipeline(*module, *lastStage, options.fpMode))
+    if (int code = runPipeline(*module, *lastStage, options.fpMode,
+                               selectsTf32x3(options)))
       return code;
   }
   if (options.printFusionPlan) {

@@ -47,6 +47,12 @@ OwningOpRef<ModuleOp> loadModel(llvm::SourceMgr &sourceMgr,
                                 MLIRContext *context, bool isMLIR,
                                 StringRef modelName = {});
 
+/// Prints the builtin functions of the .sinter language as a Markdown table:
+/// signature with defaults, the PyTorch function each mirrors, whether it
+/// has a Tensor method form, and what it computes (sinterc --list-builtins;
+/// docs/language.md holds the same table).
+void printBuiltinReference(llvm::raw_ostream &os);
+
 } // namespace mlir::sinter
 
 #endif // SINTER_FRONTEND_PARSER_H

@@ -23,6 +23,7 @@
 #include "KernelEmitter.h"
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Support/Names.h"
 #include "sinter/Target/CUDA/TorchExtension.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,6 +50,10 @@ StringRef mlir::sinter::stringifyGemmPrecision(GemmPrecision precision) {
   llvm_unreachable("unknown precision");
 }
 
+StringRef mlir::sinter::stringifyFp32Gemm(Fp32Gemm gemm) {
+  return gemm == Fp32Gemm::Tf32x3 ? "3xtf32" : "sgemm";
+}
+
 std::optional<GemmPrecision> mlir::sinter::parseGemmPrecision(StringRef text) {
   return llvm::StringSwitch<std::optional<GemmPrecision>>(text)
       .Case("f32", GemmPrecision::F32)
@@ -71,81 +76,8 @@ bool mlir::sinter::isFusedModel(ModuleOp module) {
 }
 
 //===----------------------------------------------------------------------===//
-// Names
+// Init hints
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// Gives the names of one model unique C identifiers that cannot collide
-/// with C++ keywords or the locals of generated code.
-class Namer {
-public:
-  std::string getUnique(StringRef name);
-
-private:
-  static bool isReserved(StringRef name);
-  llvm::StringSet<> used;
-};
-} // namespace
-
-bool Namer::isReserved(StringRef name) {
-  static const llvm::StringSet<> reserved = {
-      // C and C++ keywords and common macros.
-      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
-      "catch", "char", "class", "const", "constexpr", "continue", "default",
-      "delete", "do", "double", "else", "enum", "explicit", "export", "extern",
-      "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
-      "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator",
-      "or", "private", "protected", "public", "register", "return", "short",
-      "signed", "sizeof", "static", "struct", "switch", "template", "this",
-      "throw", "true", "try", "typedef", "typename", "union", "unsigned",
-      "using", "virtual", "void", "volatile", "while", "xor", "NULL",
-      "INFINITY", "NAN", "main", "assert",
-      // Names of the runtime, CUDA and generated code.
-      "dev", "sinter", "std", "cuda", "dim3", "float4", "int64_t", "size_t",
-      "model", "params", "ctx", "stream", "scratch", "cursor", "workspace",
-      "product", "status", "bytes", "n", "begin", "q", "i", "l", "vec", "work",
-      "tid", "warp", "lane", "shared", "sharedMemory", "r", "j", "g", "p", "s",
-      "k", "column", "acc", "total", "partial", "slices", "splits", "rows",
-      "blocks", "length", "threads", "cached", "sharedBytes", "rowsPerBlock",
-      "kThreads", "kRowsPerBlock", "gridBlocks", "teamReduce", "teamSync",
-      "ProdOp", "ArgValue", "ArgMaxOp", "ArgMinOp", "shuffle", "shuffleDown",
-      "sinterAlign", "sinterColumnSplits", "threadIdx", "blockIdx", "blockDim",
-      "gridDim", "warpSize", "created", "memory", "arena", "prepareScratch",
-      // Locals of the PyTorch extension (TorchExtension.cpp).
-      "guard", "device", "pointers", "preparedMemory"};
-  if (reserved.contains(name) || name.starts_with("__"))
-    return true;
-  // Generated locals: i0, v3, acc1, red0, segment2, stats0, partial1,
-  // splits0, slot0, and arrays derived from buffer names.
-  for (StringRef prefix : {"i", "v", "acc", "red", "segment", "stats",
-                           "partial", "splits", "slot", "k", "p", "kernel"}) {
-    StringRef rest = name;
-    if (rest.consume_front(prefix) && !rest.empty() &&
-        llvm::all_of(rest, llvm::isDigit))
-      return true;
-  }
-  if (name.ends_with("_row") || name.ends_with("_out"))
-    return true;
-  // Vector arrays: <buffer>_v<n> and <buffer>_v<n>4.
-  size_t vector = name.rfind("_v");
-  StringRef digits =
-      vector == StringRef::npos ? StringRef() : name.drop_front(vector + 2);
-  return !digits.empty() && llvm::all_of(digits, llvm::isDigit);
-}
-
-std::string Namer::getUnique(StringRef name) {
-  std::string base;
-  for (char c : name)
-    base += llvm::isAlnum(c) ? c : '_';
-  if (base.empty() || llvm::isDigit(base.front()))
-    base = "t_" + base;
-  std::string unique = base;
-  for (unsigned suffix = 2; used.contains(unique) || isReserved(unique);
-       ++suffix)
-    unique = base + "_" + std::to_string(suffix);
-  used.insert(unique);
-  return unique;
-}
 
 /// Returns the shortest decimal form of `value` that reads back exactly.
 static std::string formatDouble(double value) {
@@ -196,6 +128,9 @@ struct FunctionInfo {
   std::string hostBody;
   /// The workspace this function needs, in bytes (a C expression).
   std::string workspaceBytes;
+  /// Statements that split the weights of its 3xTF32 GEMMs once, at
+  /// creation (sinter_rt_tf32x3_prepare_weight), without repeats.
+  std::vector<std::string> weightPreparations;
 };
 
 /// Generates the files of one model.
@@ -235,6 +170,8 @@ private:
                       ")", 0);
   }
   std::string getSource(const EmitterContext &context) const;
+  /// Whether a kernel of @forward runs a 3xTF32 GEMM.
+  bool usesTf32x3() const { return !forward.weightPreparations.empty(); }
   std::string getFusionPlan(const FunctionInfo &info) const;
   std::string getHostCode() const;
   CUDAModelInterface getInterface() const;
@@ -242,7 +179,7 @@ private:
   ModuleOp module;
   const CUDAEmitterOptions &options;
   ModelSignature signature;
-  Namer namer;
+  NamePool namer;
   std::string model;
   ConstantPool constants;
 
@@ -250,6 +187,9 @@ private:
   SmallVector<std::string> dims;
   /// Per dim: its name in the model.
   SmallVector<std::string> dimUserNames;
+  /// The dims every output's size is a multiple of: with one of them 0, the
+  /// call has nothing to compute (an empty batch).
+  llvm::StringSet<> emptyingDims;
 
 public:
   /// Inputs, params and outputs of the C API.
@@ -304,6 +244,8 @@ LogicalResult ModelEmitter::checkFunction(func::FuncOp func) {
 }
 
 LogicalResult ModelEmitter::readSignature() {
+  if (failed(checkModelForOutput(module)))
+    return failure();
   FailureOr<ModelSignature> read = getModelSignature(module);
   if (failed(read))
     return failure();
@@ -423,6 +365,12 @@ LogicalResult ModelEmitter::readSignature() {
                        isIndex ? "int64_t" : "float",
                        forward.shapes.getShape(value), result.name, ""});
   }
+  for (const std::string &dim : dims)
+    if (llvm::all_of(outputs, [&](const ApiValue &output) {
+          return llvm::is_contained(getNumElements(output.shape).getSymbols(),
+                                    dim);
+        }))
+      emptyingDims.insert(dim);
   return success();
 }
 
@@ -524,7 +472,7 @@ ModelEmitter::getScratchFunction(StringRef kernel,
 LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
                                             EmitterContext &context) {
   EmitterContext local{info.shapes, context.constants, context.precision,
-                       std::move(context.helpers)};
+                       context.fp32Gemm, std::move(context.helpers)};
   for (FunctionInfo::Kernel &kernel : info.kernels) {
     if (!kernel.op.getPlanAttr())
       return kernel.op.emitError("CUDA emitter: the kernel has no plan (run "
@@ -575,14 +523,24 @@ static std::string tryCall(StringRef function, ArrayRef<std::string> args,
 /// `SINTER_RT_TRY(sinter_rt_check_cuda(ctx, call, "what"));`.
 static std::string tryCuda(StringRef ctx, StringRef call, StringRef what,
                            unsigned indent = 1) {
-  return tryCall("sinter_rt_check_cuda", {ctx.str(), call.str(), quote(what)},
-                 indent);
+  return tryCall("sinter_rt_check_cuda",
+                 {ctx.str(), call.str(), quoteCString(what)}, indent);
 }
 
 /// The bytes of `count` elements of `type` as a size_t expression.
 static std::string getBytes(const DimExpr &count, StringRef type) {
   return "static_cast<size_t>(" + count.str() + ") * sizeof(" + type.str() +
          ")";
+}
+
+/// The operands of `kernel` that are buffers (not constants), in order: one
+/// per KernelRequest::inputs.
+static SmallVector<Value> getBufferOperands(KernelOp kernel) {
+  SmallVector<Value> operands;
+  for (Value operand : kernel.getInputs())
+    if (!isa_and_nonnull<ConstantOp>(operand.getDefiningOp()))
+      operands.push_back(operand);
+  return operands;
 }
 
 LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
@@ -649,6 +607,16 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
         arguments.push_back(pointers[operand]);
     for (Value result : kernel.op.getResults())
       arguments.push_back(pointers[result]);
+    if (const auto &weight = kernel.code.tf32x3Weight)
+      for (auto [buffer, operand] :
+           llvm::zip(kernel.request.inputs, getBufferOperands(kernel.op)))
+        if (buffer.name == weight->buffer) {
+          std::string statement = tryCall("sinter_rt_tf32x3_prepare_weight",
+                                          {"model->ctx", pointers[operand],
+                                           weight->n, weight->k, weight->ld});
+          if (!llvm::is_contained(info.weightPreparations, statement))
+            info.weightPreparations.push_back(statement);
+        }
     llvm::append_range(arguments, kernel.code.dims);
     if (!kernel.code.scratchBytes.empty()) {
       arguments.push_back("scratch");
@@ -748,7 +716,9 @@ static std::string describeRename(const ModelEmitter::ApiValue &value) {
 }
 
 std::string ModelEmitter::getHeader() const {
-  std::string guard = StringRef(model).upper() + "_H";
+  // The prefix SINTER_ is reserved (sinter/Support/Names.h): no value of
+  // the model is named like the guard.
+  std::string guard = "SINTER_" + StringRef(model).upper() + "_H";
   std::string text;
   text += "// " + model + ".h: the C API of model '" + signature.modelName +
           "', generated by " + options.compilerVersion +
@@ -807,12 +777,16 @@ std::string ModelEmitter::getHeader() const {
   std::string dimsDoc;
   for (const std::string &dim : dims) {
     forwardParams.push_back("int64_t " + dim);
-    dimsDoc += "/// " + dim + ": a symbolic dim, at least 1";
+    bool empties = emptyingDims.contains(dim);
+    dimsDoc +=
+        "/// " + dim + ": a symbolic dim, at least " + (empties ? "0" : "1");
     for (auto &[name, value] : signature.dims)
       if (name == dim)
         dimsDoc +=
             " (the model's example value is " + std::to_string(value) + ")";
-    dimsDoc += ".\n";
+    dimsDoc += empties ? ";\n///   with 0, every output is empty and nothing "
+                         "runs.\n"
+                       : ".\n";
   }
   std::string valuesDoc;
   for (const ApiValue &input : inputs) {
@@ -886,14 +860,28 @@ std::string ModelEmitter::getHostCode() const {
           "_set_workspace, or NULL\n  size_t lentBytes;\n};\n\n";
 
   // Dim checks, shared by forward and workspace_bytes.
-  auto dimChecks = [&](StringRef ctx) {
+  // A dim of 0 that empties every output returns at once (`onEmpty`):
+  // before the pointer checks, since an empty tensor may have none.
+  auto dimChecks = [&](StringRef ctx, StringRef onEmpty) {
     std::string checks;
-    for (const std::string &dim : dims)
+    SmallVector<std::string> isEmpty;
+    for (const std::string &dim : dims) {
+      bool empties = emptyingDims.contains(dim);
       checks += tryCall("sinter_rt_check_dim",
-                        {ctx.str(), quote(dim), dim, "1", "SINTER_RT_MAX_DIM"});
+                        {ctx.str(), quoteCString(dim), dim, empties ? "0" : "1",
+                         "SINTER_RT_MAX_DIM"});
+      if (empties)
+        isEmpty.push_back(dim + " == 0");
+    }
+    if (!isEmpty.empty())
+      checks += "  // Every output is empty: nothing to run.\n  if (" +
+                llvm::join(isEmpty, " || ") +
+                (onEmpty.empty() ? ")\n    return SINTER_OK;\n"
+                                 : ") {\n" + onEmpty.str() +
+                                       "    return SINTER_OK;\n  }\n");
     for (const RuntimeCheck &check : forward.shapes.getChecks())
       checks +=
-          tryCall("sinter_rt_check_dim", {ctx.str(), quote(check.what),
+          tryCall("sinter_rt_check_dim", {ctx.str(), quoteCString(check.what),
                                           check.value, check.min, check.max});
     return checks;
   };
@@ -920,12 +908,13 @@ std::string ModelEmitter::getHostCode() const {
                    ") {", 0) +
         "\n";
     text += "  if (model->lentWorkspace)\n    return " +
-            formatList("sinter_rt_check_dim(",
-                       {"model->ctx",
-                        quote("the bytes lent by " + model + "_set_workspace"),
-                        "static_cast<int64_t>(model->lentBytes)",
-                        "static_cast<int64_t>(bytes)", "INT64_MAX"},
-                       ");", 2) +
+            formatList(
+                "sinter_rt_check_dim(",
+                {"model->ctx",
+                 quoteCString("the bytes lent by " + model + "_set_workspace"),
+                 "static_cast<int64_t>(model->lentBytes)",
+                 "static_cast<int64_t>(bytes)", "INT64_MAX"},
+                ");", 2) +
             "\n";
     text += "  if (bytes <= model->workspaceBytes)\n    return SINTER_OK;\n";
     text += "  if (model->workspace)\n" +
@@ -972,6 +961,16 @@ std::string ModelEmitter::getHostCode() const {
       text += "  (void)arena;\n";
     text += prepare.hostBody + "  return SINTER_OK;\n}\n\n";
   }
+  if (!forward.weightPreparations.empty()) {
+    text += "/// Splits the weights of the 3xTF32 GEMMs into their TF32 parts, "
+            "once\n/// (the runtime keeps them; nothing where SGEMM runs "
+            "instead).\n";
+    text +=
+        "sinter_status " + model + "_prepare_weights(" + model + " *model) {\n";
+    for (const std::string &statement : forward.weightPreparations)
+      text += statement;
+    text += "  return SINTER_OK;\n}\n\n";
+  }
   text += "} // namespace\n\n";
 
   // prepared_bytes, create_in and create
@@ -991,7 +990,7 @@ std::string ModelEmitter::getHostCode() const {
           "params, 1));\n";
   for (const ApiValue &param : params)
     text += tryCall("sinter_rt_check_pointer",
-                    {"nullptr", quote("params->" + param.name),
+                    {"nullptr", quoteCString("params->" + param.name),
                      "params->" + param.name, "sizeof(float)"});
   text += "  " + model + " *created = static_cast<" + model +
           " *>(calloc(1, sizeof(" + model + ")));\n";
@@ -1011,12 +1010,13 @@ std::string ModelEmitter::getHostCode() const {
             "memory, 256);\n";
     text +=
         "  if (status == SINTER_OK && memory)\n    status = " +
-        formatList(
-            "sinter_rt_check_dim(",
-            {"created->ctx", quote("the bytes lent to " + model + "_create_in"),
-             "static_cast<int64_t>(bytes)",
-             "static_cast<int64_t>(" + model + "_arena_bytes())", "INT64_MAX"},
-            ");", 2) +
+        formatList("sinter_rt_check_dim(",
+                   {"created->ctx",
+                    quoteCString("the bytes lent to " + model + "_create_in"),
+                    "static_cast<int64_t>(bytes)",
+                    "static_cast<int64_t>(" + model + "_arena_bytes())",
+                    "INT64_MAX"},
+                   ");", 2) +
         "\n";
     text += "  if (status == SINTER_OK && !memory) {\n"
             "    status = sinter_rt_check_cuda(\n"
@@ -1030,6 +1030,11 @@ std::string ModelEmitter::getHostCode() const {
   } else {
     text += "  (void)memory;\n  (void)bytes;\n";
   }
+  // The weights of 3xTF32 GEMMs are split once, here (after @prepare, which
+  // may compute them).
+  if (!forward.weightPreparations.empty())
+    text += "  if (status == SINTER_OK)\n    status = " + model +
+            "_prepare_weights(created);\n";
   // The header promises that creation waits: @prepare's errors surface here.
   text += "  if (status == SINTER_OK)\n"
           "    status = sinter_rt_check_cuda(created->ctx, "
@@ -1054,13 +1059,13 @@ std::string ModelEmitter::getHostCode() const {
           "1));\n";
   text += "  sinter_rt_context *const ctx = model->ctx;\n";
   text += "  SINTER_RT_TRY(sinter_rt_set_stream(ctx, stream));\n";
-  text += dimChecks("ctx");
+  text += dimChecks("ctx", "");
   for (const ApiValue &input : inputs)
-    text += tryCall("sinter_rt_check_pointer",
-                    {"ctx", quote(input.name), input.name, "sizeof(float)"});
+    text += tryCall("sinter_rt_check_pointer", {"ctx", quoteCString(input.name),
+                                                input.name, "sizeof(float)"});
   for (const ApiValue &output : outputs)
     text += tryCall("sinter_rt_check_pointer",
-                    {"ctx", quote(output.name), output.name,
+                    {"ctx", quoteCString(output.name), output.name,
                      "sizeof(" + output.type + ")"});
   if (forward.workspaceBytes != "0")
     text += tryCall(
@@ -1077,7 +1082,7 @@ std::string ModelEmitter::getHostCode() const {
           "\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"bytes\", bytes, "
           "1));\n";
-  text += dimChecks("nullptr");
+  text += dimChecks("nullptr", "    *bytes = 0;\n");
   text += "  *bytes = " + model + "_forward_bytes(" +
           llvm::join(dimArgs, ", ") + ");\n  return SINTER_OK;\n}\n\n";
 
@@ -1085,9 +1090,10 @@ std::string ModelEmitter::getHostCode() const {
   text += getSetWorkspaceSignature() + " {\n";
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"model\", model, "
           "1));\n";
-  text += "  if (workspace)\n" +
-          tryCall("sinter_rt_check_pointer",
-                  {"model->ctx", quote("workspace"), "workspace", "256"}, 2);
+  text +=
+      "  if (workspace)\n" +
+      tryCall("sinter_rt_check_pointer",
+              {"model->ctx", quoteCString("workspace"), "workspace", "256"}, 2);
   text += "  model->lentWorkspace = workspace;\n  model->lentBytes = workspace "
           "? bytes : 0;\n  return SINTER_OK;\n}\n\n";
 
@@ -1169,15 +1175,19 @@ std::string ModelEmitter::getSource(const EmitterContext &context) const {
   text += "// " + model + ".cu: model '" + signature.modelName +
           "', generated by " + options.compilerVersion + ". Do not edit.\n";
   text += "//\n";
-  text += "// Source:    " + options.sourceName + "\n";
+  text += "// Source:    " + escapeComment(options.sourceName) + "\n";
   text += "// Compiler:  " + options.compilerVersion + "\n";
-  text +=
-      "// Flags:     " + (options.flags.empty() ? "(none)" : options.flags) +
-      "\n";
+  text += "// Flags:     " +
+          (options.flags.empty() ? "(none)" : escapeComment(options.flags)) +
+          "\n";
   text += "// Precision: " + stringifyGemmPrecision(options.precision).str();
   switch (options.precision) {
   case GemmPrecision::F32:
-    text += " (GEMMs in fp32: CUBLAS_COMPUTE_32F, TF32 off)\n";
+    text += usesTf32x3()
+                ? " (GEMMs at fp32 accuracy: 3xTF32 on sm_90 where the plan "
+                  "says so, else\n//            CUBLAS_COMPUTE_32F with TF32 "
+                  "off)\n"
+                : " (GEMMs in fp32: CUBLAS_COMPUTE_32F, TF32 off)\n";
     break;
   case GemmPrecision::TF32:
     text += " (GEMMs on TF32 tensor cores, fp32 accumulation)\n";
@@ -1225,7 +1235,8 @@ std::string ModelEmitter::getSource(const EmitterContext &context) const {
 FailureOr<CUDAOutput> ModelEmitter::emit() {
   if (failed(readSignature()))
     return failure();
-  EmitterContext context{forward.shapes, constants, options.precision, {}};
+  EmitterContext context{
+      forward.shapes, constants, options.precision, options.fp32Gemm, {}};
   for (FunctionInfo *info : {&prepare, &forward}) {
     if (!info->func)
       continue;

@@ -33,16 +33,6 @@ bool cuda::isSimpleExpression(StringRef text) {
          });
 }
 
-std::string cuda::quote(StringRef text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      quoted += '\\';
-    quoted += c == '\n' ? ' ' : c;
-  }
-  return quoted + "\"";
-}
-
 std::string cuda::formatFloatLiteral(double value) {
   float single = static_cast<float>(value);
   if (std::isnan(single))

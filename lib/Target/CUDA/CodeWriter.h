@@ -51,10 +51,6 @@ inline unsigned maxDepth(const Expr &a, const Expr &b) {
 /// True for a name or a literal, which is never worth a variable.
 bool isSimpleExpression(StringRef text);
 
-/// Returns `text` as a C string literal (also a valid Python one): quotes
-/// and backslashes escaped, newlines as spaces.
-std::string quote(StringRef text);
-
 /// Returns the shortest decimal form of `value` rounded to float that reads
 /// back as the same float, as a C++ float literal ("0.5f", "1e-05f",
 /// "INFINITY", "NAN").

@@ -120,7 +120,8 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     leafBuffers[stats.value] = &stats;
   }
 
-  // Element (p, q) of the input: p indexes the kept dims, q the reduced.
+  // Element (column, q) of the input: column indexes the kept dims, q the
+  // reduced.
   const Shape &shape = context.shapes.getShape(reduction.info.input);
   Shape kept, reduced;
   for (auto [d, size] : llvm::enumerate(shape))
@@ -143,6 +144,7 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
   writer.openScope(); // over this slice's rows
+  // The column indexes the kept dims (read only when some has size > 1).
   Coords keptCoords = delinearize(Expr("column", guardDepth), kept);
   Coords reducedCoords = delinearize(Expr("q", writer.getDepth()), reduced);
   Coords coords;

@@ -21,6 +21,8 @@
 
 #include "KernelEmitter.h"
 
+#include "sinter/Dialect/Sinter/Transforms/SelectGemm.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -248,6 +250,43 @@ static std::string getLibraryCall(const GemmPlan &plan, const GemmCall &call,
          "\n";
 }
 
+/// The runtime call that computes `target = x w^T` as 3xTF32 (SGEMM where
+/// the runtime says so), with X's parts in the scratch at `xParts`.
+static std::string getTf32x3Call(const GemmPlan &plan, const GemmCall &call,
+                                 StringRef target, StringRef xParts) {
+  SmallVector<std::string> args = {
+      "ctx",
+      call.m,
+      call.n,
+      call.k,
+      "1.0f",
+      plan.lhs.buffer->name,
+      call.lda,
+      plan.rhs.buffer->name,
+      call.ldb,
+      "0.0f",
+      target.str(),
+      call.n,
+      plan.libraryEpilogue.value_or("SINTER_EPILOGUE_NONE"),
+      plan.libraryEpilogue ? plan.bias->name : "nullptr",
+      xParts.str()};
+  return "  " +
+         formatList("SINTER_RT_TRY(sinter_rt_gemm_tf32x3(", args, "));", 1) +
+         "\n";
+}
+
+/// Whether the gemm kernel of `plan` runs as 3xTF32: sinter-select-gemm
+/// marked it, the precision is fp32 with 3xTF32 allowed, and the call is
+/// one x w^T (not batched, x as stored, w transposed).
+static bool runsTf32x3(const EmitterContext &context,
+                       const KernelRequest &request, const GemmPlan &plan,
+                       const GemmCall &call) {
+  return context.precision == GemmPrecision::F32 &&
+         context.fp32Gemm == Fp32Gemm::Tf32x3 &&
+         getGemmAlgorithm(request.op) == kTf32x3Algorithm && !call.batched &&
+         !plan.lhs.transposed && plan.rhs.transposed;
+}
+
 /// True when every reduction of `body` reduces trailing
 /// dims; false when some reduces leading ones. std::nullopt: no reduction.
 static std::optional<bool> reducesRows(Block &body,
@@ -283,6 +322,10 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
       return request.op.emitError("CUDA emitter: the plan's library epilogue "
                                   "does not match the kernel");
   }
+  bool tf32x3 = runsTf32x3(context, request, plan, call);
+  std::string gemmName =
+      tf32x3 ? "3xTF32 GEMM (cuBLAS SGEMM off sm_90 or where faster)"
+             : "cuBLAS GEMM";
 
   // The epilogue kernel computes every output the GEMM does not write.
   std::vector<Buffer> epilogueOutputs;
@@ -308,8 +351,11 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
                                   ") * sizeof(float))");
     launchBody += "  float *const product = static_cast<float *>(scratch);\n";
   }
-  launchBody +=
-      getLibraryCall(plan, call, getPrecisionName(context.precision), target);
+  // The 3xTF32 call goes here once its scratch offset is known.
+  size_t callPosition = launchBody.size();
+  if (!tf32x3)
+    launchBody +=
+        getLibraryCall(plan, call, getPrecisionName(context.precision), target);
 
   if (!epilogueOutputs.empty()) {
     EvalKernel epilogue;
@@ -364,17 +410,34 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
         formatList("return launch_" + epilogue.name + "(", arguments, ");", 1) +
         "\n";
     result.strategy =
-        "cuBLAS GEMM, then " + epilogue.name + " (" + generated->strategy + ")";
+        gemmName + ", then " + epilogue.name + " (" + generated->strategy + ")";
   } else {
     launchBody += "  return SINTER_OK;\n";
+    std::string libraryGemm = tf32x3 ? gemmName : "cuBLASLt GEMM";
     result.strategy = plan.libraryEpilogue
-                          ? "cuBLASLt GEMM with the " +
+                          ? libraryGemm + " with the " +
                                 StringRef(*plan.libraryEpilogue)
                                     .drop_front(strlen("SINTER_EPILOGUE_"))
                                     .str() +
                                 " epilogue"
                       : call.batched ? "cuBLAS strided batched GEMM"
-                                     : "cuBLAS GEMM";
+                                     : gemmName;
+  }
+  if (tf32x3) {
+    // X's TF32 parts follow the product and the epilogue's scratch.
+    std::string offset = result.scratchBytes.empty()
+                             ? ""
+                             : " + " + llvm::join(result.scratchBytes, " + ");
+    result.scratchBytes.push_back(
+        "sinterAlign(sinter_rt_tf32x3_scratch_bytes(" + call.m + ", " + call.k +
+        "))");
+    std::string xParts =
+        "  void *const xParts =\n      static_cast<char *>(scratch)" + offset +
+        ";\n";
+    launchBody.insert(callPosition,
+                      xParts + getTf32x3Call(plan, call, target, "xParts"));
+    result.tf32x3Weight = GeneratedKernel::Tf32x3Weight{
+        plan.rhs.buffer->name, call.n, call.k, call.ldb};
   }
   if (!result.scratchBytes.empty())
     context.helpers.insert("align");

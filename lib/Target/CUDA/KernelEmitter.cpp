@@ -318,8 +318,9 @@ __device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
   return {dev::shuffle(v.value, lane),
           __shfl_sync(dev::kFullWarpMask, v.index, lane)};
 }
-
 )";
+  // Each its own helper: a model with argmax alone would otherwise carry an
+  // unused ArgMinOp (a warning under -Werror all-warnings).
   if (name == "argmax")
     return getArgOp("ArgMaxOp", "argmax", "maximum", ">", "-INFINITY");
   if (name == "argmin")

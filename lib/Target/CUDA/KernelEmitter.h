@@ -54,6 +54,9 @@ struct EmitterContext {
   const ShapeAnalysis &shapes;
   ConstantPool &constants;
   GemmPrecision precision;
+  /// With GemmPrecision::F32: whether gemm kernels marked 3xtf32
+  /// (sinter.gemm_algorithm) run as 3xTF32.
+  Fp32Gemm fp32Gemm;
   /// Device helpers (by name) that the generated kernels need; the file
   /// defines each once (see getDeviceHelper).
   std::set<std::string> helpers;
@@ -111,6 +114,14 @@ struct GeneratedKernel {
   /// How the group runs, for the fusion plan ("block per row, row cached in
   /// shared memory").
   std::string strategy;
+  /// A 3xTF32 GEMM's weight, whose TF32 parts the model prepares once at
+  /// creation (sinter_rt_tf32x3_prepare_weight): the kernel input buffer's
+  /// name, and its rows (N), columns (K) and leading dimension as C
+  /// expressions.
+  struct Tf32x3Weight {
+    std::string buffer, n, k, ld;
+  };
+  std::optional<Tf32x3Weight> tf32x3Weight;
 };
 
 /// Builds the EvalKernel of a whole fusion group.

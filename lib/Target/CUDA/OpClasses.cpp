@@ -16,8 +16,8 @@ using namespace mlir::sinter::cuda;
 bool cuda::isElementwiseUnary(Operation *op) {
   return isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
              ReluOp, SiluOp, MishOp, SeluOp, HardsigmoidOp, HardswishOp,
-             SoftsignOp, LeakyReluOp, GeluOp, SoftplusOp, EluOp, HardtanhOp,
-             ClampOp>(op);
+             SoftsignOp, ErfOp, Expm1Op, Log1pOp, SignOp, LeakyReluOp, GeluOp,
+             SoftplusOp, EluOp, HardtanhOp, ClampOp>(op);
 }
 
 bool cuda::isElementwiseBinary(Operation *op) {

@@ -11,6 +11,8 @@
 // at a time (the host checks the alignment, and the row length when some
 // input is broadcast along rows), a vector loop handles four elements per
 // step with float4 loads and stores, and the scalar loop finishes the tail.
+// Outputs whose shapes do not broadcast to that shape (a value and a reshape
+// of it) get one more scalar loop per shape, in the same kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,10 +52,23 @@ static bool isScalarShape(ArrayRef<DimExpr> shape) {
 }
 
 namespace {
+/// A grid-stride loop over `shape` that stores `outputs`, whose shapes
+/// broadcast to `shape`.
+struct PointwiseLoop {
+  Shape shape;
+  SmallVector<const Buffer *> outputs;
+};
+
 /// The decisions of one pointwise kernel.
 struct PointwisePlan {
-  /// The shape the loops walk: the broadcast of the outputs' shapes.
+  /// The shape the main loops walk: the broadcast of the shapes of the
+  /// outputs they store (`outputs`).
   Shape shape;
+  SmallVector<const Buffer *> outputs;
+  /// Outputs whose shapes do not broadcast with `shape` (a value and a
+  /// reshape of it, both returned): one more scalar loop per shape, in the
+  /// same kernel.
+  std::vector<PointwiseLoop> extraLoops;
   /// Whether the kernel has the float4 path.
   bool vectorized = false;
   /// Whether some value is broadcast along rows (neither full-size nor a
@@ -68,23 +83,32 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
   PointwisePlan plan;
   plan.shape = kernel.outputs.front().shape;
   for (const Buffer &output : kernel.outputs) {
-    std::optional<Shape> shape = broadcastExactly(plan.shape, output.shape);
-    if (!shape)
-      return emitError(output.value.getLoc(),
-                       "CUDA emitter: the outputs of a pointwise kernel must "
-                       "broadcast to one shape");
-    plan.shape = *shape;
     if (output.isIndex)
       return emitError(output.value.getLoc(),
                        "CUDA emitter: a pointwise kernel cannot produce "
                        "indices");
+    if (std::optional<Shape> shape =
+            broadcastExactly(plan.shape, output.shape)) {
+      plan.shape = *shape;
+      plan.outputs.push_back(&output);
+      continue;
+    }
+    auto loop = llvm::find_if(plan.extraLoops, [&](const PointwiseLoop &loop) {
+      return broadcastExactly(loop.shape, output.shape).has_value();
+    });
+    if (loop == plan.extraLoops.end())
+      loop = plan.extraLoops.insert(loop, PointwiseLoop{output.shape, {}});
+    loop->shape = *broadcastExactly(loop->shape, output.shape);
+    loop->outputs.push_back(&output);
   }
 
   llvm::SetVector<Operation *> evaluated = getEvaluatedOps(kernel);
   bool hasShapeOps = llvm::any_of(evaluated, isShapeOp);
-  bool allOutputsFull = llvm::all_of(kernel.outputs, [&](const Buffer &output) {
-    return ArrayRef<DimExpr>(output.shape) == ArrayRef<DimExpr>(plan.shape);
-  });
+  bool allOutputsFull = plan.extraLoops.empty() &&
+                        llvm::all_of(plan.outputs, [&](const Buffer *output) {
+                          return ArrayRef<DimExpr>(output->shape) ==
+                                 ArrayRef<DimExpr>(plan.shape);
+                        });
   auto isPartial = [&](ArrayRef<DimExpr> shape) {
     return shape != ArrayRef<DimExpr>(plan.shape) && !isScalarShape(shape);
   };
@@ -138,7 +162,11 @@ private:
   /// `linear` into an array and returns the array's name.
   std::string loadVector(const Buffer &buffer, const Expr &linear);
   LogicalResult writeVectorLoop();
-  LogicalResult writeScalarLoop();
+  /// Writes the grid-stride loop over `shape`, from `begin` to `count`, that
+  /// stores `outputs`.
+  LogicalResult writeScalarLoop(ArrayRef<DimExpr> shape,
+                                ArrayRef<const Buffer *> outputs,
+                                StringRef begin, StringRef count);
 
   EmitterContext &context;
   const EvalKernel &kernel;
@@ -193,8 +221,8 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
   unsigned loopDepth = writer.getDepth();
   writer.line("const int64_t i = q * 4;");
   vectorBase = delinearize(Expr("i", loopDepth), plan.shape);
-  for (const Buffer &output : kernel.outputs)
-    writer.line("float " + output.name + "_out[4];");
+  for (const Buffer *output : plan.outputs)
+    writer.line("float " + output->name + "_out[4];");
 
   writer.openScope(); // the loop over lanes
   unsigned laneDepth = writer.getDepth();
@@ -209,18 +237,18 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
   } else {
     lane = delinearize(Expr("i + l", laneDepth), plan.shape);
   }
-  for (const Buffer &output : kernel.outputs) {
-    FailureOr<Expr> element = emitter.emit(output.value, lane);
+  for (const Buffer *output : plan.outputs) {
+    FailureOr<Expr> element = emitter.emit(output->value, lane);
     if (failed(element))
       return failure();
-    writer.line(output.name + "_out[l] = " + element->text + ";");
+    writer.line(output->name + "_out[l] = " + element->text + ";");
   }
   writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
 
-  for (const Buffer &output : kernel.outputs) {
-    std::string out = output.name + "_out";
-    writer.line("dev::storeFloat4(" + output.name + " + i, make_float4(" + out +
-                "[0], " + out + "[1], " + out + "[2], " + out + "[3]));");
+  for (const Buffer *output : plan.outputs) {
+    std::string out = output->name + "_out";
+    writer.line("dev::storeFloat4(" + output->name + " + i, make_float4(" +
+                out + "[0], " + out + "[1], " + out + "[2], " + out + "[3]));");
   }
   writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < n / 4; "
                     "q += dev::gridStride()) {");
@@ -230,38 +258,43 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
   return success();
 }
 
-LogicalResult PointwiseWriter::writeScalarLoop() {
+LogicalResult PointwiseWriter::writeScalarLoop(ArrayRef<DimExpr> shape,
+                                               ArrayRef<const Buffer *> outputs,
+                                               StringRef begin,
+                                               StringRef count) {
   writer.openScope();
-  Coords coords = delinearize(Expr("i", writer.getDepth()), plan.shape);
-  for (const Buffer &output : kernel.outputs) {
-    if (ArrayRef<DimExpr>(output.shape) == ArrayRef<DimExpr>(plan.shape)) {
-      FailureOr<Expr> element = emitter.emit(output.value, coords);
+  Coords coords = delinearize(Expr("i", writer.getDepth()), shape);
+  for (const Buffer *output : outputs) {
+    if (ArrayRef<DimExpr>(output->shape) == shape) {
+      FailureOr<Expr> element = emitter.emit(output->value, coords);
       if (failed(element))
         return failure();
-      writer.line(output.name + "[i] = " + element->text + ";");
+      writer.line(output->name + "[i] = " + element->text + ";");
       continue;
     }
     // A smaller output is written once per element: at the point whose
     // coordinates along its broadcast dims are 0.
-    Coords outputCoords = broadcastCoords(coords, plan.shape, output.shape);
+    Coords outputCoords = broadcastCoords(coords, shape, output->shape);
     SmallVector<std::string> firsts;
-    size_t offset = plan.shape.size() - output.shape.size();
-    for (size_t d = 0; d < plan.shape.size(); ++d) {
-      bool broadcast = d < offset || (output.shape[d - offset].isConstant(1) &&
-                                      !plan.shape[d].isConstant(1));
+    size_t offset = shape.size() - output->shape.size();
+    for (size_t d = 0; d < shape.size(); ++d) {
+      bool broadcast = d < offset || (output->shape[d - offset].isConstant(1) &&
+                                      !shape[d].isConstant(1));
       if (broadcast)
         firsts.push_back(emitter.bindIndex(coords.indices[d]).text + " == 0");
     }
     writer.openScope();
-    FailureOr<Expr> element = emitter.emit(output.value, outputCoords);
+    FailureOr<Expr> element = emitter.emit(output->value, outputCoords);
     if (failed(element))
       return failure();
-    Expr index = emitter.bindIndex(linearize(outputCoords, output.shape));
-    writer.line(output.name + "[" + index.text + "] = " + element->text + ";");
+    Expr index = emitter.bindIndex(linearize(outputCoords, output->shape));
+    writer.line(output->name + "[" + index.text + "] = " + element->text + ";");
     writer.closeScope("if (" + llvm::join(firsts, " && ") + ") {");
   }
-  writer.closeScope("for (int64_t i = begin + dev::globalThreadIndex(); i < n; "
-                    "i += dev::gridStride()) {");
+  writer.closeScope(("for (int64_t i = " + begin +
+                     "dev::globalThreadIndex(); i < " + count +
+                     "; i += dev::gridStride()) {")
+                        .str());
   return success();
 }
 
@@ -270,8 +303,15 @@ FailureOr<std::string> PointwiseWriter::write() {
   writer.line("int64_t begin = 0;");
   if (plan.vectorized && failed(writeVectorLoop()))
     return failure();
-  if (failed(writeScalarLoop()))
+  if (failed(writeScalarLoop(plan.shape, plan.outputs, "begin + ", "n")))
     return failure();
+  for (auto [index, loop] : llvm::enumerate(plan.extraLoops)) {
+    std::string count = "n" + std::to_string(index + 1);
+    writer.line("const int64_t " + count + " = " +
+                getNumElements(loop.shape).str() + ";");
+    if (failed(writeScalarLoop(loop.shape, loop.outputs, "", count)))
+      return failure();
+  }
   return writer.finish(1);
 }
 
@@ -321,7 +361,15 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
     launch += "  const int64_t work = vec ? n / 4 : n;\n";
     arguments.push_back("vec");
   } else {
-    launch += "  const int64_t work = n;\n";
+    // Enough threads for the longest loop.
+    std::string work = "n";
+    for (auto [index, loop] : llvm::enumerate(plan->extraLoops)) {
+      std::string count = "n" + std::to_string(index + 1);
+      launch += "  const int64_t " + count + " = " +
+                getNumElements(loop.shape).str() + ";\n";
+      work = count + " > " + work + " ? " + count + " : " + work;
+    }
+    launch += "  const int64_t work = " + work + ";\n";
   }
   context.helpers.insert("grid_blocks");
   launch +=

@@ -186,6 +186,10 @@ ScalarEmitter::emitElementwise(Operation *op, ArrayRef<std::string> operands) {
       .Case([&](HardsigmoidOp) { return call("dev::hardsigmoid", {x}); })
       .Case([&](HardswishOp) { return call("dev::hardswish", {x}); })
       .Case([&](SoftsignOp) { return call("dev::softsign", {x}); })
+      .Case([&](ErfOp) { return call("erff", {x}); })
+      .Case([&](Expm1Op) { return call("expm1f", {x}); })
+      .Case([&](Log1pOp) { return call("log1pf", {x}); })
+      .Case([&](SignOp) { return call("dev::sign", {x}); })
       .Case([&](LeakyReluOp relu) {
         return call("dev::leakyRelu",
                     {x, literal(relu.getAlpha().convertToDouble())});

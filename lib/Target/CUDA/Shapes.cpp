@@ -15,6 +15,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -100,12 +101,17 @@ SmallVector<std::string> DimExpr::getSymbols() const {
   return names;
 }
 
-std::string DimExpr::str() const {
-  assert(isExpressible() && "the size has no C expression");
+SmallVector<std::string> DimExpr::getFactors() const {
   SmallVector<std::string> factors;
   for (auto &[name, exponent] : exponents)
     for (int i = 0; i < exponent; ++i)
       factors.push_back(name);
+  return factors;
+}
+
+std::string DimExpr::str() const {
+  assert(isExpressible() && "the size has no C expression");
+  SmallVector<std::string> factors = getFactors();
   std::string constant = std::to_string(numerator);
   if (numerator > std::numeric_limits<int32_t>::max())
     constant += "LL";
@@ -240,8 +246,33 @@ LogicalResult ShapeAnalysis::setShape(Operation *op, Value value, Shape shape) {
              << index << " cannot be expressed over the model's dims";
     }
   }
+  requireSizeFits(shape, "the result of " + describe(op));
   shapes[value] = std::move(shape);
   return success();
+}
+
+void ShapeAnalysis::requireSizeFits(const Shape &shape, StringRef what) {
+  // The most elements of a tensor and the largest value of a dim.
+  constexpr int64_t kMaxElements = std::numeric_limits<int64_t>::max() / 8;
+  constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
+  DimExpr count = getNumElements(shape);
+  if (!count.isExpressible() || count.getConstant() ||
+      !checkedSizes.insert(count.str()).second)
+    return;
+  // Each factor in turn, bounded by what the ones before it leave.
+  int64_t coefficient = count.getCeilCoefficient(), bound = coefficient;
+  std::string limit = "INT64_MAX / 8";
+  if (coefficient != 1)
+    limit += " / " + std::to_string(coefficient);
+  for (const std::string &factor : count.getFactors()) {
+    if (llvm::MulOverflow(bound, kMaxDim, bound) || bound > kMaxElements) {
+      checks.push_back({factor, "1", limit,
+                        factor + " (" + what.str() + ", " + formatShape(shape) +
+                            ", must have at most 2^60 elements)"});
+      bound = kMaxElements;
+    }
+    limit += " / " + factor;
+  }
 }
 
 /// The shape after reducing `shape` over `dims`.
@@ -327,7 +358,7 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
         Block &body = kernel.getBody().front();
         for (auto [argument, input] :
              llvm::zip(body.getArguments(), kernel.getInputs())) {
-          // A copy first: inserting may grow the map and move the shape.
+          // Copied first: inserting may grow the map under the reference.
           Shape shape = shapeOf(input);
           shapes[argument] = std::move(shape);
         }
@@ -352,8 +383,11 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
 
 LogicalResult ShapeAnalysis::run(func::FuncOp func,
                                  ArrayRef<Shape> argumentShapes) {
-  for (auto [argument, shape] : llvm::zip(func.getArguments(), argumentShapes))
+  for (auto [index, argument, shape] :
+       llvm::enumerate(func.getArguments(), argumentShapes)) {
+    requireSizeFits(shape, "argument #" + std::to_string(index));
     shapes[argument] = shape;
+  }
   for (Operation &op : func.getBody().front())
     if (failed(visit(&op)))
       return failure();

@@ -23,6 +23,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <optional>
@@ -61,6 +62,13 @@ public:
   std::string str() const;
   /// The names it depends on, sorted.
   SmallVector<std::string> getSymbols() const;
+  /// The factors of an expressible size: each name as often as its
+  /// exponent, sorted.
+  SmallVector<std::string> getFactors() const;
+  /// The coefficient, rounded up to an integer.
+  int64_t getCeilCoefficient() const {
+    return (numerator + denominator - 1) / denominator;
+  }
 
 private:
   int64_t numerator = 1;
@@ -114,9 +122,15 @@ private:
   Shape broadcast(Operation *op, ArrayRef<DimExpr> lhs, ArrayRef<DimExpr> rhs);
   void requireEqual(Operation *op, const DimExpr &actual,
                     const DimExpr &expected, StringRef what);
+  /// Records the checks that keep the size in bytes of a tensor of `shape`,
+  /// `what`, within int64 when its dims may each be SINTER_RT_MAX_DIM: at
+  /// most 2^60 elements (8 bytes each at most).
+  void requireSizeFits(const Shape &shape, StringRef what);
 
   llvm::DenseMap<Value, Shape> shapes;
   SmallVector<RuntimeCheck> checks;
+  /// The element counts requireSizeFits has checked.
+  llvm::StringSet<> checkedSizes;
 };
 
 /// Returns the shape of a function argument of type `type` whose dims are

@@ -15,8 +15,9 @@
 //
 // The generated code uses the C names of the model's values as parameters
 // and locals; its own names (device, guard, params, pointers, stream, status,
-// model, bytes, workspace, preparedMemory) are names that the CUDA emitter's
-// Namer never gives a value, and its helpers live in namespace sinter_torch.
+// model, bytes, workspace, preparedMemory, Model) are reserved names
+// (sinter/Support/Names.h) that no value is given, and its helpers live in
+// namespace sinter_torch.
 // That namespace is anonymous inside, and the Python class module-local, so
 // that the extensions of several models load into one process.
 //
@@ -25,6 +26,8 @@
 #include "sinter/Target/CUDA/TorchExtension.h"
 
 #include "CodeWriter.h"
+
+#include "sinter/Support/Names.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -162,12 +165,12 @@ static std::string wrapLiteral(StringRef text, unsigned indent) {
   for (auto [index, word] : llvm::enumerate(words)) {
     std::string next = word.str() + (index + 1 < words.size() ? " " : "");
     if (!piece.empty() && piece.size() + next.size() > width) {
-      result += quote(piece) + "\n" + std::string(indent, ' ');
+      result += quoteCString(piece) + "\n" + std::string(indent, ' ');
       piece.clear();
     }
     piece += next;
   }
-  return result + quote(piece);
+  return result + quoteCString(piece);
 }
 
 /// Returns `head`, then `items` separated by ", " and filled up to 80
@@ -216,15 +219,16 @@ static SmallVector<std::string>
 getQuotedUserNames(ArrayRef<CUDATensorInfo> tensors) {
   SmallVector<std::string> names = getUserNames(tensors);
   for (std::string &name : names)
-    name = quote(name);
+    name = quoteCString(name);
   return names;
 }
 
 std::string TorchEmitter::getProvenance(StringRef comment) const {
   std::string prefix = comment.str() + " ";
-  return prefix + "Source:    " + options.sourceName + "\n" + prefix +
-         "Compiler:  " + options.compilerVersion + "\n" + prefix +
-         "Flags:     " + (options.flags.empty() ? "(none)" : options.flags) +
+  return prefix + "Source:    " + escapeComment(options.sourceName) + "\n" +
+         prefix + "Compiler:  " + options.compilerVersion + "\n" + prefix +
+         "Flags:     " +
+         (options.flags.empty() ? "(none)" : escapeComment(options.flags)) +
          "\n";
 }
 
@@ -248,8 +252,8 @@ std::string TorchEmitter::checkTensor(const CUDATensorInfo &tensor,
                                       StringRef kind, StringRef variable,
                                       unsigned indent) {
   std::string margin(2 * indent, ' ');
-  std::string what = quote((kind + " '" + tensor.userName + "'").str());
-  std::string shape = quote(formatShape(tensor.shape));
+  std::string what = quoteCString((kind + " '" + tensor.userName + "'").str());
+  std::string shape = quoteCString(formatShape(tensor.shape));
   std::string text = margin +
                      formatList("sinter_torch::checkTensor(",
                                 {variable.str(), what, "device",
@@ -274,7 +278,7 @@ std::string TorchEmitter::checkTensor(const CUDATensorInfo &tensor,
           formatList("sinter_torch::checkSizes(",
                      {variable.str(), what,
                       "{" + llvm::join(tensor.shape, ", ") + "}", shape,
-                      quote(llvm::join(origins, ", "))},
+                      quoteCString(llvm::join(origins, ", "))},
                      ");", indent) +
           "\n";
   return text;
@@ -294,7 +298,7 @@ std::string TorchEmitter::checkStatus(StringRef function,
   return "    " +
          formatList("TORCH_CHECK(",
                     {"status == SINTER_OK",
-                     quote(model + "_" + function.str() + " failed: "),
+                     quoteCString(model + "_" + function.str() + " failed: "),
                      "sinter_status_string(status)", "\": \"",
                      model + "_last_error(" + modelArgument.str() + ")"},
                     ");", 2) +
@@ -472,12 +476,12 @@ std::string TorchEmitter::getModule() const {
   SmallVector<std::string> initTypes, paramArgs, inputArgs, dimNames;
   for (const CUDATensorInfo &param : api.params) {
     initTypes.push_back("const torch::Tensor &");
-    paramArgs.push_back("py::arg(" + quote(param.userName) + ")");
+    paramArgs.push_back("py::arg(" + quoteCString(param.userName) + ")");
   }
   for (const CUDATensorInfo &input : api.inputs)
-    inputArgs.push_back("py::arg(" + quote(input.userName) + ")");
+    inputArgs.push_back("py::arg(" + quoteCString(input.userName) + ")");
   for (const CUDADimInfo &dim : api.dims)
-    dimNames.push_back(quote(dim.userName));
+    dimNames.push_back(quoteCString(dim.userName));
 
   std::string text = "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n";
   text += "  m.doc() = " +
@@ -501,7 +505,7 @@ std::string TorchEmitter::getModule() const {
     text += ")";
   text += "\n";
   for (StringRef method : {"forward", "__call__"}) {
-    SmallVector<std::string> def = {quote(method),
+    SmallVector<std::string> def = {quoteCString(method),
                                     "&sinter_torch::Model::forward"};
     llvm::append_range(def, inputArgs);
     StringRef tail = method == "__call__" ? ");" : ")";
@@ -612,9 +616,9 @@ std::string TorchEmitter::getLoader() const {
   text += docstring + "\n";
   text += "import glob\nimport os\n\n";
   text += "HERE = os.path.dirname(os.path.abspath(__file__))\n";
-  text += "NAME = " + quote(model + "_sinter") +
+  text += "NAME = " + quotePythonString(model + "_sinter") +
           "\n\n# nvcc flags that choose the GPU architecture (the default is "
-          "sm_90).\nARCH_FLAGS = (\"-arch\", \"--gpu-architecture\", "
+          "sm_90a).\nARCH_FLAGS = (\"-arch\", \"--gpu-architecture\", "
           "\"-gencode\", \"--generate-code\")\n\n\n";
   text += R"py(def sources():
     """The extension's sources: the bridge, the model and the runtime that
@@ -627,9 +631,10 @@ std::string TorchEmitter::getLoader() const {
             "no runtime sources in %s; regenerate with sinterc --emit-torch"
             % runtime)
 )py";
-  text += "    files = [os.path.join(HERE, " + quote(model + "_torch.cpp") +
-          "),\n             os.path.join(HERE, " + quote(model + ".cu") +
-          ")] + files\n";
+  text += "    files = [os.path.join(HERE, " +
+          quotePythonString(model + "_torch.cpp") +
+          "),\n             os.path.join(HERE, " +
+          quotePythonString(model + ".cu") + ")] + files\n";
   text +=
       R"py(    names = [os.path.splitext(os.path.basename(f))[0] for f in files]
     if len(set(names)) != len(names):
@@ -644,12 +649,13 @@ def load(build_directory=None, verbose=False, extra_cuda_cflags=None):
     torch's extensions folder, reuses the build) and returns the module: Model(*params) or
     Model(**params), Model.forward(*inputs), PARAM_NAMES, INPUT_NAMES,
     OUTPUT_NAMES and DIMS. extra_cuda_cflags go to nvcc after -O3 and
-    -arch=sm_90 (dropped when they choose an architecture)."""
+    -gencode=arch=compute_90a,code=sm_90a (sm_90a: the runtime's 3xTF32
+    GEMM; dropped when they choose an architecture)."""
     from torch.utils import cpp_extension
 
     extra = list(extra_cuda_cflags or [])
     chosen = any(f.split("=")[0] in ARCH_FLAGS for f in extra)
-    arch = [] if chosen else ["-arch=sm_90"]
+    arch = [] if chosen else ["-gencode=arch=compute_90a,code=sm_90a"]
     if build_directory:
         os.makedirs(build_directory, exist_ok=True)
     return cpp_extension.load(

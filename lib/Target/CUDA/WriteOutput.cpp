@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sinter/Support/Names.h"
 #include "sinter/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -120,6 +121,11 @@ LogicalResult
 mlir::sinter::writeCUDAOutput(MLIRContext *context, const CUDAOutput &output,
                               StringRef directory,
                               std::optional<StringRef> runtimeDirectory) {
+  // Every file lands in `directory`: the model's name has no separator.
+  if (!isSafeFileName(output.modelName))
+    return emitError(UnknownLoc::get(context))
+           << "the model name " << quoteCString(output.modelName)
+           << " cannot name a file";
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
     return emitError(UnknownLoc::get(context))
            << "cannot create directory '" << directory

@@ -255,6 +255,72 @@ sinter_status sinter_rt_gemv(sinter_rt_context *ctx, sinter_transpose trans_a,
                              int64_t M, int64_t N, float alpha, const float *A,
                              int64_t lda, const float *x, float beta, float *y);
 
+//===----------------------------------------------------------------------===//
+// fp32-accurate GEMM on tensor cores (3xTF32)
+//===----------------------------------------------------------------------===//
+
+/// The algorithm of an fp32-accurate GEMM (sinter_rt_gemm_tf32x3).
+typedef enum sinter_gemm_algorithm {
+  /// cuBLAS SGEMM: fp32 FMAs (SINTER_PRECISION_FP32).
+  SINTER_GEMM_ALGORITHM_SGEMM = 0,
+  /// 3xTF32 on Hopper tensor cores: each operand split into TF32 parts
+  /// hi + lo, Y = Xh Wh + Xh Wl + Xl Wh, every 32-element K-block promoted
+  /// into an fp32 accumulator; at least as accurate as SGEMM against float64.
+  SINTER_GEMM_ALGORITHM_TF32X3 = 1
+} sinter_gemm_algorithm;
+
+/// Returns "sgemm" or "3xtf32"; "unknown" for a value that is not a
+/// sinter_gemm_algorithm.
+const char *sinter_gemm_algorithm_name(sinter_gemm_algorithm algorithm);
+
+/// Whether the 3xTF32 GEMM can run on the device of \p ctx: 1 on an sm_90
+/// device when the runtime was built with sm_90a code, 0 otherwise (and for
+/// a NULL \p ctx). Synchronizes the device the first time (it runs a probe
+/// kernel), which sinter_rt_init_blas does.
+int sinter_rt_tf32x3_supported(sinter_rt_context *ctx);
+
+/// The algorithm sinter_rt_gemm_tf32x3 runs for an M x N x K product on the
+/// device of \p ctx: SINTER_GEMM_ALGORITHM_SGEMM where the 3xTF32 GEMM is not
+/// supported or the shape rule expects SGEMM to be faster (small M or N),
+/// SINTER_GEMM_ALGORITHM_TF32X3 otherwise.
+sinter_gemm_algorithm sinter_rt_gemm_tf32x3_algorithm(sinter_rt_context *ctx,
+                                                      int64_t M, int64_t N,
+                                                      int64_t K);
+
+/// Splits the weight \p W (row-major N x K, leading dimension ldw, as
+/// sinter_rt_gemm_tf32x3 reads it) into its TF32 parts now, into device
+/// memory that \p ctx owns until it is destroyed, and remembers them by W's
+/// address, shape and leading dimension: later sinter_rt_gemm_tf32x3 calls
+/// on that W read these parts, so W must keep its values (call again after
+/// changing them) and its memory while \p ctx lives. Generated models call
+/// it at creation for the weight of every 3xTF32 GEMM, so that forward calls
+/// never split W or allocate. Does nothing (and succeeds) where the 3xTF32
+/// GEMM does not run; SINTER_ERROR_NOT_SUPPORTED when the context already
+/// keeps 64 weights.
+sinter_status sinter_rt_tf32x3_prepare_weight(sinter_rt_context *ctx,
+                                              const float *W, int64_t N,
+                                              int64_t K, int64_t ldw);
+
+/// The bytes of scratch that sinter_rt_gemm_tf32x3 needs for an M x K
+/// operand X: its two TF32 parts.
+size_t sinter_rt_tf32x3_scratch_bytes(int64_t M, int64_t K);
+
+/// Y[M,N] = epilogue(alpha X[M,K] W[N,K]^T + beta Y), row-major, at fp32
+/// accuracy: with the 3xTF32 GEMM where sinter_rt_gemm_tf32x3_algorithm says
+/// so, otherwise with cuBLAS SGEMM as sinter_rt_gemm_epilogue does. W's
+/// parts are those of sinter_rt_tf32x3_prepare_weight, or, for a W not
+/// prepared, split in this call into a buffer that the context keeps and
+/// grows (an allocation, which synchronizes the device). X's parts go to
+/// \p scratch (16-byte aligned, sinter_rt_tf32x3_scratch_bytes(M, K) bytes)
+/// or, when it is NULL, to that buffer. \p epilogue and \p bias as in
+/// sinter_rt_gemm_epilogue.
+sinter_status sinter_rt_gemm_tf32x3(sinter_rt_context *ctx, int64_t M,
+                                    int64_t N, int64_t K, float alpha,
+                                    const float *X, int64_t ldx, const float *W,
+                                    int64_t ldw, float beta, float *Y,
+                                    int64_t ldy, sinter_epilogue epilogue,
+                                    const float *bias, void *scratch);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

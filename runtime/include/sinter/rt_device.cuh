@@ -345,6 +345,11 @@ SINTER_RT_HOST_DEVICE float hardswish(float x) {
 /// torch.nn.functional.softsign: x / (1 + |x|).
 SINTER_RT_HOST_DEVICE float softsign(float x) { return x / (::fabsf(x) + 1.f); }
 
+/// torch.sign: ATen's (0 < x) - (x < 0), so 0 for NaN and for either zero.
+SINTER_RT_HOST_DEVICE float sign(float x) {
+  return static_cast<float>((0.f < x) - (x < 0.f));
+}
+
 /// torch.nn.functional.leaky_relu(x, negative_slope): x for x > 0, else
 /// negative_slope x. PyTorch's default slope is 0.01.
 SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {

@@ -95,7 +95,15 @@ func.func @unary(%x: tensor<?x64xf32>) {
   %13 = sinter.hardswish %x : tensor<?x64xf32>
   // CHECK: sinter.softsign
   %14 = sinter.softsign %x : tensor<?x64xf32>
-  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14) : (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>) -> ()
+  // CHECK: sinter.erf %{{.*}} : tensor<?x64xf32>
+  %15 = sinter.erf %x : tensor<?x64xf32>
+  // CHECK: sinter.expm1 %{{.*}} : tensor<?x64xf32>
+  %16 = sinter.expm1 %x : tensor<?x64xf32>
+  // CHECK: sinter.log1p %{{.*}} : tensor<?x64xf32>
+  %17 = sinter.log1p %x : tensor<?x64xf32>
+  // CHECK: sinter.sign %{{.*}} : tensor<?x64xf32>
+  %18 = sinter.sign %x : tensor<?x64xf32>
+  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18) : (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>) -> ()
   return
 }
 

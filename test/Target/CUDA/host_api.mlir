@@ -15,7 +15,10 @@
 // CHECK: typedef struct host host;
 // CHECK: sinter_status host_create(
 // CHECK-NEXT: host **model, const host_params *params, cudaStream_t stream);
-// CHECK: /// B: a symbolic dim, at least 1 (the model's example value is 8).
+// Every output has B rows: B = 0 is an empty batch, which runs nothing.
+// CHECK: /// B: a symbolic dim, at least 0 (the model's example value is 8);
+// CHECK-NEXT: ///   with 0, every output is empty and nothing runs.
+// CHECK-NEXT: /// T: a symbolic dim, at least 1 (the model's example value is 8).
 // CHECK: /// x_2: output, float[B][16], 'x' in the model.
 // CHECK: sinter_status host_forward(
 // CHECK-NEXT: host *model, int64_t B, int64_t T, const float *x, const float *y, float *h,
@@ -107,12 +110,16 @@
 // CHECK-NEXT: if (status == SINTER_OK)
 // CHECK-NEXT: status = sinter_rt_check_cuda(created->ctx, cudaStreamSynchronize(stream),
 
-// Dims, the shape relations the types cannot express, then every pointer.
+// Dims, the empty batch (before the pointers: empty tensors may have none),
+// the shape relations the types cannot express, then every pointer.
 // CHECK: sinter_status host_forward(
 // CHECK: SINTER_RT_TRY(sinter_rt_set_stream(ctx, stream));
-// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "B", B, 1, SINTER_RT_MAX_DIM));
-// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "T", T, 1, SINTER_RT_MAX_DIM));
-// CHECK: SINTER_RT_TRY(sinter_rt_check_dim(
+// CHECK-NEXT: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "B", B, 0, SINTER_RT_MAX_DIM));
+// CHECK-NEXT: SINTER_RT_TRY(sinter_rt_check_dim(ctx, "T", T, 1, SINTER_RT_MAX_DIM));
+// CHECK-NEXT: // Every output is empty: nothing to run.
+// CHECK-NEXT: if (B == 0)
+// CHECK-NEXT: return SINTER_OK;
+// CHECK-NEXT: SINTER_RT_TRY(sinter_rt_check_dim(
 // CHECK-NEXT: ctx, "broadcast dim #0 of sinter.add at host_api.mlir:{{[0-9]+}} (must equal B)",
 // CHECK-NEXT: T, B, B));
 // CHECK: SINTER_RT_TRY(sinter_rt_check_pointer(ctx, "x", x, sizeof(float)));
@@ -134,7 +141,11 @@
 // CHECK: cudaMemcpyAsync(out4, b, static_cast<size_t>((B * 32)) * sizeof(float), cudaMemcpyDeviceToDevice, stream),
 
 // CHECK: sinter_status host_workspace_bytes(int64_t B, int64_t T, size_t *bytes) {
-// CHECK: sinter_rt_check_dim(nullptr, "B", B, 1, SINTER_RT_MAX_DIM)
+// CHECK: sinter_rt_check_dim(nullptr, "B", B, 0, SINTER_RT_MAX_DIM)
+// CHECK: if (B == 0) {
+// CHECK-NEXT: *bytes = 0;
+// CHECK-NEXT: return SINTER_OK;
+// CHECK-NEXT: }
 // CHECK: *bytes = host_forward_bytes(B, T);
 
 // A lent workspace is checked for alignment and never freed.

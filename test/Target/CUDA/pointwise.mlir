@@ -5,6 +5,8 @@
 // RUN: sinterc %s -emit=cuda --model=two_shapes | FileCheck %s --check-prefix=GUARD
 // RUN: sinterc %s -emit=cuda --model=transposed | FileCheck %s --check-prefix=PERM
 // RUN: sinterc %s -emit=cuda --model=dense | FileCheck %s --check-prefix=DENSE
+// RUN: sinterc %S/Inputs/models/reshaped_outputs.sinter -emit=cuda | FileCheck %s --check-prefix=LOOPS
+// RUN: sinterc %s -emit=cuda --model=torch_math | FileCheck %s --check-prefix=MATH
 
 module {
   // Full-size input, a row-vector param and a scalar: rows of 64, so the
@@ -149,4 +151,38 @@ module {
       return %0 : tensor<?x4xf32>
     }
   }
+
+  // erf, expm1 and log1p are the accurate library functions; sign is ATen's
+  // (0 < x) - (x < 0) from the runtime.
+  // MATH-LABEL: //   torch_math_k0_pointwise: erf, expm1, log1p, sign
+  // MATH: [[E:v[0-9]+]] = erff(
+  // MATH: [[M:v[0-9]+]] = expm1f([[E]]);
+  // MATH: [[L:v[0-9]+]] = log1pf([[M]]);
+  // MATH: = dev::sign([[L]]);
+  module @torch_math attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+        -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32> {
+      ^bb0(%a: tensor<?x64xf32>):
+        %1 = sinter.erf %a : tensor<?x64xf32>
+        %2 = sinter.expm1 %1 : tensor<?x64xf32>
+        %3 = sinter.log1p %2 : tensor<?x64xf32>
+        %4 = sinter.sign %3 : tensor<?x64xf32>
+        sinter.yield %4 : tensor<?x64xf32>
+      }
+      return %0 : tensor<?x64xf32>
+    }
+  }
 }
+
+// Outputs whose shapes do not broadcast to one (t [12, B] and its flat
+// reshape [12 * B], Inputs/models/reshaped_outputs.sinter): each shape gets
+// its own grid-stride loop in the one kernel, launched for the longer.
+// LOOPS: reshaped_outputs_k0_pointwise(
+// LOOPS: const int64_t n = (B * 12);
+// LOOPS: for (int64_t i = begin + dev::globalThreadIndex(); i < n; i += dev::gridStride()) {
+// LOOPS: t[i] = v{{[0-9]+}};
+// LOOPS: const int64_t n1 = (B * 12);
+// LOOPS-NEXT: for (int64_t i = dev::globalThreadIndex(); i < n1; i += dev::gridStride()) {
+// LOOPS: out1[i] = v{{[0-9]+}};
+// LOOPS: const int64_t work = n1 > n ? n1 : n;

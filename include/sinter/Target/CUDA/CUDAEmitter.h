@@ -40,10 +40,26 @@ StringRef stringifyGemmPrecision(GemmPrecision precision);
 /// Parses "f32", "tf32" or "bf16".
 std::optional<GemmPrecision> parseGemmPrecision(StringRef text);
 
+/// How fp32 GEMMs (GemmPrecision::F32) compute.
+enum class Fp32Gemm {
+  /// Gemm kernels that sinter-select-gemm marked run as 3xTF32 on sm_90
+  /// (sinter_rt_gemm_tf32x3: at least as accurate as SGEMM against float64);
+  /// the others, and every GEMM on other devices, as cuBLAS SGEMM. The
+  /// default.
+  Tf32x3,
+  /// Every fp32 GEMM as cuBLAS SGEMM (CUBLAS_COMPUTE_32F).
+  Sgemm,
+};
+
+/// Returns "3xtf32" or "sgemm".
+StringRef stringifyFp32Gemm(Fp32Gemm gemm);
+
 /// What the generated files say about how they were made, and how GEMMs
 /// compute.
 struct CUDAEmitterOptions {
   GemmPrecision precision = GemmPrecision::F32;
+  /// With GemmPrecision::F32: whether marked gemm kernels run as 3xTF32.
+  Fp32Gemm fp32Gemm = Fp32Gemm::Tf32x3;
   /// The source the model was read from, as the user named it.
   std::string sourceName;
   /// The compiler and its version, e.g. "sinterc 0.1.0".

@@ -6,11 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Support/Names.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -21,6 +23,48 @@ func::FuncOp mlir::sinter::getForwardFunc(ModuleOp module) {
 
 func::FuncOp mlir::sinter::getPrepareFunc(ModuleOp module) {
   return module.lookupSymbol<func::FuncOp>(kPrepareFuncName);
+}
+
+/// Checks that `name`, the `what` of the model, is an identifier: the rule
+/// of sinter/Support/Names.h that keeps a name from carrying anything but a
+/// name into generated code and file names.
+static LogicalResult checkName(Location loc, const Twine &what,
+                               StringRef name) {
+  if (isIdentifier(name))
+    return success();
+  return emitError(loc) << what << " " << quoteCString(name)
+                        << " is not an identifier ([A-Za-z_][A-Za-z0-9_]*): "
+                           "a model's names become names in generated code "
+                           "and in file names";
+}
+
+/// Checks that a tensor of `type` has a size in bytes that int64 holds, its
+/// dynamic dims counted as 1 (generated code checks them when it runs).
+static LogicalResult checkSize(Location loc, const Twine &what,
+                               RankedTensorType type) {
+  int64_t bytes = std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  for (int64_t size : type.getShape())
+    if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes))
+      return emitError(loc)
+             << what << " of type " << type << " has more than 2^63 bytes";
+  return success();
+}
+
+/// Checks the names `value` brings (its own, its dims', its init hint's
+/// kind) and its size; `what` names it in the errors reported at `loc`.
+static LogicalResult checkValue(Location loc, StringRef what,
+                                const ModelValue &value) {
+  if (failed(checkName(loc, what + ": " + kNameAttrName, value.name)) ||
+      failed(checkSize(loc, what, value.type)))
+    return failure();
+  for (const std::string &dim : value.dimNames)
+    if (!dim.empty() &&
+        failed(checkName(loc, what + ": " + kDimNamesAttrName + " entry", dim)))
+      return failure();
+  if (value.init && failed(checkName(loc, what + ": " + kInitAttrName + " kind",
+                                     value.init->kind)))
+    return failure();
+  return success();
 }
 
 /// Reads the dim names of a value of type `type` from `attrs`; a missing
@@ -258,6 +302,48 @@ FailureOr<ModelSignature> mlir::sinter::getModelSignature(ModuleOp module) {
     signature.results.push_back(std::move(value));
   }
   return signature;
+}
+
+LogicalResult mlir::sinter::checkModelForOutput(ModuleOp module) {
+  FailureOr<ModelSignature> signature = getModelSignature(module);
+  if (failed(signature))
+    return failure();
+  if (failed(
+          checkName(module.getLoc(), "the model's name", signature->modelName)))
+    return failure();
+  for (auto &[name, value] : signature->dims)
+    if (failed(
+            checkName(module.getLoc(), Twine(kDimsAttrName) + " entry", name)))
+      return failure();
+  // An argument is reported where it is declared, unless the module is
+  // hoisted (its original arguments are an attribute of @forward).
+  func::FuncOp forward = getForwardFunc(module);
+  bool hoisted = forward->hasAttr(kOriginalArgumentsAttrName);
+  for (auto [index, value] : llvm::enumerate(signature->arguments)) {
+    Location loc =
+        hoisted ? forward.getLoc() : forward.getArgument(index).getLoc();
+    if (failed(checkValue(loc,
+                          (hoisted ? "original argument #" : "argument #") +
+                              std::to_string(index),
+                          value)))
+      return failure();
+  }
+  for (auto [index, value] : llvm::enumerate(signature->results))
+    if (failed(checkValue(forward.getLoc(), "result #" + std::to_string(index),
+                          value)))
+      return failure();
+  // Every value inside, too: sizes are int64 products everywhere.
+  WalkResult sized = module.walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor &&
+          failed(checkSize(op->getLoc(),
+                           "'" + op->getName().getStringRef() + "' result",
+                           tensor)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(sized.wasInterrupted());
 }
 
 /// Builds the string array of `dimNames`.

@@ -75,6 +75,33 @@ mlir::sinter::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
   return result;
 }
 
+std::optional<SmallVector<int64_t>> mlir::sinter::broadcastRunTimeShapes(
+    ArrayRef<int64_t> lhsType, ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhsType,
+    ArrayRef<int64_t> rhs, int64_t *mismatchDim) {
+  assert(lhsType.size() == lhs.size() && rhsType.size() == rhs.size() &&
+         "a run-time shape has the rank of its type");
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    size_t lhsPad = rank - lhs.size(), rhsPad = rank - rhs.size();
+    // A missing leading dim is a static 1.
+    int64_t a = i < lhsPad ? 1 : lhs[i - lhsPad];
+    int64_t b = i < rhsPad ? 1 : rhs[i - rhsPad];
+    bool aStretches = i < lhsPad || lhsType[i - lhsPad] == 1;
+    bool bStretches = i < rhsPad || rhsType[i - rhsPad] == 1;
+    if (a == b || bStretches) {
+      result[i] = a;
+    } else if (aStretches) {
+      result[i] = b;
+    } else {
+      if (mismatchDim)
+        *mismatchDim = i;
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
 SmallVector<int64_t> mlir::sinter::reducedShape(ArrayRef<int64_t> shape,
                                                 ArrayRef<int64_t> dims,
                                                 bool keepdim) {

@@ -47,12 +47,14 @@ static SmallVector<int64_t> channelShape(Value perChannel, int64_t rank) {
 }
 
 /// The shape [N, G, C / G * spatial...] in which group_norm's groups are the
-/// rows of dim 2, or nothing when one reshape cannot express it (a dynamic
-/// channel count, or more than one dynamic dim among the others).
+/// rows of dim 2, when a reshape there and back can express it: a static
+/// channel count and at most one dynamic dim in the input (a reshape has at
+/// most one); nothing otherwise.
 static std::optional<SmallVector<int64_t>> groupedShape(GroupNormOp op) {
   ArrayRef<int64_t> shape = op.getInput().getType().getShape();
   int64_t channels = shape[1], groups = op.getNumGroups();
-  if (ShapedType::isDynamic(channels))
+  if (ShapedType::isDynamic(channels) ||
+      llvm::count_if(shape, ShapedType::isDynamic) > 1)
     return std::nullopt;
   int64_t perGroup = channels / groups;
   bool dynamicSpatial = false;
@@ -61,8 +63,6 @@ static std::optional<SmallVector<int64_t>> groupedShape(GroupNormOp op) {
     if (!dynamicSpatial)
       perGroup *= size;
   }
-  if (dynamicSpatial && ShapedType::isDynamic(shape[0]))
-    return std::nullopt;
   return SmallVector<int64_t>{shape[0], groups,
                               dynamicSpatial ? ShapedType::kDynamic : perGroup};
 }
@@ -104,9 +104,8 @@ static std::optional<std::string> decompositionBlocker(Operation *op) {
       .Case(
           [&](RmsNormOp norm) { return blockedBy({norm.getWeight()}, false); })
       .Case([&](GroupNormOp norm) -> std::optional<std::string> {
-        if (!groupedShape(norm))
-          return std::string("its channel count must be static and at most "
-                             "one other dim dynamic");
+        if (norm.getInput().getType().isDynamicDim(1))
+          return std::string("its channel count must be static");
         return blockedBy({norm.getWeight(), norm.getBias()}, true);
       })
       .Case([&](InstanceNormOp norm) {
@@ -169,6 +168,45 @@ static Value normalize(ImplicitLocOpBuilder &b, Value x, ArrayRef<int64_t> dims,
       SubOp::create(b, x, MeanOp::create(b, x, dims, /*keepdim=*/true));
   Value variance = MeanOp::create(b, MulOp::create(b, centered, centered), dims,
                                   /*keepdim=*/true);
+  Value rstd =
+      RsqrtOp::create(b, AddOp::create(b, variance, scalarLike(b, x, eps)));
+  return MulOp::create(b, centered, rstd);
+}
+
+/// The mean of `perChannel` [N, C, 1, ...] over each group of C / `groups`
+/// channels, broadcast back to [N, C, 1, ...]: mean over dim 2 of [N, G,
+/// C / G], times ones [1, 1, C / G] (exact) to widen it again.
+static Value meanOverGroups(ImplicitLocOpBuilder &b, Value perChannel,
+                            int64_t groups) {
+  auto type = cast<RankedTensorType>(perChannel.getType());
+  int64_t n = type.getDimSize(0), channels = type.getDimSize(1);
+  Value grouped =
+      createReshape(b, b.getLoc(), perChannel, {n, groups, channels / groups});
+  Value mean = MeanOp::create(b, grouped, {2}, /*keepdim=*/true);
+  auto onesType =
+      RankedTensorType::get({1, 1, channels / groups}, type.getElementType());
+  Value ones = ConstantOp::create(
+      b, DenseElementsAttr::get(onesType,
+                                b.getFloatAttr(type.getElementType(), 1.0)));
+  return createReshape(b, b.getLoc(), MulOp::create(b, mean, ones),
+                       type.getShape());
+}
+
+/// group_norm's normalization of `x` [N, C, spatial...] from per-channel
+/// statistics, for shapes that no reshape can regroup (two dynamic dims):
+/// every channel holds as many elements, so a group's mean is the mean of
+/// its channels' means, and its biased variance the mean of their mean
+/// squared deviations from the group mean.
+static Value normalizeGroupsByChannel(ImplicitLocOpBuilder &b, Value x,
+                                      int64_t groups, double eps) {
+  SmallVector<int64_t> spatial =
+      dimsFrom(2, cast<RankedTensorType>(x.getType()).getRank());
+  auto groupMean = [&](Value v) {
+    return meanOverGroups(b, MeanOp::create(b, v, spatial, /*keepdim=*/true),
+                          groups);
+  };
+  Value centered = SubOp::create(b, x, groupMean(x));
+  Value variance = groupMean(MulOp::create(b, centered, centered));
   Value rstd =
       RsqrtOp::create(b, AddOp::create(b, variance, scalarLike(b, x, eps)));
   return MulOp::create(b, centered, rstd);
@@ -343,10 +381,15 @@ struct DecomposeRmsNorm : public DecomposePattern<RmsNormOp> {
 struct DecomposeGroupNorm : public DecomposePattern<GroupNormOp> {
   using DecomposePattern::DecomposePattern;
   Value decompose(GroupNormOp op, ImplicitLocOpBuilder &b) const override {
-    Value grouped =
-        createReshape(b, b.getLoc(), op.getInput(), *groupedShape(op));
-    Value y = normalize(b, grouped, {2}, op.getEps().convertToDouble());
-    y = createReshape(b, b.getLoc(), y, op.getInput().getType().getShape());
+    double eps = op.getEps().convertToDouble();
+    Value y;
+    if (std::optional<SmallVector<int64_t>> grouped = groupedShape(op)) {
+      y = normalize(b, createReshape(b, b.getLoc(), op.getInput(), *grouped),
+                    {2}, eps);
+      y = createReshape(b, b.getLoc(), y, op.getInput().getType().getShape());
+    } else {
+      y = normalizeGroupsByChannel(b, op.getInput(), op.getNumGroups(), eps);
+    }
     return applyAffine(b, y, op.getWeight(), op.getBias(),
                        AffineLayout::PerChannel);
   }

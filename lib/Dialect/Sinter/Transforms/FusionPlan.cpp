@@ -10,6 +10,7 @@
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
+#include "sinter/Dialect/Sinter/Transforms/SelectGemm.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -48,8 +49,8 @@ getValueLabel(func::FuncOp func, Value value,
                        cast<OpResult>(value).getResultNumber());
 }
 
-SmallVector<KernelSummary> mlir::sinter::summarizeKernels(func::FuncOp func) {
-  SmallVector<KernelSummary> summaries;
+SmallVector<KernelSummary, 4> mlir::sinter::summarizeKernels(func::FuncOp func) {
+  SmallVector<KernelSummary, 4> summaries;
   if (func.isExternal())
     return summaries;
   CostModel costs(func);
@@ -83,6 +84,7 @@ SmallVector<KernelSummary> mlir::sinter::summarizeKernels(func::FuncOp func) {
       summary.bytes += costs.getBytes(output);
     }
     summary.flops = costs.getFlops(kernel);
+    summary.gemmAlgorithm = getGemmAlgorithm(kernel).str();
   }
   return summaries;
 }
@@ -145,7 +147,7 @@ static void printKernelTable(ArrayRef<KernelSummary> summaries,
 static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
   if (func.isExternal())
     return;
-  SmallVector<KernelSummary> summaries = summarizeKernels(func);
+  SmallVector<KernelSummary, 4> summaries = summarizeKernels(func);
   unsigned outside = countOpsOutsideKernels(func);
   if (summaries.empty() && outside == 0)
     return;
@@ -162,6 +164,12 @@ static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
 
   if (!summaries.empty())
     printKernelTable(summaries, os);
+  for (const KernelSummary &summary : summaries)
+    if (summary.gemmAlgorithm == kTf32x3Algorithm)
+      os << summary.name
+         << ": GEMM as 3xtf32 (TF32 tensor cores at fp32 accuracy on sm_90; "
+            "cuBLAS SGEMM elsewhere and for shapes the runtime's rule gives "
+            "to SGEMM)\n";
   if (outside != 0)
     os << outside << " op" << (outside == 1 ? "" : "s") << " of @"
        << func.getSymName()

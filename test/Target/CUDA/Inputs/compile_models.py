@@ -8,8 +8,9 @@ outputs must be byte-identical), `nvcc -arch=sm_90 -Werror all-warnings -c`
 on the .cu, a C99 driver compiled with -Wall -Wextra -Werror -pedantic
 against the header (the header is C), linked with the runtime and cuBLAS,
 and run: the calls it makes need no GPU (a null params pointer, a null
-model, a dim of 0, workspace sizes, lending to a null model, destroying
-NULL) and must return the documented statuses. Prints one line per model;
+model, every dim 0 (an empty batch where the header documents each dim
+"at least 0", else an error), workspace sizes, lending to a null model,
+destroying NULL) and must return the documented statuses. Prints one line per model;
 exits 1 on the first failure.
 """
 
@@ -20,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "..",
                                 "scripts", "gpucheck"))
-from prepare import parse_header  # noqa: E402
+from prepare import parse_emptying_dims, parse_header  # noqa: E402
 
 
 def run(command, env=None):
@@ -32,7 +33,7 @@ def run(command, env=None):
     return result.stdout
 
 
-def write_driver(path, model, dims, inputs, outputs):
+def write_driver(path, model, dims, inputs, outputs, emptying):
     def call(dim_value, null_model):
         args = ["NULL" if null_model else "model"]
         args += [str(dim_value)] * len(dims)
@@ -64,11 +65,22 @@ def write_driver(path, model, dims, inputs, outputs):
         '                     "forward on a null model");',
     ]
     if dims:
+        # Every dim 0: an empty batch (no workspace) when each of them empties
+        # every output, an error otherwise.
+        empty = set(dims) == set(emptying)
         lines += [
-            "  failures += expect(%s_workspace_bytes(%s), SINTER_ERROR_BAD_DIM,"
-            % (model, dims_of(0)),
-            '                     "workspace_bytes with a dim of 0");',
+            "  bytes = 1;",
+            "  failures += expect(%s_workspace_bytes(%s), %s,"
+            % (model, dims_of(0), "SINTER_OK" if empty else "SINTER_ERROR_BAD_DIM"),
+            '                     "workspace_bytes with every dim 0");',
         ]
+        if empty:
+            lines += [
+                "  if (bytes != 0) {",
+                '    printf("empty batch: workspace of %zu bytes, expected 0\\n", bytes);',
+                "    failures += 1;",
+                "  }",
+            ]
     lines += [
         "  failures += expect(%s_workspace_bytes(%s), SINTER_OK," % (model, dims_of(3)),
         '                     "workspace_bytes");',
@@ -109,7 +121,8 @@ def main():
              "-c", os.path.join(first, model + ".cu"),
              "-o", os.path.join(first, model + ".o")])
         driver = os.path.join(first, "driver.c")
-        write_driver(driver, model, dims, inputs, outputs)
+        write_driver(driver, model, dims, inputs, outputs,
+                     parse_emptying_dims(os.path.join(first, header)))
         run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
              "-I", first, "-I", include, "-isystem", cuda_include,
              "-c", driver, "-o", driver + ".o"])

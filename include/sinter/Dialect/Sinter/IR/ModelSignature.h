@@ -168,6 +168,15 @@ func::FuncOp getPrepareFunc(ModuleOp module);
 /// op and fails if the module lacks @forward or its attributes are malformed.
 FailureOr<ModelSignature> getModelSignature(ModuleOp module);
 
+/// Checks what generated code and output files need of a model beyond the
+/// IR's rules: every name it gives (the model, its dims, its inputs, params
+/// and outputs, their init kinds) is an identifier (sinter/Support/Names.h:
+/// no name carries anything but a name into generated code or a file name),
+/// and every tensor's size in bytes fits in int64. Emits an error at the
+/// offending value and fails otherwise. sinterc runs it on every input; the
+/// passes do not need it.
+LogicalResult checkModelForOutput(ModuleOp module);
+
 /// Attaches `value`'s attributes to argument `index` of `func`.
 void setArgumentInfo(func::FuncOp func, unsigned index,
                      const ModelValue &value);

@@ -53,6 +53,19 @@ std::optional<SmallVector<int64_t>>
 broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
                 int64_t *mismatchDim = nullptr);
 
+/// The broadcasting rule at run time, which the interpreter and generated
+/// code both follow: sizes broadcast as in NumPy, except that only a dim
+/// whose type says 1 stretches. A symbolic dim (`?`) never stretches, even
+/// when it is 1 at run time (B = 1): it must equal the size it meets.
+/// `lhsType` and `rhsType` are the operands' static shapes, `lhs` and `rhs`
+/// their sizes at run time. Returns std::nullopt when they do not broadcast;
+/// `mismatchDim` then receives the index (in the result) of the first
+/// dimension that does not.
+std::optional<SmallVector<int64_t>>
+broadcastRunTimeShapes(ArrayRef<int64_t> lhsType, ArrayRef<int64_t> lhs,
+                       ArrayRef<int64_t> rhsType, ArrayRef<int64_t> rhs,
+                       int64_t *mismatchDim = nullptr);
+
 /// Returns the shape that remains after reducing `shape` over `dims`.
 SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
                                   ArrayRef<int64_t> dims, bool keepdim);

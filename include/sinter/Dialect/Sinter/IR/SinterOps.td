@@ -306,6 +306,12 @@ def Sinter_HardsigmoidOp
 def Sinter_HardswishOp
     : Sinter_UnaryOp<"hardswish", "x * clamp(x + 3, 0, 6) / 6">;
 def Sinter_SoftsignOp : Sinter_UnaryOp<"softsign", "x / (1 + |x|)">;
+def Sinter_ErfOp : Sinter_UnaryOp<"erf", "2 / sqrt(pi) * integral_0^x e^(-t^2) dt">;
+def Sinter_Expm1Op : Sinter_UnaryOp<"expm1", "e^x - 1, accurate near 0">;
+def Sinter_Log1pOp : Sinter_UnaryOp<"log1p", "ln(1 + x), accurate near 0">;
+def Sinter_SignOp : Sinter_UnaryOp<"sign",
+    "(0 < x) - (x < 0): 1, -1, or 0 for either zero and for NaN (ATen's "
+    "definition)">;
 
 def Sinter_LeakyReluOp : Sinter_UnaryOp<"leaky_relu",
     "x >= 0 ? x : alpha * x (alpha defaults to 0.01)"> {

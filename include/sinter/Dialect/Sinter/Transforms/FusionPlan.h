@@ -47,17 +47,21 @@ struct KernelSummary {
   int64_t bytes = 0;
   /// FLOPs, counted as CostModel::getFlops does.
   int64_t flops = 0;
+  /// Gemm kernels: the GEMM algorithm chosen by sinter-select-gemm
+  /// (SelectGemm.h), or "" for the library GEMM at the emitter's precision.
+  std::string gemmAlgorithm;
 };
 
 /// Describes the kernels of `func` in program order, with symbolic dims at
 /// their sinter.dims defaults.
-SmallVector<KernelSummary> summarizeKernels(func::FuncOp func);
+SmallVector<KernelSummary, 4> summarizeKernels(func::FuncOp func);
 
 /// Prints, for every function of `module` that has kernels (@forward first,
 /// then @prepare, then any other), a table of its kernels: name, kind,
 /// strategy, launches, bytes, FLOPs, inputs, outputs and ops, with a header
-/// that states the dim values the estimates assume, and a line counting any op
-/// left outside kernels.
+/// that states the dim values the estimates assume, a line per kernel whose
+/// GEMM algorithm sinter-select-gemm chose, and a line counting any op left
+/// outside kernels.
 void printFusionPlan(ModuleOp module, llvm::raw_ostream &os);
 
 } // namespace mlir::sinter

@@ -147,6 +147,28 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
   }];
 }
 
+def SinterSelectGemm : Pass<"sinter-select-gemm", "ModuleOp"> {
+  let summary = "Marks the fp32 GEMM kernels that run as 3xTF32 on Hopper";
+  let description = [{
+    Sets `sinter.gemm_algorithm = "3xtf32"` on every gemm kernel of @forward
+    whose one matmul is `x @ w^T` with `w` a param or a prepared value (a
+    `sinter.role = "param"` or `"prepared"` argument of @forward, read whole
+    as a 2-D [N, K] matrix) and `x` not transposed, in f32 (SelectGemm.h,
+    `isTf32x3Candidate`). The CUDA emitter runs such a kernel through
+    `sinter_rt_gemm_tf32x3`: TF32 tensor cores with each operand split in
+    two (3 products) and fp32 promotion, at least as accurate against float64
+    as cuBLAS SGEMM; the weight's split is made once when the model is
+    created. On devices other than sm_90, and for shapes where the runtime's
+    rule expects SGEMM to be faster, the runtime runs SGEMM instead. Other
+    kernels are left as they are (cuBLAS with the precision sinterc was
+    given). sinterc runs this pass for `--precision=f32` unless
+    `--fp32-gemm=sgemm`.
+
+    Example: `gemm_bias_relu`'s `relu(x @ weight^T + bias)` kernel gets the
+    attribute; a product of two inputs does not.
+  }];
+}
+
 def SinterPrintFusionPlan : Pass<"sinter-print-fusion-plan", "ModuleOp"> {
   let summary = "Prints the fusion plan of a module with kernels";
   let description = [{
