@@ -49,7 +49,8 @@ getValueLabel(func::FuncOp func, Value value,
                        cast<OpResult>(value).getResultNumber());
 }
 
-SmallVector<KernelSummary, 4> mlir::sinter::summarizeKernels(func::FuncOp func) {
+SmallVector<KernelSummary, 4>
+mlir::sinter::summarizeKernels(func::FuncOp func) {
   SmallVector<KernelSummary, 4> summaries;
   if (func.isExternal())
     return summaries;
