@@ -58,6 +58,10 @@ class ModelBuilder:
         self.counter = 0
         self.params = 0
         self.batch = 1  # the value of the symbolic dim B
+        # Results beside the last value (argmax/argmin), and the SSA names
+        # of the values with i64 elements.
+        self.extra_results = []
+        self.index_values = set()
 
     def fresh(self):
         self.counter += 1
@@ -130,6 +134,13 @@ class ModelBuilder:
         return self.emit(f"sinter.matmul {ssa}, {w[0]} transpose_b : "
                          f"{tensor_type(shape)}, {tensor_type(w[1])}",
                          shape[:-1] + [n])
+
+    def input_of_shape(self, shape):
+        """An input argument of `shape`, or None."""
+        for ssa, arg_shape, attrs in self.arguments:
+            if arg_shape == shape and 'sinter.role = "input"' in attrs:
+                return (ssa, arg_shape)
+        return None
 
     def reshape(self, value, shape):
         return self.emit(f"sinter.reshape {value[0]} : "
@@ -225,6 +236,76 @@ def random_reduction(b, value):
     if keepdim and rng.random() < 0.6:
         # Broadcast the statistic back over the rows (x - mean(x) etc.).
         return b.binary(rng.choice(["sub", "mul", "add"]), value, reduced)
+    return reduced
+
+
+# Reduced dims of a [B, C, H] or [B, C, H, W] view, by geometry: leading,
+# middle ([A, R, C] reducing R), strided (batch_norm over N, H, W) and all.
+VOLUME_DIMS = {3: [[0], [1], [0, 2], [0, 1], [0, 1, 2]],
+               4: [[1], [1, 2], [0, 2, 3], [1, 3], [0, 2], [0, 1, 2, 3]]}
+
+
+def random_volume(b, value):
+    """Views [B, n] as [B, C, H(, W)] and reduces it over leading, middle,
+    strided or all dims (or normalizes it with training batch_norm), then
+    returns to [B, n] where the result is full-size. argmax/argmin read an
+    input directly (so that the f32 and f64 runs compare the same values) and
+    become extra results."""
+    rng = b.rng
+    shape = value[1]
+    if len(shape) != 2 or shape[1] is None:
+        return value
+    n = shape[1]
+    splits = [(c, n // c) for c in (2, 3, 4) if n % c == 0 and n // c >= 2]
+    if not splits:
+        return value
+    c, rest = rng.choice(splits)
+    view = [shape[0], c, rest]
+    if rest % 2 == 0 and rest >= 4 and rng.random() < 0.5:
+        view = [shape[0], c, 2, rest // 2]
+    if rng.random() < 0.2:
+        rows = b.batch if shape[0] is None else shape[0]
+        source = b.reshape(value, view)
+        if rows * (n // c) < 2:
+            return value
+        normed = b.emit(f"sinter.batch_norm {source[0]} training : "
+                        f"{tensor_type(view)}", view)
+        return b.reshape(normed, shape)
+    dims = rng.choice(VOLUME_DIMS[len(view)])
+    if rng.random() < 0.2:
+        # argmax/argmin over one dim of an input, returned as is.
+        raw = b.input_of_shape(shape)
+        if raw is None:
+            return value
+        source = b.reshape(raw, view)
+        op = rng.choice(["argmax", "argmin"])
+        reduced = b.reduction(op, source, [rng.choice(dims)],
+                              rng.random() < 0.5)
+        b.index_values.add(reduced[0])
+        b.extra_results.append(reduced)
+        return value
+    source = b.reshape(value, view)
+    op = rng.choice(REDUCTIONS)
+    extra = ""
+    if op == "prod":
+        source = b.binary("add", b.unary("sigmoid", source), b.constant(0.5))
+    if op in ("sum", "mean"):
+        # Positive terms: a sum of normalized (zero-mean) values is ~0, and
+        # its relative error against f64 says nothing about the pipeline.
+        source = b.positive(source)
+    if op == "var":
+        count = 1
+        for d in dims:
+            count *= view[d] if view[d] is not None else 2
+        extra = rng.choice(["", " unbiased = false"])
+        if count < 2 or any(view[d] is None for d in dims):
+            extra = " unbiased = false"
+    keepdim = rng.random() < 0.7
+    reduced = b.reduction(op, source, dims, keepdim, extra)
+    if keepdim and rng.random() < 0.6:
+        # Broadcast the statistic back (x - mean(x) over the channels' rows).
+        full = b.binary(rng.choice(["sub", "mul", "add"]), source, reduced)
+        return b.reshape(full, shape)
     return reduced
 
 
@@ -370,7 +451,7 @@ def generate(seed):
     for _ in range(steps):
         value = rng.choice(live[-3:])
         kind = rng.choices(["unary", "binary", "reduction", "norm", "linear",
-                            "algebra"], [4, 4, 2, 2, 2, 2])[0]
+                            "algebra", "volume"], [4, 4, 2, 2, 2, 2, 2])[0]
         if kind == "unary":
             result = random_unary(b, value)
         elif kind == "binary":
@@ -381,26 +462,32 @@ def generate(seed):
             result = random_norm(b, value)
         elif kind == "linear":
             result = random_linear(b, value)
-        else:
+        elif kind == "algebra":
             result = random_algebra(b, value)
+        else:
+            result = random_volume(b, value)
         live.append(result)
     results = [live[-1]]
     if len(live) > 2 and rng.random() < 0.4:
         other = rng.choice(live[1:-1])
         if other[0] != results[0][0]:
             results.append(other)
+    results += b.extra_results
 
     def dim_names(shape):
         return "[" + ", ".join('"B"' if d is None else '""'
                                for d in shape) + "]"
     args = ",\n        ".join(f"{ssa}: {tensor_type(shape)} {attrs}"
                               for ssa, shape, attrs in b.arguments)
-    rets = ", ".join(f"{tensor_type(s)} {{sinter.name = \"out{i}\", "
+    def result_type(ssa, shape):
+        text = tensor_type(shape)
+        return text.replace("f32>", "i64>") if ssa in b.index_values else text
+    rets = ", ".join(f"{result_type(v, s)} {{sinter.name = \"out{i}\", "
                      f"sinter.dim_names = {dim_names(s)}}}"
-                     for i, (_, s) in enumerate(results))
+                     for i, (v, s) in enumerate(results))
     body = "\n".join(b.lines)
     ret_values = ", ".join(v for v, _ in results)
-    ret_types = ", ".join(tensor_type(s) for _, s in results)
+    ret_types = ", ".join(result_type(v, s) for v, s in results)
     text = (f"module @{name} attributes {{sinter.dims = {{B = {batch} : i64}}}} {{\n"
             f"  func.func @forward(\n        {args})\n      -> ({rets}) {{\n"
             f"{body}\n    return {ret_values} : {ret_types}\n  }}\n}}\n")

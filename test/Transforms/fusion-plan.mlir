@@ -1,16 +1,18 @@
-// RUN: sinter-opt %s --split-input-file --sinter-hoist-params --sinter-form-kernels --sinter-print-fusion-plan -o /dev/null | FileCheck %s
+// RUN: sinter-opt %s --split-input-file --sinter-hoist-params --sinter-form-kernels --sinter-plan-kernels --sinter-print-fusion-plan -o /dev/null | FileCheck %s
 // RUN: sinter-opt %s --split-input-file --sinter-print-fusion-plan -o /dev/null | FileCheck %s --check-prefix=UNFUSED
 // RUN: sinter-opt %s --split-input-file --sinter-hoist-params --sinter-form-kernels --sinter-print-fusion-plan | FileCheck %s --check-prefix=IR
 
-// gemm_scale_batchnorm: three kernels; bytes count each input read once and
-// each output written once, with B at its default (x: 1024 * 512 * 4 bytes).
+// gemm_scale_batchnorm: three kernels, each with its plan's strategy and
+// launches; bytes count each input read as many times as the plan's passes
+// (the column statistics read k0#0 twice: mean, then variance) and each
+// output written once, with B at its default (x: 1024 * 512 * 4 bytes).
 
 // CHECK-LABEL: fusion plan of @forward in @gemm_scale_batchnorm: 3 kernels; bytes and FLOPs estimated with symbolic dims at their sinter.dims defaults (B = 1024)
-// CHECK-NEXT:  kernel  kind                bytes      FLOPs  inputs                                outputs     ops
-// CHECK-NEXT:  k0      gemm              3672064  268959744  x, weight, bias, scale                k0#0        matmul, add, mul
-// CHECK-NEXT:  k1      column_reduction  1050624    1049088  k0#0                                  k1#0, k1#1  mean, sub, mul, mean, add, rsqrt
-// CHECK-NEXT:  k2      pointwise         2101248    1048576  k0#0, k1#0, k1#1, bn_weight, bn_bias  y           sub, mul, mul, add
-// CHECK-NEXT:  total                     6823936  271057408
+// CHECK-NEXT:  kernel  kind              strategy                launches    bytes      FLOPs  inputs                                outputs     ops
+// CHECK-NEXT:  k0      gemm              library_gemm+generated         2  3672064  268959744  x, weight, bias, scale                k0#0        matmul, add, mul
+// CHECK-NEXT:  k1      column_reduction  split_reduction                5  2099200    1049088  k0#0                                  k1#0, k1#1  mean, sub, mul, mean, add, rsqrt
+// CHECK-NEXT:  k2      pointwise         elementwise                    1  2101248    1048576  k0#0, k1#0, k1#1, bn_weight, bn_bias  y           sub, mul, mul, add
+// CHECK-NEXT:  total                                                       7872512  271057408
 
 // Without kernels, the plan says so.
 
@@ -52,13 +54,13 @@ module @gemm_scale_batchnorm attributes {sinter.dims = {B = 1024 : i64}} {
 // of the 256 MiB weight, which only @prepare reads, once.
 
 // CHECK-LABEL: fusion plan of @forward in @gemm_divide_sum_scaling: 1 kernel; bytes and FLOPs estimated with symbolic dims at their sinter.dims defaults (B = 1024)
-// CHECK-NEXT:  kernel  kind       bytes     FLOPs  inputs        outputs  ops
-// CHECK-NEXT:  k0      matvec  33591296  16777216  x, prepared0  y        matmul
-// CHECK-NEXT:  total           33591296  16777216
+// CHECK-NEXT:  kernel  kind    strategy       launches     bytes     FLOPs  inputs        outputs  ops
+// CHECK-NEXT:  k0      matvec  block_per_row         1  33591296  16777216  x, prepared0  y        matmul
+// CHECK-NEXT:  total                                    33591296  16777216
 // CHECK-NEXT:  fusion plan of @prepare in @gemm_divide_sum_scaling: 1 kernel
-// CHECK-NEXT:  kernel  kind                  bytes     FLOPs  inputs  outputs    ops
-// CHECK-NEXT:  k0      column_reduction  268468224  67117056  weight  prepared0  sum, mul
-// CHECK-NEXT:  total                     268468224  67117056
+// CHECK-NEXT:  kernel  kind              strategy         launches      bytes     FLOPs  inputs  outputs    ops
+// CHECK-NEXT:  k0      column_reduction  split_reduction         3  268468224  67117056  weight  prepared0  sum, mul
+// CHECK-NEXT:  total                                                268468224  67117056
 
 // UNFUSED-LABEL: fusion plan of @forward in @gemm_divide_sum_scaling: 0 kernels
 // UNFUSED-NEXT:  3 ops of @forward outside kernels
@@ -84,10 +86,10 @@ module @gemm_divide_sum_scaling attributes {sinter.dims = {B = 1024 : i64}} {
 // another kernel as k<i>#<j>; without sinter.dims a `?` counts as 1024.
 
 // CHECK-LABEL: fusion plan of @f: 2 kernels; bytes and FLOPs estimated with symbolic dims at their sinter.dims defaults (none declared; ? = 1024)
-// CHECK-NEXT:  kernel  kind            bytes    FLOPs  inputs      outputs     ops
-// CHECK-NEXT:  k0      row_reduction  528384   131072  arg0        k0#0, out1  exp, sum
-// CHECK-NEXT:  k1      gemm           401408  4194304  k0#0, arg1  out0        matmul
-// CHECK-NEXT:  total                  929792  4325376
+// CHECK-NEXT:  kernel  kind           strategy      launches   bytes    FLOPs  inputs      outputs     ops
+// CHECK-NEXT:  k0      row_reduction  warp_per_row         1  528384   131072  arg0        k0#0, out1  exp, sum
+// CHECK-NEXT:  k1      gemm           library_gemm         1  401408  4194304  k0#0, arg1  out0        matmul
+// CHECK-NEXT:  total                                          929792  4325376
 
 // UNFUSED-LABEL: fusion plan of @f: 0 kernels
 // UNFUSED-NEXT:  3 ops of @f outside kernels

@@ -5,7 +5,7 @@
 
 // sinterc runs the pass after kernel formation for --precision=f32 (the
 // default) unless --fp32-gemm=sgemm, and the fusion plan names the choice.
-// SINTERC: sinter.kernel gemm(%arg0, %arg1, %arg2) {sinter.gemm_algorithm = "3xtf32"}
+// SINTERC: sinter.kernel gemm(%arg0, %arg1, %arg2) {plan = #sinter.plan<{{.*}}>, sinter.gemm_algorithm = "3xtf32"}
 // SGEMM-NOT: sinter.gemm_algorithm
 // PLAN:      k0      gemm {{.*}} matmul, add, relu
 // PLAN-NEXT: total

@@ -281,16 +281,18 @@ static bool selectsTf32x3(const CompileOptions &options) {
 }
 
 /// Runs the Sinter pipeline up to `stage` on `module` and, after kernel
-/// formation, sinter-select-gemm when `selectGemm`; unless the module already
-/// holds kernels (a .mlir input that was fused before, whose GEMM choices
-/// are kept).
+/// formation, sinter-select-gemm when `selectGemm`; of a module that already
+/// holds kernels (a .mlir input that was fused before, whose GEMM choices are
+/// kept), only plans the kernels that have no plan.
 static int runPipeline(ModuleOp module, sinter::PipelineStage stage,
                        sinter::FpMode fpMode, bool selectGemm) {
-  if (sinter::isFusedModel(module))
-    return ExitSuccess;
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return ExitUsageError;
+  if (sinter::isFusedModel(module)) {
+    pm.addPass(sinter::createSinterPlanKernels());
+    return succeeded(pm.run(module)) ? ExitSuccess : ExitInputError;
+  }
   sinter::SinterPipelineOptions pipelineOptions;
   pipelineOptions.stopAfter = stage;
   pipelineOptions.fpMode = fpMode;

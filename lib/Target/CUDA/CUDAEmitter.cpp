@@ -520,6 +520,9 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
   EmitterContext local{info.shapes, context.constants, context.precision,
                        context.fp32Gemm, std::move(context.helpers)};
   for (FunctionInfo::Kernel &kernel : info.kernels) {
+    if (!kernel.op.getPlanAttr())
+      return kernel.op.emitError("CUDA emitter: the kernel has no plan (run "
+                                 "sinter-plan-kernels first)");
     FailureOr<GeneratedKernel> code;
     switch (kernel.op.getKind()) {
     case KernelKind::gemm:
@@ -1266,7 +1269,7 @@ sinter_status sinterFill(sinter_rt_context *ctx, cudaStream_t stream,
            "  int64_t splits = (1024 + blocks - 1) / blocks;\n"
            "  const int64_t most = (rows + 8 * lanes - 1) / (8 * lanes);\n"
            "  splits = splits < most ? splits : most;\n"
-           "  return splits < 1 ? 1 : splits > 256 ? 256 : splits;\n}\n";
+           "  return splits < 1 ? 1 : splits > 1024 ? 1024 : splits;\n}\n";
   return getDeviceHelper(name);
 }
 

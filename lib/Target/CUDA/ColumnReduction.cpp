@@ -41,35 +41,47 @@ struct ColumnReduction {
   std::string stats, partial;
   /// The functor that combines two values.
   std::string combiner;
+  /// The columns (kept positions) a block of the partial kernel covers (see
+  /// getColumnsPerBlock).
+  int64_t columnsPerBlock = 32;
+  /// Whether a block folds each column's partials as a tree (few static
+  /// columns, many slices: a whole-tensor sum) rather than one thread per
+  /// column in slice order.
+  bool treeFold = false;
+
+  /// The type of the partial results: a (value, index) pair for argmax and
+  /// argmin, a float otherwise.
+  StringRef getAccumulatorType() const {
+    return info.isArg() ? "ArgValue" : "float";
+  }
+  /// The element type of the final results.
+  StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
 };
 } // namespace
 
-/// Returns the functor of a column reduction, or fails for argmax/argmin.
-static FailureOr<std::string> getColumnCombiner(const ReductionInfo &info,
-                                                EmitterContext &context) {
-  switch (info.kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Mean:
-    return std::string("dev::SumOp");
-  case ReductionKind::Max:
-    return std::string("dev::MaxOp");
-  case ReductionKind::Min:
-    return std::string("dev::MinOp");
-  case ReductionKind::Prod:
-    context.helpers.insert("prod");
-    return std::string("ProdOp");
-  case ReductionKind::Argmax:
-  case ReductionKind::Argmin:
-    break;
-  }
-  return info.op->emitError("CUDA emitter: ")
-         << stringifyReductionKind(info.kind)
-         << " over leading dims is not supported";
+/// The output buffer of `kernel` that holds `value`, if any.
+static const Buffer *findOutput(const EvalKernel &kernel, Value value) {
+  for (const Buffer &output : kernel.outputs)
+    if (output.value == value)
+      return &output;
+  return nullptr;
 }
 
-/// The columns a block of a partial kernel covers: as many as the reduction
-/// keeps, rounded up to a power of two, from one warp to the whole block.
-static int64_t getColumnsPerBlock(const DimExpr &positions) {
+/// The columns (kept positions) a block of a partial kernel covers, so that
+/// adjacent threads read adjacent addresses: one when the innermost dim of
+/// size above 1 is reduced (the block's threads split the reduced elements:
+/// a whole-tensor sum, batch_norm over [N, C, H, W]), otherwise as many as
+/// the reduction keeps, rounded up to a power of two, from one warp to the
+/// whole block.
+static int64_t getColumnsPerBlock(const Shape &input, ArrayRef<int64_t> dims,
+                                  const DimExpr &positions) {
+  for (int64_t d = static_cast<int64_t>(input.size()) - 1; d >= 0; --d) {
+    if (input[d].isConstant(1))
+      continue;
+    if (llvm::is_contained(dims, d))
+      return 1;
+    break;
+  }
   std::optional<int64_t> columns = positions.getConstant();
   if (!columns)
     return 32;
@@ -91,6 +103,7 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     stats.name = reductions[i].stats;
     stats.value = reductions[i].info.result;
     stats.shape = context.shapes.getShape(stats.value);
+    stats.isIndex = reductions[i].info.isArg();
     statsBuffers.push_back(stats);
   }
   ScalarEmitter emitter(
@@ -115,13 +128,19 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     (llvm::is_contained(reduction.info.dims, static_cast<int64_t>(d)) ? reduced
                                                                       : kept)
         .push_back(size);
-  const std::string columns =
-      std::to_string(getColumnsPerBlock(reduction.positions));
-  const std::string lanes =
-      std::to_string(256 / getColumnsPerBlock(reduction.positions));
-  writer.line("float acc = " + reduction.combiner + "::identity();");
-  writer.line("const int64_t column = static_cast<int64_t>(blockIdx.x) * " +
-              columns + " + threadIdx.x % " + columns + ";");
+  const std::string columns = std::to_string(reduction.columnsPerBlock);
+  const std::string lanes = std::to_string(256 / reduction.columnsPerBlock);
+  const std::string accType = reduction.getAccumulatorType().str();
+  writer.line(accType + " acc = " + reduction.combiner + "::identity();");
+  // A block covers `columns` columns; its threads split into `lanes` lanes
+  // of adjacent columns (or, for one column, adjacent reduced elements).
+  const bool oneColumn = reduction.columnsPerBlock == 1;
+  const std::string lane =
+      oneColumn ? "threadIdx.x" : "threadIdx.x / " + columns;
+  writer.line(
+      oneColumn ? "const int64_t column = blockIdx.x;"
+                : "const int64_t column = static_cast<int64_t>(blockIdx.x) * " +
+                      columns + " + threadIdx.x % " + columns + ";");
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
   writer.openScope(); // over this slice's rows
@@ -138,13 +157,16 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   FailureOr<Expr> element = emitter.emit(reduction.info.input, coords);
   if (failed(element))
     return failure();
-  writer.line("acc = " + reduction.combiner + "()(acc, " + element->text +
+  // The index of an argmax is q: it reduces one dim.
+  writer.line("acc = " + reduction.combiner + "()(acc, " +
+              (reduction.info.isArg() ? "ArgValue{" + element->text + ", q}"
+                                      : element->text) +
               ");");
   // Unrolled so that each thread has four loads in flight (the order of the
   // combines, and so the result, stays the same).
   writer.closeScope("#pragma unroll 4\n"
                     "for (int64_t q = static_cast<int64_t>(blockIdx.y) * " +
-                    lanes + " + threadIdx.x / " + columns + "; q < " +
+                    lanes + " + " + lane + "; q < " +
                     reduction.groupSize.str() + "; q += splits * " + lanes +
                     ") {");
   writer.closeScope("if (column < " + reduction.positions.str() + ") {");
@@ -152,15 +174,25 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     writer.line("if (column < " + reduction.positions.str() + ")");
     writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
                 " + column] = acc;");
+  } else if (columns == "1") {
+    // The whole block shares one column: a tree over its threads.
+    if (reduction.info.isArg())
+      context.helpers.insert("arg_shuffle");
+    writer.line("acc = dev::blockReduce<256, " + reduction.combiner +
+                ">(acc);");
+    writer.line("if (threadIdx.x == 0)");
+    writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
+                " + column] = acc;");
   } else {
     // Fold the lanes of each column in lane order.
-    writer.line("__shared__ float slices[" + lanes + "][" + columns + "];");
+    writer.line("__shared__ " + accType + " slices[" + lanes + "][" + columns +
+                "];");
     writer.line("slices[threadIdx.x / " + columns + "][threadIdx.x % " +
                 columns + "] = acc;");
     writer.line("__syncthreads();");
     writer.line("if (threadIdx.x < " + columns + " && column < " +
                 reduction.positions.str() + ") {");
-    writer.line("  float total = slices[0][threadIdx.x];");
+    writer.line("  " + accType + " total = slices[0][threadIdx.x];");
     writer.line("  for (int k = 1; k < " + lanes + "; ++k)");
     writer.line("    total = " + reduction.combiner +
                 "()(total, slices[k][threadIdx.x]);");
@@ -173,8 +205,9 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   dims.assign(findUsedDims(body, allDims));
   SmallVector<std::string> parameters = getBufferParameters(kernel.inputs, {});
   for (const Buffer &stats : statsBuffers)
-    parameters.push_back("const float *__restrict__ " + stats.name);
-  parameters.push_back("float *__restrict__ partial");
+    parameters.push_back("const " + stats.getElementType().str() +
+                         " *__restrict__ " + stats.name);
+  parameters.push_back(accType + " *__restrict__ partial");
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
   return "/// Partial " + stringifyReductionKind(reduction.info.kind).str() +
@@ -189,27 +222,74 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
          "}\n";
 }
 
+/// Columns up to this many (static) are folded by a block each.
+static constexpr int64_t kTreeFoldColumns = 1024;
+
+/// The statements that finish column `p`'s `total`: the mean's division,
+/// and the store (of the index, for argmax/argmin), at `indent`.
+static std::string finishColumn(const ColumnReduction &reduction,
+                                StringRef indent) {
+  std::string text;
+  if (reduction.info.kind == ReductionKind::Mean)
+    text += indent.str() + "total = total / static_cast<float>(" +
+            reduction.groupSize.str() + ");\n";
+  return text + indent.str() +
+         (reduction.info.isArg() ? "stats[p] = total.index;\n"
+                                 : "stats[p] = total;\n");
+}
+
 /// Writes the final kernel of `reduction`.
 static std::string writeFinalKernel(const ColumnReduction &reduction,
                                     StringRef name,
                                     ArrayRef<std::string> allDims,
                                     SmallVectorImpl<std::string> &dims) {
   std::string positions = reduction.positions.str();
+  std::string accType = reduction.getAccumulatorType().str();
+  if (reduction.treeFold) {
+    // A block per column: its threads stride the slices, then a fixed tree.
+    std::string body =
+        "  for (int64_t p = blockIdx.x; p < " + positions +
+        "; p += gridDim.x) {\n"
+        "    " +
+        accType + " total = " + reduction.combiner +
+        "::identity();\n"
+        "    for (int64_t s = threadIdx.x; s < splits; s += 256)\n"
+        "      total = " +
+        reduction.combiner + "()(total, partial[s * " + positions +
+        " + p]);\n"
+        "    total = dev::blockReduce<256, " +
+        reduction.combiner +
+        ">(total);\n"
+        "    if (threadIdx.x == 0) {\n" +
+        finishColumn(reduction, "      ") + "    }\n  }\n";
+    dims.assign(findUsedDims(body, allDims));
+    SmallVector<std::string> parameters = {
+        "const " + accType + " *__restrict__ partial",
+        reduction.getStatsType().str() + " *__restrict__ stats"};
+    llvm::append_range(parameters, getDimParameters(dims));
+    parameters.push_back("int64_t splits");
+    return "/// Folds the partials of each column: a block per column, a fixed "
+           "tree.\n"
+           "__global__ void __launch_bounds__(256)\n" +
+           formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
+           "}\n";
+  }
   std::string body =
       "  for (int64_t p = dev::globalThreadIndex(); p < " + positions +
       "; p += dev::gridStride()) {\n"
-      "    float total = partial[p];\n"
+      "    " +
+      reduction.getAccumulatorType().str() +
+      " total = partial[p];\n"
       "    #pragma unroll 4\n"
       "    for (int64_t s = 1; s < splits; ++s)\n"
       "      total = " +
       reduction.combiner + "()(total, partial[s * " + positions + " + p]);\n";
-  if (reduction.info.kind == ReductionKind::Mean)
-    body += "    total = total / static_cast<float>(" +
-            reduction.groupSize.str() + ");\n";
-  body += "    stats[p] = total;\n  }\n";
+  body += finishColumn(reduction, "    ") + "  }\n";
   dims.assign(findUsedDims(body, allDims));
-  SmallVector<std::string> parameters = {"const float *__restrict__ partial",
-                                         "float *__restrict__ stats"};
+  SmallVector<std::string> parameters = {
+      "const " + reduction.getAccumulatorType().str() +
+          " *__restrict__ partial",
+      reduction.getStatsType().str() + " *__restrict__ stats"};
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
   return "/// Folds the partials of each column in slice order.\n"
@@ -231,11 +311,21 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::optional<ReductionInfo> info = getReductionInfo(&op);
     if (!info)
       continue;
-    FailureOr<std::string> combiner = getColumnCombiner(*info, context);
-    if (failed(combiner))
-      return failure();
-    ColumnReduction reduction{*info, {}, {}, "", "", *combiner};
+    ColumnReduction reduction{
+        *info, {}, {}, "", "", getReductionCombiner(info->kind, context)};
     reduction.positions = getNumElements(context.shapes.getShape(info->result));
+    // The kernel's plan decides; an epilogue's block shape follows the same
+    // rule here.
+    std::optional<int64_t> columns = reduction.positions.getConstant();
+    reduction.treeFold = columns && *columns <= kTreeFoldColumns;
+    if (reduction.treeFold && reduction.info.isArg())
+      context.helpers.insert("arg_shuffle");
+    if (!reduction.treeFold)
+      context.helpers.insert("grid_blocks");
+    reduction.columnsPerBlock =
+        kernel.plan ? kernel.plan.getColumnsPerBlock()
+                    : getColumnsPerBlock(context.shapes.getShape(info->input),
+                                         info->dims, reduction.positions);
     reduction.groupSize = getNumElements(context.shapes.getShape(info->input)) /
                           reduction.positions;
     reduction.stats = "stats" + std::to_string(reductions.size());
@@ -258,23 +348,30 @@ cuda::generateColumnReduction(EmitterContext &context,
   SmallVector<std::string> scratch;
   context.helpers.insert("align");
   context.helpers.insert("column_splits");
-  context.helpers.insert("grid_blocks");
   SmallVector<std::string> usedDims;
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
     std::string suffix = std::to_string(index);
     std::string positions = reduction.positions.str();
     std::string splits = "splits" + suffix;
-    int64_t columnsPerBlock = getColumnsPerBlock(reduction.positions);
+    int64_t columnsPerBlock = reduction.columnsPerBlock;
     std::string columnBlocks = "(" + positions + " + " +
                                std::to_string(columnsPerBlock - 1) + ") / " +
                                std::to_string(columnsPerBlock);
     std::string splitsExpr = "sinterColumnSplits(" + reduction.groupSize.str() +
                              ", " + std::to_string(256 / columnsPerBlock) +
                              ", " + columnBlocks + ")";
-    scratch.push_back("sinterAlign(static_cast<size_t>(" + positions +
-                      ") * sizeof(float))");
-    scratch.push_back("sinterAlign(static_cast<size_t>(" + splitsExpr + ") * " +
-                      positions + " * sizeof(float))");
+    std::string statsType = reduction.getStatsType().str();
+    std::string accType = reduction.getAccumulatorType().str();
+    // A reduction the kernel returns as it is goes straight to its output.
+    const Buffer *output = findOutput(kernel, reduction.info.result);
+    std::string statsBytes = "sinterAlign(static_cast<size_t>(" + positions +
+                             ") * sizeof(" + statsType + "))";
+    std::string partialBytes = "sinterAlign(static_cast<size_t>(" + splitsExpr +
+                               ") * " + positions + " * sizeof(" + accType +
+                               "))";
+    if (!output)
+      scratch.push_back(statsBytes);
+    scratch.push_back(partialBytes);
 
     SmallVector<std::string> partialDims, finalDims;
     std::string partialName = kernel.name + "_partial" + suffix;
@@ -288,12 +385,17 @@ cuda::generateColumnReduction(EmitterContext &context,
         writeFinalKernel(reduction, finalName, allDims, finalDims) + "\n";
 
     launchBody += "  const int64_t " + splits + " = " + splitsExpr + ";\n";
-    launchBody += "  float *const " + reduction.stats +
-                  " = reinterpret_cast<float *>(cursor);\n";
-    launchBody += "  cursor += " + scratch[2 * index] + ";\n";
-    launchBody += "  float *const " + reduction.partial +
-                  " = reinterpret_cast<float *>(cursor);\n";
-    launchBody += "  cursor += " + scratch[2 * index + 1] + ";\n";
+    if (output) {
+      launchBody += "  " + statsType + " *const " + reduction.stats + " = " +
+                    output->name + ";\n";
+    } else {
+      launchBody += "  " + statsType + " *const " + reduction.stats +
+                    " = reinterpret_cast<" + statsType + " *>(cursor);\n";
+      launchBody += "  cursor += " + statsBytes + ";\n";
+    }
+    launchBody += "  " + accType + " *const " + reduction.partial +
+                  " = reinterpret_cast<" + accType + " *>(cursor);\n";
+    launchBody += "  cursor += " + partialBytes + ";\n";
     SmallVector<std::string> partialArgs = getBufferNames(kernel.inputs);
     for (size_t i = 0; i < index; ++i)
       partialArgs.push_back(reductions[i].stats);
@@ -314,42 +416,58 @@ cuda::generateColumnReduction(EmitterContext &context,
     SmallVector<std::string> finalArgs = {reduction.partial, reduction.stats};
     llvm::append_range(finalArgs, finalDims);
     finalArgs.push_back(splits);
-    launchBody += "  " +
-                  formatList(finalName + "<<<gridBlocks(ctx, " + positions +
-                                 ", 256), 256, 0, stream>>>(",
-                             finalArgs, ");", 1) +
-                  "\n";
+    launchBody +=
+        "  " +
+        formatList(finalName + "<<<" +
+                       (reduction.treeFold
+                            ? positions
+                            : "gridBlocks(ctx, " + positions + ", 256)") +
+                       ", 256, 0, stream>>>(",
+                   finalArgs, ");", 1) +
+        "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" + finalName +
                   "\"));\n";
   }
 
-  // The apply step: a pointwise kernel over the outputs.
+  // The apply step: a pointwise kernel over the outputs that are not
+  // reduction results (those the final kernels wrote).
   EvalKernel apply;
   apply.name = kernel.name + "_apply";
   apply.body = kernel.body;
   apply.inputs = kernel.inputs;
-  apply.outputs = kernel.outputs;
+  for (const Buffer &output : kernel.outputs)
+    if (!llvm::any_of(reductions, [&](const ColumnReduction &reduction) {
+          return reduction.info.result == output.value;
+        }))
+      apply.outputs.push_back(output);
   apply.constantArguments = kernel.constantArguments;
   for (const ColumnReduction &reduction : reductions) {
     Buffer stats;
     stats.name = reduction.stats;
     stats.value = reduction.info.result;
     stats.shape = context.shapes.getShape(stats.value);
+    stats.isIndex = reduction.info.isArg();
     apply.inputs.push_back(stats);
   }
-  FailureOr<GeneratedKernel> applied = generatePointwise(context, apply);
-  if (failed(applied))
-    return failure();
-  result.deviceCode += applied->deviceCode;
-  SmallVector<std::string> applyArgs = {"ctx", "stream"};
-  for (const Buffer &input : apply.inputs)
-    applyArgs.push_back(input.name);
-  llvm::append_range(applyArgs, getBufferNames(apply.outputs));
-  llvm::append_range(applyArgs, applied->dims);
-  launchBody +=
-      "  " +
-      formatList("return launch_" + apply.name + "(", applyArgs, ");", 1) +
-      "\n";
+  std::string applyLaunch;
+  if (apply.outputs.empty()) {
+    launchBody += "  return SINTER_OK;\n";
+  } else {
+    FailureOr<GeneratedKernel> applied = generatePointwise(context, apply);
+    if (failed(applied))
+      return failure();
+    result.deviceCode += applied->deviceCode;
+    applyLaunch = applied->launchCode + "\n";
+    SmallVector<std::string> applyArgs = {"ctx", "stream"};
+    for (const Buffer &input : apply.inputs)
+      applyArgs.push_back(input.name);
+    llvm::append_range(applyArgs, getBufferNames(apply.outputs));
+    llvm::append_range(applyArgs, applied->dims);
+    launchBody +=
+        "  " +
+        formatList("return launch_" + apply.name + "(", applyArgs, ");", 1) +
+        "\n";
+  }
 
   result.scratchBytes = scratch;
   result.dims = findUsedDims(launchBody + llvm::join(scratch, " + "), allDims);
@@ -357,7 +475,7 @@ cuda::generateColumnReduction(EmitterContext &context,
       getBufferParameters(kernel.inputs, kernel.outputs);
   llvm::append_range(parameters, getDimParameters(result.dims));
   parameters.push_back("void *scratch");
-  result.launchCode = applied->launchCode + "\n" +
+  result.launchCode = applyLaunch +
                       getLaunchSignature(kernel.name, parameters) + launchBody +
                       "}\n";
   result.strategy = std::to_string(reductions.size()) +

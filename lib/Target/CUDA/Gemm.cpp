@@ -314,8 +314,14 @@ FailureOr<GeneratedKernel> cuda::generateGemm(EmitterContext &context,
   GemmPlan &plan = *maybePlan;
   Block &body = request.op.getBody().front();
   GemmCall call = getGemmCall(plan);
-  if (!call.batched)
+  // The kernel's plan says whether cuBLASLt computes the epilogue.
+  KernelPlanAttr kernelPlan = request.op.getPlanAttr();
+  if (kernelPlan && kernelPlan.getEpilogue() == EpilogueForm::library) {
     plan.libraryEpilogue = matchLibraryEpilogue(request, plan);
+    if (!plan.libraryEpilogue || call.batched)
+      return request.op.emitError("CUDA emitter: the plan's library epilogue "
+                                  "does not match the kernel");
+  }
   bool tf32x3 = runsTf32x3(context, request, plan, call);
   std::string gemmName =
       tf32x3 ? "3xTF32 GEMM (cuBLAS SGEMM off sm_90 or where faster)"

@@ -19,6 +19,7 @@ EvalKernel cuda::makeEvalKernel(const KernelRequest &request, StringRef name) {
   kernel.body = &request.op.getBody().front();
   kernel.inputs = request.inputs;
   kernel.outputs = request.outputs;
+  kernel.plan = request.op.getPlanAttr();
   for (auto [argument, input] :
        llvm::zip(kernel.body->getArguments(), request.op.getInputs()))
     if (isa_and_nonnull<ConstantOp>(input.getDefiningOp()))
@@ -246,6 +247,31 @@ static std::string getArgOp(StringRef type, StringRef function,
       .str();
 }
 
+std::string cuda::getReductionCombiner(ReductionKind kind,
+                                       EmitterContext &context) {
+  switch (kind) {
+  case ReductionKind::Sum:
+  case ReductionKind::Mean:
+    return "dev::SumOp";
+  case ReductionKind::Max:
+    return "dev::MaxOp";
+  case ReductionKind::Min:
+    return "dev::MinOp";
+  case ReductionKind::Prod:
+    context.helpers.insert("prod");
+    return "ProdOp";
+  case ReductionKind::Argmax:
+    context.helpers.insert("arg");
+    context.helpers.insert("argmax");
+    return "ArgMaxOp";
+  case ReductionKind::Argmin:
+    context.helpers.insert("arg");
+    context.helpers.insert("argmin");
+    return "ArgMinOp";
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
 std::string cuda::getDeviceHelper(StringRef name) {
   if (name == "team_reduce")
     return R"(/// Reduces `value` over the kThreads threads of a row:
@@ -281,7 +307,9 @@ struct ArgValue {
   float value;
   int64_t index;
 };
-
+)";
+  if (name == "arg_shuffle")
+    return R"(/// Warp shuffles of ArgValue, for dev::warpReduce and dev::blockReduce.
 __device__ __forceinline__ ArgValue shuffleDown(ArgValue v, int delta) {
   return {dev::shuffleDown(v.value, delta),
           __shfl_down_sync(dev::kFullWarpMask, v.index, delta)};

@@ -89,6 +89,9 @@ struct EvalKernel {
   SmallVector<std::pair<Value, Value>> constantArguments;
   /// Matvec: matmuls with one output column, computed as row reductions.
   SmallVector<MatmulOp> dotProducts;
+  /// The plan of the sinter.kernel this is (null for the epilogue or apply
+  /// step of another kernel, which its generator plans).
+  KernelPlanAttr plan;
 
   /// True when `value` is read from one of the input buffers.
   bool isInput(Value value) const {
@@ -135,6 +138,11 @@ FailureOr<GeneratedKernel> generateGemm(EmitterContext &context,
                                         const KernelRequest &request);
 FailureOr<GeneratedKernel> generateMatvec(EmitterContext &context,
                                           const KernelRequest &request);
+
+/// The functor that combines two partial results of a reduction of `kind`:
+/// the runtime's, or a generated one, which it adds to the context's helpers
+/// (only the one it uses, so that generated code has no unused functor).
+std::string getReductionCombiner(ReductionKind kind, EmitterContext &context);
 
 /// Returns the definition of helper `name` (device code, or the host
 /// function gridBlocks), one of the names generators add to

@@ -126,8 +126,16 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
       plan.shape.empty() ? std::nullopt : plan.shape.back().getConstant();
   bool rowsNeverFit =
       plan.needsRowMultipleOf4 && rowLength && *rowLength % 4 != 0;
-  plan.vectorized = !plan.shape.empty() && !hasShapeOps && allOutputsFull &&
-                    !(count && *count < 4) && !rowsNeverFit;
+  bool canVectorize = !plan.shape.empty() && !hasShapeOps && allOutputsFull &&
+                      !(count && *count < 4) && !rowsNeverFit;
+  // The kernel's plan decides the vector width (an apply or epilogue step
+  // decides here); the symbolic shapes must agree with it.
+  plan.vectorized =
+      kernel.plan ? kernel.plan.getVectorWidth() == 4 : canVectorize;
+  if (plan.vectorized && !canVectorize)
+    return emitError(kernel.body->getParentOp()->getLoc(),
+                     "CUDA emitter: the plan's vector width 4 does not fit "
+                     "the kernel's shapes");
   return plan;
 }
 

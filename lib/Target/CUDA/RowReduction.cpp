@@ -299,7 +299,14 @@ static FailureOr<RowPlan> planRows(EmitterContext &context,
     DimExpr perRow = getNumElements(input.shape) / plan.rows;
     bool wholeRows = perRow.isExpressible() && !perRow.hasFraction() &&
                      !perRow.isConstant(1);
-    if (wholeRows && passes.lookup(input.value) > 1 && !input.isIndex)
+    // The kernel's plan names the operands it caches; the epilogue of a
+    // GEMM caches what more than one pass reads.
+    bool cache = kernel.plan
+                     ? llvm::is_contained(
+                           kernel.plan.getCached().asArrayRef(),
+                           cast<BlockArgument>(input.value).getArgNumber())
+                     : passes.lookup(input.value) > 1 && !input.isIndex;
+    if (cache && wholeRows)
       plan.cached.emplace_back(&input, perRow);
   }
 
@@ -396,31 +403,6 @@ private:
   unsigned rowDepth = 0;
 };
 } // namespace
-
-/// The reduction's combination: the runtime's (or a generated) functor.
-static std::string getCombiner(ReductionKind kind, EmitterContext &context) {
-  switch (kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Mean:
-    return "dev::SumOp";
-  case ReductionKind::Max:
-    return "dev::MaxOp";
-  case ReductionKind::Min:
-    return "dev::MinOp";
-  case ReductionKind::Prod:
-    context.helpers.insert("prod");
-    return "ProdOp";
-  case ReductionKind::Argmax:
-    context.helpers.insert("arg");
-    context.helpers.insert("argmax");
-    return "ArgMaxOp";
-  case ReductionKind::Argmin:
-    context.helpers.insert("arg");
-    context.helpers.insert("argmin");
-    return "ArgMinOp";
-  }
-  llvm_unreachable("unknown reduction kind");
-}
 
 /// The accumulator's C type.
 static StringRef getAccumulatorType(const RowReduction &reduction) {
@@ -608,7 +590,9 @@ void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
                                     SmallVectorImpl<std::string> &combiners) {
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
-    combiners.push_back(getCombiner(reduction->kind, context));
+    combiners.push_back(getReductionCombiner(reduction->kind, context));
+    if (reduction->isArg())
+      context.helpers.insert("arg_shuffle");
     writer.line((getAccumulatorType(*reduction) + " " + acc + " = " +
                  combiners.back() + "::identity();")
                     .str());
@@ -838,10 +822,15 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   if (failed(plan))
     return failure();
 
-  // With static sizes, whether the cache fits is known now.
+  // With static sizes, whether the cache fits is known now: the kernel's
+  // plan says (its team size, 0 when the launch picks it), or for an
+  // epilogue, the sizes.
   std::string cachedCondition = "cached";
   int staticTeam = 0;
-  if (plan->staticShared) {
+  if (kernel.plan && kernel.plan.getBlock() != 0) {
+    staticTeam = kernel.plan.getBlock();
+    cachedCondition = plan->cached.empty() ? "false" : "true";
+  } else if (!kernel.plan && plan->staticShared) {
     staticTeam = getTeamSize(*plan->staticRowLength);
     RowWriter sizing(context, kernel, *plan, "true");
     int64_t segmentFloats = 0, rowFloats = 0;
@@ -962,9 +951,13 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
         (staticTeam == 32 ? "one warp per row"
                           : "one block of " + std::to_string(staticTeam) +
                                 " threads per row");
+    // Rows that several passes read are cached, or re-read when the plan
+    // found them too long.
+    bool reread = kernel.plan ? kernel.plan.getPasses() > 1
+                              : !plan->cached.empty();
     if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
-    else if (!plan->cached.empty())
+    else if (reread)
       result.strategy += ", rows re-read (too long for shared memory)";
   } else {
     launch += "  const int64_t length = " + maxOf(plan->rowLengths) + ";\n";

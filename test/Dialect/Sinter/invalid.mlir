@@ -439,6 +439,54 @@ func.func @kernel_isolated(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @row_kernel_leading(%x: tensor<?x64xf32>) {
+  %0 = sinter.kernel row_reduction (%x) : (tensor<?x64xf32>) -> tensor<1x64xf32> {
+  ^bb0(%a: tensor<?x64xf32>):
+    // expected-error@+1 {{'sinter.sum' op reduces leading dims [0] of [?, 64], but a row_reduction kernel reduces trailing dims only (a column_reduction kernel reduces any)}}
+    %s = sinter.sum %a dims [0] keepdim : tensor<?x64xf32>
+    sinter.yield %s : tensor<1x64xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @row_kernel_strided(%x: tensor<?x3x4x5xf32>) {
+  %0 = sinter.kernel row_reduction (%x) : (tensor<?x3x4x5xf32>) -> tensor<3xf32> {
+  ^bb0(%a: tensor<?x3x4x5xf32>):
+    // expected-error@+1 {{'sinter.mean' op reduces strided dims [0, 2, 3] of [?, 3, 4, 5]}}
+    %s = sinter.mean %a dims [0, 2, 3] : tensor<?x3x4x5xf32>
+    sinter.yield %s : tensor<3xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @row_kernel_all(%x: tensor<8x1x64xf32>) {
+  %0 = sinter.kernel row_reduction (%x) : (tensor<8x1x64xf32>) -> tensor<1xf32> {
+  ^bb0(%a: tensor<8x1x64xf32>):
+    // expected-error@+1 {{'sinter.sum' op reduces all dims [0, 2] of [8, 1, 64]}}
+    %s = sinter.sum %a dims [0, 2] : tensor<8x1x64xf32>
+    sinter.yield %s : tensor<1xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @row_kernel_middle(%x: tensor<8x16x64xf32>) {
+  %0 = sinter.kernel row_reduction (%x) : (tensor<8x16x64xf32>) -> tensor<8x64xi64> {
+  ^bb0(%a: tensor<8x16x64xf32>):
+    // expected-error@+1 {{'sinter.argmax' op reduces middle dims [1] of [8, 16, 64]}}
+    %s = sinter.argmax %a dims [1] : tensor<8x16x64xf32>
+    sinter.yield %s : tensor<8x64xi64>
+  }
+  return
+}
+
+// -----
+
 func.func @yield_outside_kernel(%x: tensor<4xf32>) {
   // expected-error@+1 {{'sinter.yield' op expects parent op 'sinter.kernel'}}
   sinter.yield %x : tensor<4xf32>
@@ -463,6 +511,17 @@ func.func @fill_dim_count(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
 
 // -----
 
+func.func @plan_kind(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan strategy split_reduction cannot generate a pointwise kernel}}
+  %0 = sinter.kernel pointwise (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    sinter.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @fill_dim_range(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
   // expected-error@+1 {{'sinter.fill' op dim 2 is out of range for a source of rank 2}}
   %0 = sinter.fill 0.0 dims [2] of %x : tensor<?x8xf32> -> tensor<?x1xf32>
@@ -471,8 +530,34 @@ func.func @fill_dim_range(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
 
 // -----
 
+// expected-error@+1 {{strategy warp_per_row cannot reduce leading dims}}
+func.func @plan_geometry() attributes {plan = #sinter.plan<strategy = warp_per_row, geometry = leading, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>} {
+  return
+}
+
+// -----
+
 func.func @fill_static_source_dim(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
   // expected-error@+1 {{'sinter.fill' op dim 1 of the source has the static size 8; write a static size in the result type instead}}
   %0 = sinter.fill 0.0 dims [1] of %x : tensor<?x8xf32> -> tensor<?x1xf32>
   return %0 : tensor<?x1xf32>
+}
+
+// -----
+
+// expected-error@+1 {{vector width 2: expected 1 or 4}}
+func.func @plan_vector_width() attributes {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 2, cached = [], passes = 1, launches = 1, epilogue = none>} {
+  return
+}
+
+// -----
+
+func.func @plan_cached_operand(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan caches operand #1 but the kernel has 1 operands}}
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [1], passes = 1, launches = 1, epilogue = none>} : (tensor<4x8xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %s = sinter.sum %a dims [1] keepdim : tensor<4x8xf32>
+    sinter.yield %s : tensor<4x1xf32>
+  }
+  return
 }

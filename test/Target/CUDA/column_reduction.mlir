@@ -23,11 +23,14 @@
 // CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + column] = total;
-// The fold in slice order; the mean divides by the batch size.
+// The fold: a block per column (96 of them) strides the slices and combines
+// them in a fixed tree; the mean divides by the batch size.
 // CHECK: batch_norm_k0_column_reduction_final0(
 // CHECK-NEXT: const float *__restrict__ partial, float *__restrict__ stats, int64_t B,
 // CHECK-NEXT: int64_t splits) {
-// CHECK: for (int64_t s = 1; s < splits; ++s)
+// CHECK: for (int64_t p = blockIdx.x; p < 96; p += gridDim.x) {
+// CHECK: for (int64_t s = threadIdx.x; s < splits; s += 256)
+// CHECK: total = dev::blockReduce<256, dev::SumOp>(total);
 // CHECK: total = total / static_cast<float>(B);
 // The second level reads the first's result.
 // CHECK: batch_norm_k0_column_reduction_partial1(
@@ -47,7 +50,7 @@
 // CHECK-NEXT: static_cast<unsigned>(splits0));
 // CHECK-NEXT: batch_norm_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
 // CHECK-NEXT: x, partial0, B, splits0);
-// CHECK: batch_norm_k0_column_reduction_final0<<<gridBlocks(ctx, 96, 256), 256, 0, stream>>>(
+// CHECK: batch_norm_k0_column_reduction_final0<<<96, 256, 0, stream>>>(
 // CHECK-NEXT: partial0, stats0, B, splits0);
 // CHECK: return launch_batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: ctx, stream, x, stats0, stats1, y, B);
@@ -72,24 +75,90 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 
 // -----
 
-// Wide rows (1000 columns): a block covers 256 adjacent columns with one lane
-// of threads, and writes its partials without a fold through shared memory.
+// Wide rows (2000 columns): a block covers 256 adjacent columns with one lane
+// of threads, and writes its partials without a fold through shared memory;
+// so many columns are folded one per thread, in slice order.
 // RUN: sinterc %s -emit=cuda --model=column_sum | FileCheck %s --check-prefix=WIDE
 // WIDE-LABEL: column_sum_k0_column_reduction_partial0(
 // WIDE: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
 // WIDE: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q < B; q += splits * 1) {
 // WIDE-NOT: __shared__
-// WIDE: if (column < 1000)
-// WIDE-NEXT: partial[blockIdx.y * 1000 + column] = acc;
-// WIDE: const int64_t splits0 = sinterColumnSplits(B, 1, (1000 + 255) / 256);
+// WIDE: if (column < 2000)
+// WIDE-NEXT: partial[blockIdx.y * 2000 + column] = acc;
+// WIDE: for (int64_t s = 1; s < splits; ++s)
+// WIDE: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
+// WIDE: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x1000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-      -> (tensor<1x1000xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) : (tensor<?x1000xf32>) -> tensor<1x1000xf32> {
-    ^bb0(%a: tensor<?x1000xf32>):
-      %s = sinter.sum %a dims [0] keepdim : tensor<?x1000xf32>
-      sinter.yield %s : tensor<1x1000xf32>
+  func.func @forward(%x: tensor<?x2000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<1x2000xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x2000xf32>) -> tensor<1x2000xf32> {
+    ^bb0(%a: tensor<?x2000xf32>):
+      %s = sinter.sum %a dims [0] keepdim : tensor<?x2000xf32>
+      sinter.yield %s : tensor<1x2000xf32>
     }
-    return %0 : tensor<1x1000xf32>
+    return %0 : tensor<1x2000xf32>
+  }
+}
+
+// -----
+
+// argmin over the batch: (value, index) partials, folded with ArgMinOp (and
+// no ArgMaxOp: generated code defines only what it uses; the block-wide
+// fold needs ArgValue's shuffles); the final kernel
+// writes the indices straight into the output, with no apply kernel.
+// RUN: sinterc %s -emit=cuda --model=column_argmin | FileCheck %s --check-prefix=ARGMIN
+// ARGMIN-NOT: ArgMaxOp
+// ARGMIN: struct ArgValue {
+// ARGMIN: shuffleDown(ArgValue v, int delta)
+// ARGMIN: struct ArgMinOp {
+// ARGMIN-LABEL: column_argmin_k0_column_reduction_partial0(
+// ARGMIN-NEXT: const float *__restrict__ x, ArgValue *__restrict__ partial, int64_t B,
+// ARGMIN: ArgValue acc = ArgMinOp::identity();
+// ARGMIN: acc = ArgMinOp()(acc, ArgValue{{{.*}}, q});
+// ARGMIN: __shared__ ArgValue slices[4][64];
+// ARGMIN-LABEL: column_argmin_k0_column_reduction_final0(
+// ARGMIN-NEXT: const ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
+// ARGMIN: total = dev::blockReduce<256, ArgMinOp>(total);
+// ARGMIN: stats[p] = total.index;
+// ARGMIN-NOT: _apply
+// ARGMIN: int64_t *const stats0 = y;
+// ARGMIN: ArgValue *const partial0 = reinterpret_cast<ArgValue *>(cursor);
+// ARGMIN: return SINTER_OK;
+// ARGMIN-NOT: ArgMaxOp
+module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<64xi64> {sinter.name = "y", sinter.dim_names = [""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x64xf32>) -> tensor<64xi64> {
+    ^bb0(%a: tensor<?x64xf32>):
+      %i = sinter.argmin %a dims [0] : tensor<?x64xf32>
+      sinter.yield %i : tensor<64xi64>
+    }
+    return %0 : tensor<64xi64>
+  }
+}
+
+// -----
+
+// Training batch_norm statistics over [N, C, H, W] (dims 0, 2, 3 strided
+// around the kept channel): the innermost dim is reduced, so each block's
+// threads split one channel's elements (adjacent threads read adjacent
+// addresses) and combine them with a block-wide tree.
+// RUN: sinterc %s -emit=cuda --model=nchw_mean | FileCheck %s --check-prefix=NCHW
+// NCHW-LABEL: nchw_mean_k0_column_reduction_partial0(
+// NCHW: const int64_t column = blockIdx.x;
+// NCHW: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q < (B * 20); q += splits * 256) {
+// NCHW: acc = dev::blockReduce<256, dev::SumOp>(acc);
+// NCHW-NEXT: if (threadIdx.x == 0)
+// NCHW-NEXT: partial[blockIdx.y * 3 + column] = acc;
+// NCHW: total = total / static_cast<float>((B * 20));
+module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x3x4x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]})
+      -> (tensor<1x3x1x1xf32> {sinter.name = "m", sinter.dim_names = ["", "", "", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
+    ^bb0(%a: tensor<?x3x4x5xf32>):
+      %m = sinter.mean %a dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
+      sinter.yield %m : tensor<1x3x1x1xf32>
+    }
+    return %0 : tensor<1x3x1x1xf32>
   }
 }

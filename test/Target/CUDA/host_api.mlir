@@ -38,10 +38,13 @@
 // CHECK: //   host_k2_column_reduction: mean, sub, mul, mean
 // CHECK: //   host_k4_pointwise: add
 
-// Scratch areas of kernels are sized by functions of the dims.
+// Scratch areas of kernels are sized by functions of the dims; a statistic
+// the kernel returns as it is (the first mean) needs only its partials: its
+// final kernel writes the output.
 // CHECK: size_t host_k2_column_reduction_scratch_bytes(int64_t B) {
-// CHECK-NEXT: return sinterAlign(static_cast<size_t>(32) * sizeof(float)) +
-// CHECK-NEXT: sinterAlign(static_cast<size_t>(sinterColumnSplits(B, 8, (32 + 31) / 32)) * 32 * sizeof(float)) +
+// CHECK-NEXT: return sinterAlign(static_cast<size_t>(sinterColumnSplits(B, 8, (32 + 31) / 32)) * 32 * sizeof(float)) +
+// CHECK-NEXT: sinterAlign(static_cast<size_t>(32) * sizeof(float)) +
+// CHECK-NEXT: sinterAlign(static_cast<size_t>(sinterColumnSplits(B, 8, (32 + 31) / 32)) * 32 * sizeof(float));
 
 // The model object owns the runtime context, the prepared values and the
 // workspace.

@@ -11,9 +11,20 @@
 using namespace mlir;
 using namespace mlir::sinter;
 
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
 #include "sinter/Dialect/Sinter/IR/SinterOpsDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "sinter/Dialect/Sinter/IR/SinterAttrs.cpp.inc"
+
 void SinterDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "sinter/Dialect/Sinter/IR/SinterAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "sinter/Dialect/Sinter/IR/SinterOps.cpp.inc"

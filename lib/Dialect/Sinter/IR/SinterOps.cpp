@@ -28,6 +28,7 @@ using namespace mlir;
 using namespace mlir::sinter;
 
 #include "sinter/Dialect/Sinter/IR/SinterEnums.cpp.inc"
+#include "sinter/Dialect/Sinter/IR/SinterInterfaces.cpp.inc"
 
 //===----------------------------------------------------------------------===//
 // Shape helpers
@@ -769,6 +770,161 @@ LogicalResult BatchNormOp::verify() {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+ReductionGeometry mlir::sinter::classifyReduction(ArrayRef<int64_t> shape,
+                                                  ArrayRef<int64_t> dims) {
+  // The non-unit dims, each marked reduced or kept, in order.
+  SmallVector<bool> reduced;
+  for (auto [index, size] : llvm::enumerate(shape))
+    if (size != 1)
+      reduced.push_back(llvm::is_contained(dims, static_cast<int64_t>(index)));
+  if (llvm::all_of(reduced, [](bool r) { return r; }))
+    return reduced.empty() ? ReductionGeometry::trailing
+                           : ReductionGeometry::all;
+  // The runs of equal marks: kept-reduced (trailing), reduced-kept (leading),
+  // kept-reduced-kept (middle); more runs are strided.
+  SmallVector<bool> runs;
+  for (bool r : reduced)
+    if (runs.empty() || runs.back() != r)
+      runs.push_back(r);
+  if (runs.size() == 1)
+    return ReductionGeometry::trailing; // Only unit dims are reduced.
+  if (runs.size() == 2)
+    return runs.front() ? ReductionGeometry::leading
+                        : ReductionGeometry::trailing;
+  if (runs.size() == 3 && !runs.front())
+    return ReductionGeometry::middle;
+  return ReductionGeometry::strided;
+}
+
+//===----------------------------------------------------------------------===//
+// KernelPlanAttr
+//===----------------------------------------------------------------------===//
+
+/// Whether `strategy` can generate a kernel whose reductions lie as
+/// `geometry`: row strategies need trailing dims, a split reduction any other
+/// geometry, the elementwise strategy none; a library GEMM's epilogue may be
+/// any.
+static bool isStrategyForGeometry(KernelStrategy strategy,
+                                  ReductionGeometry geometry) {
+  switch (strategy) {
+  case KernelStrategy::elementwise:
+    return geometry == ReductionGeometry::none;
+  case KernelStrategy::warp_per_row:
+  case KernelStrategy::block_per_row:
+  case KernelStrategy::row_by_length:
+    return geometry == ReductionGeometry::trailing;
+  case KernelStrategy::split_reduction:
+    return geometry != ReductionGeometry::trailing &&
+           geometry != ReductionGeometry::none;
+  case KernelStrategy::library_gemm:
+    return true;
+  }
+  llvm_unreachable("unknown strategy");
+}
+
+LogicalResult KernelPlanAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, KernelStrategy strategy,
+    ReductionGeometry geometry, int64_t block, int64_t rowsPerBlock,
+    int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
+    int64_t passes, int64_t launches, EpilogueForm epilogue) {
+  if (!isStrategyForGeometry(strategy, geometry))
+    return emitError() << "strategy " << stringifyKernelStrategy(strategy)
+                       << " cannot reduce "
+                       << stringifyReductionGeometry(geometry) << " dims";
+  if (block != 0 && (block < 32 || block > 1024 || block % 32 != 0))
+    return emitError() << "block of " << block
+                       << " threads: expected whole warps, at most 1024 (or "
+                          "0: chosen at launch)";
+  bool rows = strategy == KernelStrategy::warp_per_row ||
+              strategy == KernelStrategy::block_per_row;
+  if (rows != (block != 0 && rowsPerBlock > 0) &&
+      strategy != KernelStrategy::library_gemm)
+    return emitError() << "rows_per_block " << rowsPerBlock << " and block "
+                       << block << " do not fit strategy "
+                       << stringifyKernelStrategy(strategy);
+  if ((strategy == KernelStrategy::split_reduction) !=
+      (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
+    return emitError() << "columns_per_block " << columnsPerBlock
+                       << ": a split reduction needs a divisor of 256, other "
+                          "strategies 0";
+  if (vectorWidth != 1 && vectorWidth != 4)
+    return emitError() << "vector width " << vectorWidth << ": expected 1 or 4";
+  if (!cached || llvm::any_of(cached.asArrayRef(),
+                              [](int64_t index) { return index < 0; }))
+    return emitError() << "cached operand indices must be non-negative";
+  if (!cached.empty() && !rows && strategy != KernelStrategy::row_by_length)
+    return emitError() << "only row kernels cache operands";
+  if (passes < 1 || launches < 1)
+    return emitError() << "passes and launches must be at least 1";
+  if ((epilogue != EpilogueForm::none) &&
+      strategy != KernelStrategy::library_gemm)
+    return emitError() << "only a library GEMM has an epilogue form";
+  return success();
+}
+
+/// Whether a kernel of `kind` can run a plan of `strategy`.
+static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
+  switch (kind) {
+  case KernelKind::gemm:
+    return strategy == KernelStrategy::library_gemm;
+  case KernelKind::pointwise:
+    return strategy == KernelStrategy::elementwise;
+  case KernelKind::matvec:
+    return strategy == KernelStrategy::library_gemm ||
+           strategy == KernelStrategy::warp_per_row ||
+           strategy == KernelStrategy::block_per_row ||
+           strategy == KernelStrategy::row_by_length;
+  case KernelKind::row_reduction:
+    return strategy == KernelStrategy::warp_per_row ||
+           strategy == KernelStrategy::block_per_row ||
+           strategy == KernelStrategy::row_by_length;
+  case KernelKind::column_reduction:
+    return strategy == KernelStrategy::split_reduction;
+  }
+  llvm_unreachable("unknown kernel kind");
+}
+
+/// Checks a kernel's plan against the kernel: its strategy fits the kind,
+/// and it caches operands the kernel has.
+static LogicalResult verifyKernelPlan(KernelOp kernel) {
+  KernelPlanAttr plan = kernel.getPlanAttr();
+  if (!plan)
+    return success();
+  if (!isStrategyForKind(plan.getStrategy(), kernel.getKind()))
+    return kernel.emitOpError("plan strategy ")
+           << stringifyKernelStrategy(plan.getStrategy())
+           << " cannot generate a " << stringifyKernelKind(kernel.getKind())
+           << " kernel";
+  for (int64_t index : plan.getCached().asArrayRef())
+    if (index >= static_cast<int64_t>(kernel.getInputs().size()))
+      return kernel.emitOpError("plan caches operand #")
+             << index << " but the kernel has " << kernel.getInputs().size()
+             << " operands";
+  return success();
+}
+
+/// Checks what the CUDA emitter of `kind` relies on: a row_reduction kernel
+/// reduces trailing dims only (its thread teams own contiguous rows).
+static LogicalResult verifyKernelGeometry(KernelOp kernel) {
+  if (kernel.getKind() != KernelKind::row_reduction)
+    return success();
+  for (Operation &op : kernel.getBody().front()) {
+    auto reduction = dyn_cast<ReductionOpInterface>(op);
+    if (!reduction)
+      continue;
+    ReductionGeometry geometry = reduction.getGeometry();
+    if (geometry != ReductionGeometry::trailing)
+      return op.emitOpError("reduces ")
+             << stringifyReductionGeometry(geometry) << " dims "
+             << formatShape(reduction.getDims()) << " of "
+             << formatShape(
+                    cast<ShapedType>(reduction.getInput().getType()).getShape())
+             << ", but a row_reduction kernel reduces trailing dims only "
+                "(a column_reduction kernel reduces any)";
+  }
+  return success();
+}
+
 LogicalResult KernelOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
@@ -795,5 +951,7 @@ LogicalResult KernelOp::verifyRegions() {
       return emitOpError("terminator operand #")
              << index << " has type " << value.getType() << " but result #"
              << index << " has type " << result.getType();
-  return success();
+  if (failed(verifyKernelGeometry(*this)))
+    return failure();
+  return verifyKernelPlan(*this);
 }

@@ -65,7 +65,8 @@ static KernelOp createKernel(OpBuilder &builder, const FusionGroup &group,
     opLocs.push_back(op->getLoc());
 
   auto kernel = KernelOp::create(builder, builder.getFusedLoc(opLocs),
-                                 resultTypes, group.kind, operands);
+                                 resultTypes, group.kind,
+                                 /*plan=*/KernelPlanAttr(), operands);
   Block *body = new Block();
   kernel.getBody().push_back(body);
   body->addArguments(inputTypes, inputLocs);

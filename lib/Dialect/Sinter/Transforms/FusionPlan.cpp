@@ -49,8 +49,9 @@ getValueLabel(func::FuncOp func, Value value,
                        cast<OpResult>(value).getResultNumber());
 }
 
-SmallVector<KernelSummary> mlir::sinter::summarizeKernels(func::FuncOp func) {
-  SmallVector<KernelSummary> summaries;
+SmallVector<KernelSummary, 4>
+mlir::sinter::summarizeKernels(func::FuncOp func) {
+  SmallVector<KernelSummary, 4> summaries;
   if (func.isExternal())
     return summaries;
   CostModel costs(func);
@@ -62,12 +63,22 @@ SmallVector<KernelSummary> mlir::sinter::summarizeKernels(func::FuncOp func) {
     KernelSummary &summary = summaries.emplace_back();
     summary.name = "k" + std::to_string(kernelIndex.lookup(kernel));
     summary.kind = kernel.getKind();
+    // The plan says how often the kernel reads its inputs.
+    int64_t passes = 1;
+    if (KernelPlanAttr plan = kernel.getPlanAttr()) {
+      summary.strategy = stringifyKernelStrategy(plan.getStrategy()).str();
+      if (plan.getEpilogue() != EpilogueForm::none)
+        summary.strategy +=
+            "+" + stringifyEpilogueForm(plan.getEpilogue()).str();
+      summary.launches = plan.getLaunches();
+      passes = plan.getPasses();
+    }
     for (Operation &op : kernel.getBody().front().without_terminator())
       if (!isa<ConstantOp>(op))
         summary.ops.push_back(op.getName().stripDialect().str());
     for (Value input : kernel.getInputs()) {
       summary.inputs.push_back(getValueLabel(func, input, kernelIndex));
-      summary.bytes += costs.getBytes(input);
+      summary.bytes += passes * costs.getBytes(input);
     }
     for (Value output : kernel.getResults()) {
       summary.outputs.push_back(getValueLabel(func, output, kernelIndex));
@@ -92,25 +103,28 @@ static unsigned countOpsOutsideKernels(func::FuncOp func) {
 /// Prints one row per kernel of `summaries` and a total, in aligned columns.
 static void printKernelTable(ArrayRef<KernelSummary> summaries,
                              llvm::raw_ostream &os) {
-  SmallVector<SmallVector<std::string>> rows = {
-      {"kernel", "kind", "bytes", "FLOPs", "inputs", "outputs", "ops"}};
+  SmallVector<SmallVector<std::string>> rows = {{"kernel", "kind", "strategy",
+                                                 "launches", "bytes", "FLOPs",
+                                                 "inputs", "outputs", "ops"}};
   int64_t totalBytes = 0, totalFlops = 0;
   auto join = [](ArrayRef<std::string> items) {
     return llvm::join(items, ", ");
   };
   for (const KernelSummary &summary : summaries) {
     rows.push_back({summary.name, stringifyKernelKind(summary.kind).str(),
+                    summary.strategy,
+                    summary.launches ? std::to_string(summary.launches) : "-",
                     std::to_string(summary.bytes),
                     std::to_string(summary.flops), join(summary.inputs),
                     join(summary.outputs), join(summary.ops)});
     totalBytes += summary.bytes;
     totalFlops += summary.flops;
   }
-  rows.push_back({"total", "", std::to_string(totalBytes),
+  rows.push_back({"total", "", "", "", std::to_string(totalBytes),
                   std::to_string(totalFlops), "", "", ""});
 
   // Numbers align right, text left; the last column is not padded.
-  constexpr size_t kNumColumns = 7;
+  constexpr size_t kNumColumns = 9;
   SmallVector<size_t> widths(kNumColumns, 0);
   for (const SmallVector<std::string> &row : rows)
     for (size_t column = 0; column < kNumColumns; ++column)
@@ -118,7 +132,7 @@ static void printKernelTable(ArrayRef<KernelSummary> summaries,
   for (const SmallVector<std::string> &row : rows) {
     std::string line;
     for (size_t column = 0; column < kNumColumns; ++column) {
-      bool number = column == 2 || column == 3;
+      bool number = column >= 3 && column <= 5;
       std::string padding(widths[column] - row[column].size(), ' ');
       if (column == kNumColumns - 1)
         padding.clear();
@@ -172,7 +186,7 @@ static void printRewrites(func::FuncOp func, llvm::raw_ostream &os) {
 static void printFunctionPlan(func::FuncOp func, llvm::raw_ostream &os) {
   if (func.isExternal())
     return;
-  SmallVector<KernelSummary> summaries = summarizeKernels(func);
+  SmallVector<KernelSummary, 4> summaries = summarizeKernels(func);
   unsigned outside = countOpsOutsideKernels(func);
   SmallVector<std::string> fills = describeFills(func);
   printRewrites(func, os);

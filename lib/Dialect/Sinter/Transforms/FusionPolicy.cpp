@@ -14,12 +14,12 @@
 //     N and what broadcasts their results back over the same rows (x -
 //     mean(x), group_norm whose groups lie inside rows after a reshape).
 //  2. Every remaining reduction roots a row_reduction group (reduced dims are
-//     a trailing run) or a column_reduction group (reduced dims are leading,
-//     the last dim kept). A row group grows like an epilogue, over its
-//     elementwise producers and the consumers that broadcast its results back
-//     over the same rows (softmax, layer_norm, rms_norm). A column group
-//     computes statistics: other reductions over the same columns with the
-//     elementwise ops that compute their inputs (variance after mean), and
+//     a trailing run) or a column_reduction group (any other geometry:
+//     leading, middle, strided, all dims). A row group grows like an epilogue,
+//     over its elementwise producers and the consumers that broadcast its
+//     results back over the same rows (softmax, layer_norm, rms_norm). A column
+//     group computes statistics: other reductions over the same columns with
+//     the elementwise ops that compute their inputs (variance after mean), and
 //     elementwise consumers of the reduced values; what broadcasts statistics
 //     back to full size is left to a pointwise kernel. A reduction over
 //     neither run (batch_norm's [0, 2], a full reduction) shares its kernel
@@ -222,11 +222,15 @@ static std::optional<unsigned> getColumnReducedCount(Operation *op) {
   return dims.size();
 }
 
-/// Whether reduction `op` reduces the last dim: threads of a row kernel
-/// cooperate along contiguous memory; otherwise each thread owns a column.
-static bool reducesLastDim(Operation *op) {
-  int64_t last = static_cast<int64_t>(getShape(op->getOperand(0)).size()) - 1;
-  return llvm::is_contained(getReductionInfo(op)->dims, last);
+/// The kind of the kernel reduction `op` roots: a row kernel when it reduces
+/// trailing dims (threads cooperate along contiguous rows), a column kernel
+/// (threads split the reduced elements over many blocks) for every other
+/// geometry, a whole-tensor reduction included.
+static KernelKind getReductionKind(Operation *op) {
+  return cast<ReductionOpInterface>(op).getGeometry() ==
+                 ReductionGeometry::trailing
+             ? KernelKind::row_reduction
+             : KernelKind::column_reduction;
 }
 
 /// Whether `op` may feed `matmul` inside a gemm kernel: only a reshape that
@@ -688,8 +692,7 @@ void FusionPlanner::formReductionGroups() {
   for (Operation *node : nodes) {
     if (isPlaced(node) || !getReductionInfo(node))
       continue;
-    KernelKind kind = reducesLastDim(node) ? KernelKind::row_reduction
-                                           : KernelKind::column_reduction;
+    KernelKind kind = getReductionKind(node);
     SmallVector<int64_t> input(getShape(node->getOperand(0)));
     Space space{Space::Kind::SameShape, input, 0};
     if (std::optional<SmallVector<int64_t>> rows = getReductionRows(node))

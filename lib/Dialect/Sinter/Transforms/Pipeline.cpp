@@ -27,6 +27,7 @@ void mlir::sinter::buildSinterPipeline(OpPassManager &pm,
   if (options.stopAfter == PipelineStage::HoistParams)
     return;
   pm.addPass(createSinterFormKernels());
+  pm.addPass(createSinterPlanKernels());
 }
 
 void mlir::sinter::registerSinterPipeline() {

@@ -36,6 +36,7 @@ def Sinter_Dialect : Dialect {
   }];
   let cppNamespace = "::mlir::sinter";
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 /// Base class of every op of the dialect.

@@ -20,6 +20,23 @@
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
 #include "sinter/Dialect/Sinter/IR/SinterEnums.h.inc"
 
+namespace mlir::sinter {
+
+/// Where `dims` lie in a tensor of shape `shape`, ignoring dims of static
+/// size 1 (a `?` counts as larger than 1): trailing when every reduced dim
+/// comes after every kept one (also when nothing else is reduced), leading
+/// when before, middle when the reduced dims are one run between kept ones,
+/// strided otherwise, all when nothing is kept.
+ReductionGeometry classifyReduction(ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> dims);
+
+} // namespace mlir::sinter
+
+#include "sinter/Dialect/Sinter/IR/SinterInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "sinter/Dialect/Sinter/IR/SinterAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "sinter/Dialect/Sinter/IR/SinterOps.h.inc"
 

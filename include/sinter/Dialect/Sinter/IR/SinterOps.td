@@ -17,6 +17,7 @@
 #define SINTER_DIALECT_SINTER_IR_SINTEROPS_TD
 
 include "sinter/Dialect/Sinter/IR/SinterDialect.td"
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -47,6 +48,74 @@ def Sinter_KernelKind : I32EnumAttr<"KernelKind",
      Sinter_KernelKindPointwise, Sinter_KernelKindRowReduction,
      Sinter_KernelKindColumnReduction]> {
   let cppNamespace = "::mlir::sinter";
+}
+
+/// Where the reduced dims of a reduction lie in its input, size-1 dims
+/// ignored. The planner chooses a kernel by it: trailing dims are rows
+/// (threads cooperate along contiguous memory); every other geometry is
+/// reduced by a column kernel whose threads split the reduced elements.
+/// `none` is the geometry of a kernel without reduction.
+def Sinter_ReductionGeometry : I32EnumAttr<"ReductionGeometry",
+    "where the reduced dims of a reduction lie in its input",
+    [I32EnumAttrCase<"trailing", 0>, I32EnumAttrCase<"leading", 1>,
+     I32EnumAttrCase<"middle", 2>, I32EnumAttrCase<"strided", 3>,
+     I32EnumAttrCase<"all", 4>, I32EnumAttrCase<"none", 5>]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
+/// How a kernel's threads cover its work (the plan's strategy).
+def Sinter_KernelStrategy : I32EnumAttr<"KernelStrategy",
+    "how the threads of a kernel cover its work",
+    [// A grid-stride loop over the elements of the outputs.
+     I32EnumAttrCase<"elementwise", 0>,
+     // One warp per row, several rows per block (rows up to 1024).
+     I32EnumAttrCase<"warp_per_row", 1>,
+     // One block per row.
+     I32EnumAttrCase<"block_per_row", 2>,
+     // Warp or block per row, chosen at launch from a symbolic row length.
+     I32EnumAttrCase<"row_by_length", 3>,
+     // Per-slice partials over many blocks, then an ordered fold (no
+     // atomics), then an elementwise apply step if some output needs one.
+     I32EnumAttrCase<"split_reduction", 4>,
+     // A library GEMM (with its epilogue, see the plan's `epilogue`).
+     I32EnumAttrCase<"library_gemm", 5>]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
+/// What computes a GEMM kernel's epilogue.
+def Sinter_EpilogueForm : I32EnumAttr<"EpilogueForm",
+    "what computes the epilogue of a GEMM kernel",
+    [// Nothing: no GEMM, or the GEMM writes the output.
+     I32EnumAttrCase<"none", 0>,
+     // cuBLASLt's BIAS, RELU_BIAS or GELU_BIAS epilogue.
+     I32EnumAttrCase<"library", 1>,
+     // One generated kernel reading the GEMM's product once.
+     I32EnumAttrCase<"generated", 2>]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
+/// An op that reduces its input over a list of dims (sum, mean, max, min,
+/// prod, logsumexp, argmax, argmin, var).
+def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
+  let cppNamespace = "::mlir::sinter";
+  let description = [{
+    A reduction of `getInput()` over the dims `getDims()`. Kernel formation
+    and the kernel verifier ask it for its geometry.
+  }];
+  let methods = [
+    InterfaceMethod<"The reduced tensor.", "::mlir::Value", "getInput">,
+    InterfaceMethod<"The reduced dims, distinct and in range.",
+                    "::llvm::ArrayRef<int64_t>", "getDims">,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// Where the reduced dims lie in the input.
+    ::mlir::sinter::ReductionGeometry getGeometry() {
+      return ::mlir::sinter::classifyReduction(
+          ::llvm::cast<::mlir::ShapedType>($_op.getInput().getType())
+              .getShape(),
+          $_op.getDims());
+    }
+  }];
 }
 
 def Sinter_GeluApproximation : I32EnumAttr<"GeluApproximation",
@@ -349,7 +418,9 @@ class Sinter_ReductionOp<string mnemonic, string what,
                          TypeConstraint resultType = Sinter_FloatTensor,
                          string inferFn = "inferReductionResultType",
                          list<Trait> traits = []>
-    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
+                                        Sinter_ReductionOpInterface],
+                                       traits)> {
   let summary = what # " over the given dimensions";
   let description = [{
     Reduces `input` over `dims` (distinct, in range, in any order) with }]
@@ -613,6 +684,45 @@ def Sinter_BatchNormOp : Sinter_NormOp<"batch_norm", [AttrSizedOperandSegments]>
 // Fusion groups
 //===----------------------------------------------------------------------===//
 
+def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
+  let mnemonic = "plan";
+  let summary = "how the CUDA emitter generates one sinter.kernel";
+  let description = [{
+    The decisions of `sinter-plan-kernels` for one kernel, which the CUDA
+    emitter reads instead of deciding again (as Triton's Coalesce pass
+    writes its layout into the IR): the geometry of its reductions, the
+    strategy, the block shape (`block` threads, 0 when the launch picks it
+    from a symbolic row length; `rows_per_block` rows of a row kernel;
+    `columns_per_block` kept positions of a split reduction, 1 when the
+    block's threads split one position's elements), the vector width of its
+    loads, the operands it caches in shared memory (operand indices), how
+    many times it reads each input element from HBM (`passes`), its launches,
+    and for a GEMM kernel the epilogue form.
+
+    Example:
+
+    ```mlir
+    #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32,
+                 rows_per_block = 8, columns_per_block = 0, vector_width = 1,
+                 cached = array<i64: 0>, passes = 1, launches = 1,
+                 epilogue = none>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Sinter_KernelStrategy>:$strategy,
+    EnumParameter<Sinter_ReductionGeometry>:$geometry,
+    "int64_t":$block,
+    "int64_t":$rows_per_block,
+    "int64_t":$columns_per_block,
+    "int64_t":$vector_width,
+    "::mlir::DenseI64ArrayAttr":$cached,
+    "int64_t":$passes,
+    "int64_t":$launches,
+    EnumParameter<Sinter_EpilogueForm>:$epilogue);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Sinter_KernelOp : Sinter_Op<"kernel", [IsolatedFromAbove,
     RecursiveMemoryEffects, SingleBlock]> {
   let summary = "the ops of one fusion group: one GPU launch";
@@ -622,7 +732,8 @@ def Sinter_KernelOp : Sinter_Op<"kernel", [IsolatedFromAbove,
     comes in through explicit operands, which the entry block receives as
     arguments in order; everything it produces leaves through `sinter.yield`,
     whose operands become the results. `kind` tells the CUDA emitter how to
-    generate it.
+    generate it, and `plan` (a `#sinter.plan`, attached by
+    `sinter-plan-kernels`) how exactly.
 
     Example:
 
@@ -636,7 +747,9 @@ def Sinter_KernelOp : Sinter_Op<"kernel", [IsolatedFromAbove,
     }
     ```
   }];
-  let arguments = (ins Sinter_KernelKind:$kind, Variadic<AnyRankedTensor>:$inputs);
+  let arguments = (ins Sinter_KernelKind:$kind,
+                   OptionalAttr<Sinter_KernelPlanAttr>:$plan,
+                   Variadic<AnyRankedTensor>:$inputs);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

@@ -37,7 +37,13 @@ struct KernelSummary {
   /// for result j of kernel k<i>.
   SmallVector<std::string> inputs;
   SmallVector<std::string> outputs;
-  /// HBM bytes moved: every input read once, every output written once.
+  /// The plan's strategy (`block_per_row`, `split_reduction`,
+  /// `library_gemm+generated` ...), `-` for a kernel without a plan.
+  std::string strategy = "-";
+  /// The launches the plan makes (0 without a plan).
+  int64_t launches = 0;
+  /// HBM bytes moved: every input read as many times as the plan's passes
+  /// (once without a plan), every output written once.
   int64_t bytes = 0;
   /// FLOPs, counted as CostModel::getFlops does.
   int64_t flops = 0;
@@ -48,13 +54,14 @@ struct KernelSummary {
 
 /// Describes the kernels of `func` in program order, with symbolic dims at
 /// their sinter.dims defaults.
-SmallVector<KernelSummary> summarizeKernels(func::FuncOp func);
+SmallVector<KernelSummary, 4> summarizeKernels(func::FuncOp func);
 
 /// Prints, for every function of `module` that has kernels (@forward first,
-/// then @prepare, then any other), a table of its kernels: name, kind, bytes,
-/// FLOPs, inputs, outputs and ops, with a header that states the dim values
-/// the estimates assume, a line per kernel whose GEMM algorithm
-/// sinter-select-gemm chose, and a line counting any op left outside kernels.
+/// then @prepare, then any other), a table of its kernels: name, kind,
+/// strategy, launches, bytes, FLOPs, inputs, outputs and ops, with a header
+/// that states the dim values the estimates assume, a line per kernel whose
+/// GEMM algorithm sinter-select-gemm chose, and a line counting any op left
+/// outside kernels.
 void printFusionPlan(ModuleOp module, llvm::raw_ostream &os);
 
 } // namespace mlir::sinter

@@ -35,7 +35,8 @@ struct SinterPipelineOptions
           clEnumValN(PipelineStage::HoistParams, "hoist-params",
                      "also move param-only computation to @prepare"),
           clEnumValN(PipelineStage::FormKernels, "form-kernels",
-                     "also group the ops into kernels (the default)"))};
+                     "also group the ops into kernels and plan "
+                     "each (the default)"))};
   PassOptions::Option<FpMode> fpMode{
       *this, "fp-mode",
       llvm::cl::desc("Which rewrites may change floating-point results"),

@@ -138,6 +138,26 @@ def SinterFormKernels : Pass<"sinter-form-kernels", "ModuleOp"> {
   }];
 }
 
+def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
+  let summary = "Attaches to every sinter.kernel the plan the CUDA emitter follows";
+  let description = [{
+    Decides how each kernel runs and writes it as a `#sinter.plan` attribute
+    (`plan`) on the kernel: the geometry of its reductions (trailing,
+    leading, middle, strided, all), the strategy (elementwise, warp_per_row,
+    block_per_row, row_by_length, split_reduction, library_gemm), the block
+    shape, the vector width, the operands cached in shared memory, how many
+    times each input element is read from HBM, the launches, and for a GEMM
+    the epilogue form (library or generated). The CUDA emitter and the
+    fusion plan's traffic estimate read the attribute; legality is decided
+    here, once. Kernels that already have a plan keep it. Runs after
+    sinter-form-kernels.
+
+    Example: a softmax over rows of 4096 becomes
+    `#sinter.plan<strategy = block_per_row, geometry = trailing, block = 256,
+    rows_per_block = 1, ..., cached = array<i64: 0>, passes = 1, ...>`.
+  }];
+}
+
 def SinterSelectGemm : Pass<"sinter-select-gemm", "ModuleOp"> {
   let summary = "Marks the fp32 GEMM kernels that run as 3xTF32 on Hopper";
   let description = [{

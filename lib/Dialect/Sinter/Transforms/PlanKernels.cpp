@@ -1,0 +1,420 @@
+//===- PlanKernels.cpp - Attaches the plan of every sinter.kernel ---------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Decides how each kernel runs and writes the decision into the IR as a
+// #sinter.plan attribute, which the CUDA emitter reads instead of deciding
+// again (Triton's Coalesce pass writes its layouts the same way):
+//   - a pointwise kernel is a grid-stride loop, with 16-byte vector loads
+//     when every output has the full shape and four consecutive elements
+//     never straddle a broadcast row;
+//   - a row kernel gives each row to a warp (rows up to 1024, several rows
+//     per block) or a block (256 threads up to 8192, 1024 beyond), or lets
+//     the launch choose when the row length is symbolic; it caches in shared
+//     memory the inputs that more than one pass over the row reads, when
+//     they fit, and otherwise reads them once per pass;
+//   - any other geometry is a split reduction: partials over many blocks,
+//     an ordered fold, an apply step when some output is not a statistic;
+//     a block covers one position (its threads split the reduced elements)
+//     when the innermost dim is reduced, up to 256 adjacent positions
+//     otherwise;
+//   - a GEMM runs in the library, its epilogue in cuBLASLt when it is
+//     exactly bias (+ relu or tanh-gelu), in one generated kernel otherwise.
+// A kernel that has a plan already (written by hand in a test) keeps it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/Transforms/CostModel.h"
+#include "sinter/Dialect/Sinter/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::sinter {
+#define GEN_PASS_DEF_SINTERPLANKERNELS
+#include "sinter/Dialect/Sinter/Transforms/Passes.h.inc"
+} // namespace mlir::sinter
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+/// Rows up to this length go to one warp, up to kMediumRowLimit to 256
+/// threads, longer ones to 1024.
+static constexpr int64_t kWarpRowLimit = 1024;
+static constexpr int64_t kMediumRowLimit = 8192;
+/// The shared memory a row kernel may use per block (below Hopper's 227 KiB,
+/// leaving room for the static storage of block reductions).
+static constexpr int64_t kMaxSharedBytes = 160 * 1024;
+/// Threads per block of pointwise and split-reduction kernels.
+static constexpr int64_t kBlockThreads = 256;
+
+/// The product of `shape`, or std::nullopt when a dim is dynamic.
+static std::optional<int64_t> getStaticCount(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape) {
+    if (ShapedType::isDynamic(size))
+      return std::nullopt;
+    count *= size;
+  }
+  return count;
+}
+
+static ArrayRef<int64_t> getShape(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
+
+/// The reductions of `body`: reduction ops and matrix-vector products (a
+/// dot product per output element), in program order.
+static SmallVector<Operation *> getReductions(Block &body) {
+  SmallVector<Operation *> reductions;
+  for (Operation &op : body)
+    if (isa<ReductionOpInterface, MatmulOp>(op))
+      reductions.push_back(&op);
+  return reductions;
+}
+
+/// The elements one result of `reduction` reduces, if static: the product of
+/// the reduced dims, or a dot product's contraction length.
+static std::optional<int64_t> getGroupSize(Operation *reduction) {
+  if (auto matmul = dyn_cast<MatmulOp>(reduction)) {
+    ArrayRef<int64_t> lhs = getShape(matmul.getLhs());
+    int64_t k = matmul.getTransposeA() ? lhs[lhs.size() - 2] : lhs.back();
+    return ShapedType::isDynamic(k) ? std::nullopt : std::optional(k);
+  }
+  auto op = cast<ReductionOpInterface>(reduction);
+  SmallVector<int64_t> reduced;
+  for (int64_t dim : op.getDims())
+    reduced.push_back(getShape(op.getInput())[dim]);
+  return getStaticCount(reduced);
+}
+
+/// The geometry of the reductions of `body`: that of the first reduction op
+/// (the formation policy puts only reductions of one geometry in a kernel),
+/// trailing for dot products, none without reductions.
+static ReductionGeometry getKernelGeometry(Block &body) {
+  for (Operation &op : body)
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      return reduction.getGeometry();
+  return ReductionGeometry::none;
+}
+
+/// Kernel arguments that each pass of a row kernel reads: one pass per
+/// reduction (its operands) and one for the outputs, stopping at reduction
+/// results. Returns the number of passes that read each argument.
+static llvm::DenseMap<Value, int64_t> countPasses(Block &body) {
+  llvm::DenseSet<Value> stops;
+  for (Operation *reduction : getReductions(body))
+    stops.insert(reduction->getResult(0));
+  llvm::DenseMap<Value, int64_t> passes;
+  auto countPass = [&](ValueRange roots) {
+    llvm::DenseSet<Value> visited;
+    llvm::SetVector<Value> found;
+    SmallVector<Value> stack(roots.begin(), roots.end());
+    while (!stack.empty()) {
+      Value value = stack.pop_back_val();
+      if (!visited.insert(value).second || stops.contains(value))
+        continue;
+      if (isa<BlockArgument>(value)) {
+        found.insert(value);
+        continue;
+      }
+      if (Operation *op = value.getDefiningOp())
+        llvm::append_range(stack, op->getOperands());
+    }
+    for (Value argument : found)
+      ++passes[argument];
+  };
+  for (Operation *reduction : getReductions(body))
+    countPass(reduction->getOperands());
+  countPass(body.getTerminator()->getOperands());
+  return passes;
+}
+
+/// The product of the static dims of `shape` and the number of its dynamic
+/// dims (the batch dims, shared by the values of a row kernel).
+static std::pair<int64_t, int64_t> splitStatic(ArrayRef<int64_t> shape) {
+  int64_t product = 1, dynamic = 0;
+  for (int64_t size : shape) {
+    if (ShapedType::isDynamic(size))
+      ++dynamic;
+    else
+      product *= size;
+  }
+  return {product, dynamic};
+}
+
+/// The static row length of a row kernel: its rows are the results of the
+/// reduction with the fewest, and a row holds the elements each reduction
+/// reads and each output writes per such result. std::nullopt when a
+/// reduced dim is symbolic or the values do not share their symbolic dims
+/// (the launch decides then).
+static std::optional<int64_t> getStaticRowLength(Block &body) {
+  SmallVector<Operation *> reductions = getReductions(body);
+  SmallVector<std::pair<int64_t, int64_t>> reads; // (elements, results)
+  std::optional<int64_t> batchDims;
+  for (Operation *reduction : reductions) {
+    std::optional<int64_t> group = getGroupSize(reduction);
+    auto [results, dynamic] = splitStatic(getShape(reduction->getResult(0)));
+    if (!group || (batchDims && *batchDims != dynamic))
+      return std::nullopt;
+    batchDims = dynamic;
+    reads.push_back({*group * results, results});
+  }
+  int64_t rows = llvm::min_element(reads, [](auto a, auto b) {
+                   return a.second < b.second;
+                 })->second;
+  int64_t length = 1;
+  for (auto [elements, results] : reads) {
+    if (results % rows != 0)
+      return std::nullopt;
+    length = std::max(length, elements / rows);
+  }
+  for (Value output : body.getTerminator()->getOperands()) {
+    auto [elements, dynamic] = splitStatic(getShape(output));
+    if (dynamic == *batchDims && elements % rows == 0)
+      length = std::max(length, elements / rows);
+    else if (dynamic != 0)
+      return std::nullopt;
+  }
+  return length;
+}
+
+/// The team size of rows of `length` elements.
+static int64_t getTeamSize(int64_t length) {
+  return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
+}
+
+/// Whether `argument` holds more than one element per row of a row kernel:
+/// a full-size operand rather than a per-row or per-column value.
+static bool hasWholeRows(Value argument, ArrayRef<int64_t> resultShape) {
+  ArrayRef<int64_t> shape = getShape(argument);
+  if (!cast<ShapedType>(argument.getType()).getElementType().isF32())
+    return false;
+  std::optional<int64_t> count = getStaticCount(shape);
+  std::optional<int64_t> rows = getStaticCount(resultShape);
+  if (count && rows)
+    return *count > *rows;
+  return shape.size() >= resultShape.size() && shape != resultShape &&
+         !shape.empty() && shape.back() != 1;
+}
+
+/// The plan of a row kernel (row_reduction and matvec kinds).
+static KernelPlanAttr planRows(KernelOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> reductions = getReductions(body);
+  ArrayRef<int64_t> resultShape = getShape(reductions.front()->getResult(0));
+  llvm::DenseMap<Value, int64_t> passes = countPasses(body);
+  SmallVector<int64_t> cached;
+  int64_t maxPasses = 1;
+  for (BlockArgument argument : body.getArguments()) {
+    int64_t count = passes.lookup(argument);
+    if (count > 1 && hasWholeRows(argument, resultShape))
+      cached.push_back(argument.getArgNumber());
+    maxPasses = std::max(maxPasses, count);
+  }
+  std::optional<int64_t> length = getStaticRowLength(body);
+  int64_t block = 0, rowsPerBlock = 0;
+  KernelStrategy strategy = KernelStrategy::row_by_length;
+  if (length) {
+    block = getTeamSize(*length);
+    rowsPerBlock = block < 256 ? 256 / block : 1;
+    strategy = block == 32 ? KernelStrategy::warp_per_row
+                           : KernelStrategy::block_per_row;
+    // Cached rows must fit in shared memory, or every pass reads HBM.
+    int64_t floats = static_cast<int64_t>(cached.size()) * *length;
+    if (rowsPerBlock * floats * 4 > kMaxSharedBytes)
+      cached.clear();
+  }
+  // Where rows are cached (or may be, at launch), HBM is read once.
+  int64_t hbmPasses = cached.empty() ? maxPasses : 1;
+  return KernelPlanAttr::get(context, strategy, ReductionGeometry::trailing,
+                             block, rowsPerBlock,
+                             /*columnsPerBlock=*/0, /*vectorWidth=*/1,
+                             DenseI64ArrayAttr::get(context, cached), hbmPasses,
+                             /*launches=*/1, EpilogueForm::none);
+}
+
+/// The positions a block of a split reduction covers: one when the
+/// innermost dim of size above 1 is reduced, else the kept positions rounded
+/// up to a power of two, from one warp to the whole block.
+static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
+  ArrayRef<int64_t> shape = getShape(reduction.getInput());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 1)
+      continue;
+    if (llvm::is_contained(reduction.getDims(), d))
+      return 1;
+    break;
+  }
+  std::optional<int64_t> positions =
+      getStaticCount(getShape(reduction->getResult(0)));
+  if (!positions)
+    return 32;
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 32, kBlockThreads);
+}
+
+/// The plan of a split reduction (column_reduction kind).
+static KernelPlanAttr planSplit(KernelOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> reductions = getReductions(body);
+  auto first = cast<ReductionOpInterface>(reductions.front());
+  // Outputs that are reduction results come from the fold kernels; any
+  // other output needs an apply step,
+  llvm::DenseSet<Value> results;
+  for (Operation *reduction : reductions)
+    results.insert(reduction->getResult(0));
+  // any other output needs an apply step, which reads the inputs once more
+  // where it writes full-size values (x - mean), only statistics otherwise.
+  ValueRange outputs = body.getTerminator()->getOperands();
+  bool apply = llvm::any_of(
+      outputs, [&](Value output) { return !results.contains(output); });
+  bool applyReadsInputs = llvm::any_of(outputs, [&](Value output) {
+    return !results.contains(output) &&
+           getShape(output) == getShape(first.getInput());
+  });
+  int64_t count = static_cast<int64_t>(reductions.size());
+  return KernelPlanAttr::get(
+      context, KernelStrategy::split_reduction, first.getGeometry(),
+      kBlockThreads, /*rowsPerBlock=*/0, getColumnsPerBlock(first),
+      /*vectorWidth=*/1, DenseI64ArrayAttr::get(context, {}),
+      /*passes=*/count + (applyReadsInputs ? 1 : 0),
+      /*launches=*/2 * count + (apply ? 1 : 0), EpilogueForm::none);
+}
+
+/// Whether the outputs of an elementwise kernel can be computed four at a
+/// time with 16-byte loads and stores: no shape op, every output of the full
+/// shape, at least four elements, and where a value broadcasts along rows,
+/// rows of a multiple of four.
+static bool canVectorize(Block &body) {
+  ValueRange outputs = body.getTerminator()->getOperands();
+  ArrayRef<int64_t> full = getShape(outputs.front());
+  if (full.empty() ||
+      llvm::any_of(outputs, [&](Value v) { return getShape(v) != full; }))
+    return false;
+  if (llvm::any_of(body.without_terminator(), [](Operation &op) {
+        return isa<ReshapeOp, TransposeOp>(op);
+      }))
+    return false;
+  std::optional<int64_t> count = getStaticCount(full);
+  if (count && *count < 4)
+    return false;
+  auto isPartial = [&](Value value) {
+    ArrayRef<int64_t> shape = getShape(value);
+    return shape != full &&
+           llvm::any_of(shape, [](int64_t d) { return d != 1; });
+  };
+  bool broadcastsRows =
+      llvm::any_of(body.getArguments(), isPartial) ||
+      llvm::any_of(body.without_terminator(), [&](Operation &op) {
+        return llvm::any_of(op.getResults(), isPartial);
+      });
+  return !(broadcastsRows && !ShapedType::isDynamic(full.back()) &&
+           full.back() % 4 != 0);
+}
+
+/// The plan of a pointwise kernel.
+static KernelPlanAttr planElementwise(KernelOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  return KernelPlanAttr::get(context, KernelStrategy::elementwise,
+                             ReductionGeometry::none, kBlockThreads,
+                             /*rowsPerBlock=*/0, /*columnsPerBlock=*/0,
+                             canVectorize(kernel.getBody().front()) ? 4 : 1,
+                             DenseI64ArrayAttr::get(context, {}), /*passes=*/1,
+                             /*launches=*/1, EpilogueForm::none);
+}
+
+/// Whether the epilogue of `matmul` is exactly what a cuBLASLt epilogue
+/// computes: product + bias (a kernel operand of shape [N] or [1, N]),
+/// optionally followed by relu or tanh-gelu, each used once, the last one
+/// the kernel's only result.
+static bool isLibraryEpilogue(Block &body, MatmulOp matmul) {
+  ValueRange outputs = body.getTerminator()->getOperands();
+  Value product = matmul.getResult();
+  // cuBLASLt's epilogues are used for unbatched GEMMs only.
+  if (outputs.size() != 1 || !product.hasOneUse() ||
+      getShape(matmul.getLhs()).size() != 2 ||
+      getShape(matmul.getRhs()).size() != 2)
+    return false;
+  auto add = dyn_cast<AddOp>(*product.getUsers().begin());
+  if (!add)
+    return false;
+  Value bias = add.getLhs() == product ? add.getRhs() : add.getLhs();
+  ArrayRef<int64_t> biasShape = getShape(bias);
+  if (!isa<BlockArgument>(bias) || biasShape.empty() || biasShape.size() > 2 ||
+      biasShape.back() != getShape(product).back() ||
+      (biasShape.size() == 2 && biasShape.front() != 1))
+    return false;
+  Value last = add.getResult();
+  if (outputs.front() == last)
+    return true;
+  if (!last.hasOneUse())
+    return false;
+  Operation *activation = *last.getUsers().begin();
+  auto gelu = dyn_cast<GeluOp>(activation);
+  bool fits = isa<ReluOp>(activation) ||
+              (gelu && gelu.getApproximate() == GeluApproximation::tanh);
+  return fits && outputs.front() == activation->getResult(0);
+}
+
+/// The plan of a GEMM kernel: the library GEMM, and its epilogue.
+static KernelPlanAttr planGemm(KernelOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Block &body = kernel.getBody().front();
+  MatmulOp matmul;
+  bool hasEpilogue = false;
+  for (Operation &op : body.without_terminator()) {
+    if (auto found = dyn_cast<MatmulOp>(op))
+      matmul = found;
+    else if (matmul)
+      hasEpilogue = true;
+  }
+  EpilogueForm epilogue = !hasEpilogue ? EpilogueForm::none
+                          : isLibraryEpilogue(body, matmul)
+                              ? EpilogueForm::library
+                              : EpilogueForm::generated;
+  // A generated epilogue is a second launch, which reads the product.
+  int64_t launches = epilogue == EpilogueForm::generated ? 2 : 1;
+  return KernelPlanAttr::get(
+      context, KernelStrategy::library_gemm, getKernelGeometry(body),
+      /*block=*/0, /*rowsPerBlock=*/0, /*columnsPerBlock=*/0,
+      /*vectorWidth=*/1, DenseI64ArrayAttr::get(context, {}),
+      /*passes=*/1, launches, epilogue);
+}
+
+/// The plan of `kernel`.
+static KernelPlanAttr planKernel(KernelOp kernel) {
+  switch (kernel.getKind()) {
+  case KernelKind::gemm:
+    return planGemm(kernel);
+  case KernelKind::matvec:
+    // One output column: a dot product per row; otherwise the library.
+    for (auto matmul : kernel.getBody().front().getOps<MatmulOp>())
+      if (getShape(matmul.getResult()).back() != 1)
+        return planGemm(kernel);
+    return planRows(kernel);
+  case KernelKind::row_reduction:
+    return planRows(kernel);
+  case KernelKind::column_reduction:
+    return planSplit(kernel);
+  case KernelKind::pointwise:
+    return planElementwise(kernel);
+  }
+  llvm_unreachable("unknown kernel kind");
+}
+
+namespace {
+struct SinterPlanKernels
+    : public sinter::impl::SinterPlanKernelsBase<SinterPlanKernels> {
+  void runOnOperation() override {
+    getOperation()->walk([](KernelOp kernel) {
+      if (!kernel.getPlanAttr())
+        kernel.setPlanAttr(planKernel(kernel));
+    });
+  }
+};
+} // namespace

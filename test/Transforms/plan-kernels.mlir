@@ -1,0 +1,174 @@
+// sinter-plan-kernels: every kernel gets a #sinter.plan that the CUDA
+// emitter follows; one case per strategy.
+// RUN: sinter-opt %s --split-input-file --sinter-form-kernels --sinter-plan-kernels | FileCheck %s
+
+// An elementwise kernel with 16-byte vectors: every output full-size.
+// CHECK-LABEL: func.func @elementwise_vector
+// CHECK: sinter.kernel pointwise
+// CHECK-SAME: plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>
+func.func @elementwise_vector(%x: tensor<?x64xf32>, %b: tensor<64xf32>) -> tensor<?x64xf32> {
+  %0 = sinter.add %x, %b : tensor<?x64xf32>, tensor<64xf32>
+  %1 = sinter.relu %0 : tensor<?x64xf32>
+  return %1 : tensor<?x64xf32>
+}
+
+// -----
+
+// Rows of 7 broadcast along: four consecutive elements would straddle rows,
+// so scalar loads.
+// CHECK-LABEL: func.func @elementwise_scalar
+// CHECK: plan = #sinter.plan<strategy = elementwise, {{.*}}, vector_width = 1,
+func.func @elementwise_scalar(%x: tensor<?x7xf32>, %b: tensor<7xf32>) -> tensor<?x7xf32> {
+  %0 = sinter.mul %x, %b : tensor<?x7xf32>, tensor<7xf32>
+  return %0 : tensor<?x7xf32>
+}
+
+// -----
+
+// Softmax over rows of 512: a warp per row, eight rows per block, the row
+// (read by three passes) cached, so HBM is read once.
+// CHECK-LABEL: func.func @warp_per_row
+// CHECK: sinter.kernel row_reduction
+// CHECK-SAME: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+func.func @warp_per_row(%x: tensor<?x512xf32>) -> tensor<?x512xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x512xf32>
+  %d = sinter.sub %x, %m : tensor<?x512xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x512xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x512xf32>
+  %y = sinter.div %e, %s : tensor<?x512xf32>, tensor<?x1xf32>
+  return %y : tensor<?x512xf32>
+}
+
+// -----
+
+// Rows of 4096: a block of 256 threads per row, cached.
+// CHECK-LABEL: func.func @block_per_row
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+func.func @block_per_row(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x4096xf32>
+  %d = sinter.sub %x, %m : tensor<?x4096xf32>, tensor<?x1xf32>
+  return %d : tensor<?x4096xf32>
+}
+
+// -----
+
+// Rows of 65536 do not fit in shared memory: 1024 threads per row, every
+// pass (the mean, then the centered output) reads HBM: two reads.
+// CHECK-LABEL: func.func @long_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 2, launches = 1, epilogue = none>
+func.func @long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
+  %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
+  return %d : tensor<16x65536xf32>
+}
+
+// -----
+
+// A symbolic row length: the launch picks warp or block, and whether the
+// row fits in shared memory.
+// CHECK-LABEL: func.func @row_by_length
+// CHECK: plan = #sinter.plan<strategy = row_by_length, geometry = trailing, block = 0, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+func.func @row_by_length(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<8x?xf32>
+  %d = sinter.sub %x, %m : tensor<8x?xf32>, tensor<8x1xf32>
+  return %d : tensor<8x?xf32>
+}
+
+// -----
+
+// Statistics over the batch: split reductions, 128 adjacent columns per
+// block. The mean is an output of its fold; the variance's kernel reads the
+// input for its partials and again in the apply step that writes x - mean.
+// CHECK-LABEL: func.func @split_leading
+// CHECK: sinter.kernel column_reduction
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: sinter.kernel column_reduction
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none>
+func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96xf32>) {
+  %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
+  %d = sinter.sub %x, %m : tensor<?x96xf32>, tensor<1x96xf32>
+  %sq = sinter.mul %d, %d : tensor<?x96xf32>, tensor<?x96xf32>
+  %v = sinter.mean %sq dims [0] keepdim : tensor<?x96xf32>
+  return %d, %v : tensor<?x96xf32>, tensor<1x96xf32>
+}
+
+// -----
+
+// A mean over N, H, W of NCHW: the innermost dim is reduced, so a block's
+// threads split one channel's elements; the statistic is the output.
+// CHECK-LABEL: func.func @split_strided
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
+  %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
+  return %m : tensor<1x3x1x1xf32>
+}
+
+// -----
+
+// [A, R, C] reducing R: adjacent threads read adjacent C.
+// CHECK-LABEL: func.func @split_middle
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
+  %i = sinter.argmax %x dims [1] : tensor<4x100x64xf32>
+  return %i : tensor<4x64xi64>
+}
+
+// -----
+
+// A whole-tensor sum: partials over many blocks, then one ordered fold.
+// CHECK-LABEL: func.func @split_all
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+func.func @split_all(%x: tensor<?x4097xf32>) -> tensor<f32> {
+  %s = sinter.sum %x dims [0, 1] : tensor<?x4097xf32>
+  return %s : tensor<f32>
+}
+
+// -----
+
+// Bias + relu: cuBLASLt's epilogue, one launch.
+// CHECK-LABEL: func.func @gemm_library_epilogue
+// CHECK: plan = #sinter.plan<strategy = library_gemm, geometry = none, block = 0, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = library>
+func.func @gemm_library_epilogue(%x: tensor<?x64xf32>, %w: tensor<32x64xf32>, %b: tensor<32xf32>) -> tensor<?x32xf32> {
+  %0 = sinter.matmul %x, %w transpose_b : tensor<?x64xf32>, tensor<32x64xf32>
+  %1 = sinter.add %0, %b : tensor<?x32xf32>, tensor<32xf32>
+  %2 = sinter.relu %1 : tensor<?x32xf32>
+  return %2 : tensor<?x32xf32>
+}
+
+// -----
+
+// A row reduction after the GEMM: a generated epilogue kernel, two
+// launches.
+// CHECK-LABEL: func.func @gemm_generated_epilogue
+// CHECK: plan = #sinter.plan<strategy = library_gemm, geometry = trailing, block = 0, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = generated>
+func.func @gemm_generated_epilogue(%x: tensor<?x64xf32>, %w: tensor<32x64xf32>) -> tensor<?x32xf32> {
+  %0 = sinter.matmul %x, %w transpose_b : tensor<?x64xf32>, tensor<32x64xf32>
+  %m = sinter.max %0 dims [1] keepdim : tensor<?x32xf32>
+  %1 = sinter.sub %0, %m : tensor<?x32xf32>, tensor<?x1xf32>
+  return %1 : tensor<?x32xf32>
+}
+
+// -----
+
+// A matrix-vector product: a dot product per row, a warp per row.
+// CHECK-LABEL: func.func @matvec
+// CHECK: sinter.kernel matvec
+// CHECK-SAME: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8,
+func.func @matvec(%x: tensor<?x64xf32>, %w: tensor<64x1xf32>) -> tensor<?x1xf32> {
+  %0 = sinter.matmul %x, %w : tensor<?x64xf32>, tensor<64x1xf32>
+  return %0 : tensor<?x1xf32>
+}
+
+// -----
+
+// A plan written by hand stays.
+// CHECK-LABEL: func.func @kept
+// CHECK: plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1,
+func.func @kept(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %0 = sinter.kernel pointwise(%x) {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>} : (tensor<?x64xf32>) -> tensor<?x64xf32> {
+  ^bb0(%a: tensor<?x64xf32>):
+    %r = sinter.relu %a : tensor<?x64xf32>
+    sinter.yield %r : tensor<?x64xf32>
+  }
+  return %0 : tensor<?x64xf32>
+}
