@@ -160,8 +160,8 @@ cublasOperation_t operationOf(sinter_transpose trans);
 /// (for benchmarks that measure the rule); the arguments are not checked.
 /// Fails with SINTER_ERROR_NOT_SUPPORTED where the kernel cannot run or W's
 /// parts cannot be kept.
-sinter_status runTf32x3(sinter_rt_context *ctx, int64_t m, int64_t n,
-                        int64_t k, float alpha, const float *x, int64_t ldx,
+sinter_status runTf32x3(sinter_rt_context *ctx, int64_t m, int64_t n, int64_t k,
+                        float alpha, const float *x, int64_t ldx,
                         const float *w, int64_t ldw, float beta, float *y,
                         int64_t ldy, sinter_epilogue epilogue,
                         const float *bias, void *scratch);

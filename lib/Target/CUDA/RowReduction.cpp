@@ -953,8 +953,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                                 " threads per row");
     // Rows that several passes read are cached, or re-read when the plan
     // found them too long.
-    bool reread = kernel.plan ? kernel.plan.getPasses() > 1
-                              : !plan->cached.empty();
+    bool reread =
+        kernel.plan ? kernel.plan.getPasses() > 1 : !plan->cached.empty();
     if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
     else if (reread)
