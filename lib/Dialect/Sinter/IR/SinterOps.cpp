@@ -367,9 +367,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 // ReshapeOp
 //===----------------------------------------------------------------------===//
 
-/// Product of the static sizes of `shape` and the number of dynamic ones.
-static std::pair<int64_t, int64_t>
-staticProductAndDynamicCount(ArrayRef<int64_t> shape) {
+std::pair<int64_t, int64_t>
+mlir::sinter::getStaticProductAndDynamicCount(ArrayRef<int64_t> shape) {
   int64_t product = 1, dynamic = 0;
   for (int64_t size : shape) {
     if (ShapedType::isDynamic(size))
@@ -388,9 +387,9 @@ LogicalResult ReshapeOp::verify() {
            << inputType.getElementType() << " vs "
            << resultType.getElementType();
   auto [inputCount, inputDynamic] =
-      staticProductAndDynamicCount(inputType.getShape());
+      getStaticProductAndDynamicCount(inputType.getShape());
   auto [resultCount, resultDynamic] =
-      staticProductAndDynamicCount(resultType.getShape());
+      getStaticProductAndDynamicCount(resultType.getShape());
   if (resultDynamic > 1)
     return emitOpError("result ") << formatShape(resultType.getShape())
                                   << " has more than one dynamic dim";

@@ -133,19 +133,6 @@ static llvm::DenseMap<Value, int64_t> countPasses(Block &body) {
   return passes;
 }
 
-/// The product of the static dims of `shape` and the number of its dynamic
-/// dims (the batch dims, shared by the values of a row kernel).
-static std::pair<int64_t, int64_t> splitStatic(ArrayRef<int64_t> shape) {
-  int64_t product = 1, dynamic = 0;
-  for (int64_t size : shape) {
-    if (ShapedType::isDynamic(size))
-      ++dynamic;
-    else
-      product *= size;
-  }
-  return {product, dynamic};
-}
-
 /// The static row length of a row kernel: its rows are the results of the
 /// reduction with the fewest, and a row holds the elements each reduction
 /// reads and each output writes per such result. std::nullopt when a
@@ -157,7 +144,8 @@ static std::optional<int64_t> getStaticRowLength(Block &body) {
   std::optional<int64_t> batchDims;
   for (Operation *reduction : reductions) {
     std::optional<int64_t> group = getGroupSize(reduction);
-    auto [results, dynamic] = splitStatic(getShape(reduction->getResult(0)));
+    auto [results, dynamic] =
+        getStaticProductAndDynamicCount(getShape(reduction->getResult(0)));
     if (!group || (batchDims && *batchDims != dynamic))
       return std::nullopt;
     batchDims = dynamic;
@@ -173,7 +161,8 @@ static std::optional<int64_t> getStaticRowLength(Block &body) {
     length = std::max(length, elements / rows);
   }
   for (Value output : body.getTerminator()->getOperands()) {
-    auto [elements, dynamic] = splitStatic(getShape(output));
+    auto [elements, dynamic] =
+        getStaticProductAndDynamicCount(getShape(output));
     if (dynamic == *batchDims && elements % rows == 0)
       length = std::max(length, elements / rows);
     else if (dynamic != 0)

@@ -66,6 +66,11 @@ broadcastRunTimeShapes(ArrayRef<int64_t> lhsType, ArrayRef<int64_t> lhs,
                        ArrayRef<int64_t> rhsType, ArrayRef<int64_t> rhs,
                        int64_t *mismatchDim = nullptr);
 
+/// Returns the product of the static sizes of `shape` and the number of its
+/// dynamic ones.
+std::pair<int64_t, int64_t>
+getStaticProductAndDynamicCount(ArrayRef<int64_t> shape);
+
 /// Returns the shape that remains after reducing `shape` over `dims`.
 SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
                                   ArrayRef<int64_t> dims, bool keepdim);
