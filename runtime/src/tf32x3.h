@@ -101,9 +101,10 @@ SINTER_RT_TF32X3_HD float truncateToTf32(float value) {
 ///    T1 and T2 are inf with the sign of x w; T3 = 0 Wh = 0;
 ///  - x finite, w inf: T2 = Xh inf, inf with the sign of x w or NaN where
 ///    Xh = x = 0 (SGEMM's 0 inf); T1 = Xh 2^-126 and T3 = Xl 2^-126 finite.
-/// Subnormal values are outside this: one below 2^-136 has hi = 0 (and the
-/// tensor cores may flush subnormal parts to 0), so a subnormal times an
-/// infinity may be NaN here where SGEMM gives inf.
+/// Subnormal values are outside this: one below 2^-136 (TF32's smallest
+/// subnormal) has hi = 0, so it times an infinity is NaN here where SGEMM
+/// gives inf (measured on the H100, whose tensor cores keep subnormal parts:
+/// 1e-40 * inf is inf, 1.4e-45 * inf NaN).
 enum class Operand {
   /// X, the activation: hi rounded to nearest (ties away), so that hi + lo
   /// holds x to 2^-22 and lo has either sign (unbiased products). x's

@@ -43,23 +43,28 @@ def find_tool(name):
     return path
 
 
-def build_runtime(folder, nvcc, logs):
+def build_runtime(folder, nvcc, logs, jobs):
+    """Compiles the runtime's sources in parallel into a static library."""
     sources = sorted(glob.glob(os.path.join(folder, "runtime", "src", "*.cu")))
     build = os.path.join(folder, "build")
     os.makedirs(build, exist_ok=True)
-    objects = []
-    for source in sources:
+
+    def compile_one(source):
         obj = os.path.join(build, os.path.basename(source) + ".o")
         command = [nvcc] + NVCC_FLAGS + ["-I", os.path.join(folder, "runtime", "include"),
                                          "-c", source, "-o", obj]
         result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True)
+        return obj, result
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        compiled = list(pool.map(compile_one, sources))
+    for _, result in compiled:
         if result.returncode != 0:
             open(os.path.join(logs, "runtime.log"), "w").write(result.stdout)
             sys.exit("gpu-check: the runtime does not build:\n" + result.stdout)
-        objects.append(obj)
     library = os.path.join(build, "libsinter_rt.a")
-    subprocess.run(["ar", "rcs", library] + objects, check=True)
+    subprocess.run(["ar", "rcs", library] + [obj for obj, _ in compiled], check=True)
     return library
 
 
@@ -142,7 +147,7 @@ def main():
     nvcc = find_tool("nvcc")
     sanitizer = None if args.no_sanitizer else find_tool("compute-sanitizer")
 
-    library = build_runtime(folder, nvcc, logs)
+    library = build_runtime(folder, nvcc, logs, args.jobs)
     cases = sorted(glob.glob(os.path.join(folder, "cases", "*")))
     built = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
