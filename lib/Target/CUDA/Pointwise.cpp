@@ -10,8 +10,8 @@
 // broadcasting through coordinates. The grid covers the work, a thread per
 // element (or per four), so that the loop runs once per thread: that reads
 // HBM at the copy bandwidth, where a grid of a few blocks per multiprocessor
-// looping over the elements reaches 95% of it. When every buffer can be read 16 bytes
-// at a time (the host checks the alignment, and the row length when some
+// looping over the elements reaches 95% of it. When every buffer can be read 16
+// bytes at a time (the host checks the alignment, and the row length when some
 // input is broadcast along rows), a vector loop handles four elements per
 // step with float4 loads and stores, and the scalar loop finishes the tail.
 // Outputs whose shapes do not broadcast to that shape (a value and a reshape
