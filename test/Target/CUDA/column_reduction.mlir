@@ -1,7 +1,8 @@
 // Column kernels: statistics over the leading dim without atomics
 // (per-slice partials, then an ordered fold), then a pointwise apply step.
-// RUN: sinterc %s -emit=cuda --model=batch_norm | FileCheck %s
+// RUN: sinter-opt --split-input-file --sinter-plan-kernels %s | sinter-translate --split-input-file --sinter-to-cuda | FileCheck %s
 
+// CHECK-LABEL: // ===== batch_norm.h =====
 // Training batch_norm as decomposed: the mean, then the variance of
 // x - mean, then the normalization.
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
@@ -82,26 +83,25 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
     return %0 : tensor<?x96xf32>
   }
 }
-
 // -----
 
+// CHECK-LABEL: // ===== column_sum.h =====
 // Wide rows (2000 columns): a block covers 256 adjacent columns with one lane
 // of threads, and writes its partials without a fold through shared memory;
 // so many columns are folded one per thread, pairwise in slice order.
-// RUN: sinterc %s -emit=cuda --model=column_sum | FileCheck %s --check-prefix=WIDE
-// WIDE-LABEL: column_sum_k0_column_reduction_partial0(
-// WIDE: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
-// WIDE: const int64_t step = splits * 1;
-// WIDE-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
-// WIDE-NOT: __shared__
-// WIDE: if (column < 2000)
-// WIDE-NEXT: partial[blockIdx.y * 2000 + column] = acc;
-// WIDE: dev::Cascade<dev::SumOp, float> cascade;
-// WIDE-NEXT: for (int64_t s = 0; s < splits; ++s)
-// WIDE-NEXT: cascade.push(partial[s * 2000 + p]);
-// WIDE-NEXT: float total = cascade.result();
-// WIDE: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
-// WIDE: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
+// CHECK-LABEL: column_sum_k0_column_reduction_partial0(
+// CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
+// CHECK: const int64_t step = splits * 1;
+// CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
+// CHECK-NOT: __shared__
+// CHECK: if (column < 2000)
+// CHECK-NEXT: partial[blockIdx.y * 2000 + column] = acc;
+// CHECK: dev::Cascade<dev::SumOp, float> cascade;
+// CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
+// CHECK-NEXT: cascade.push(partial[s * 2000 + p]);
+// CHECK-NEXT: float total = cascade.result();
+// CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
+// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x2000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<1x2000xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
@@ -113,33 +113,32 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
     return %0 : tensor<1x2000xf32>
   }
 }
-
 // -----
 
+// CHECK-LABEL: // ===== column_argmin.h =====
 // argmin over the batch: (value, index) partials, folded with ArgMinOp (and
 // no ArgMaxOp: generated code defines only what it uses; the block-wide
 // fold needs ArgValue's shuffles); the final kernel
 // writes the indices straight into the output, with no apply kernel.
-// RUN: sinterc %s -emit=cuda --model=column_argmin | FileCheck %s --check-prefix=ARGMIN
-// ARGMIN-NOT: ArgMaxOp
-// ARGMIN: struct ArgValue {
-// ARGMIN: shuffleDown(ArgValue v, int delta)
-// ARGMIN: struct ArgMinOp {
-// ARGMIN-LABEL: column_argmin_k0_column_reduction_partial0(
-// ARGMIN-NEXT: const float *__restrict__ x, ArgValue *__restrict__ partial, int64_t B,
-// ARGMIN: dev::Cascade<ArgMinOp, ArgValue> cascade;
-// ARGMIN: chunk[u] = ArgValue{{{.*}}, q};
-// ARGMIN: cascade.push(dev::treeCombine<ArgMinOp, 8>(chunk));
-// ARGMIN: __shared__ ArgValue slices[4][64];
-// ARGMIN-LABEL: column_argmin_k0_column_reduction_final0(
-// ARGMIN-NEXT: const ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
-// ARGMIN: total = dev::blockReduce<256, ArgMinOp>(total);
-// ARGMIN: stats[p] = total.index;
-// ARGMIN-NOT: _apply
-// ARGMIN: int64_t *const stats0 = y;
-// ARGMIN: ArgValue *const partial0 = reinterpret_cast<ArgValue *>(cursor);
-// ARGMIN: return SINTER_OK;
-// ARGMIN-NOT: ArgMaxOp
+// CHECK-NOT: ArgMaxOp
+// CHECK: struct ArgValue {
+// CHECK: shuffleDown(ArgValue v, int delta)
+// CHECK: struct ArgMinOp {
+// CHECK-LABEL: column_argmin_k0_column_reduction_partial0(
+// CHECK-NEXT: const float *__restrict__ x, ArgValue *__restrict__ partial, int64_t B,
+// CHECK: dev::Cascade<ArgMinOp, ArgValue> cascade;
+// CHECK: chunk[u] = ArgValue{{{.*}}, q};
+// CHECK: cascade.push(dev::treeCombine<ArgMinOp, 8>(chunk));
+// CHECK: __shared__ ArgValue slices[4][64];
+// CHECK-LABEL: column_argmin_k0_column_reduction_final0(
+// CHECK-NEXT: const ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
+// CHECK: total = dev::blockReduce<256, ArgMinOp>(total);
+// CHECK: stats[p] = total.index;
+// CHECK-NOT: _apply
+// CHECK: int64_t *const stats0 = y;
+// CHECK: ArgValue *const partial0 = reinterpret_cast<ArgValue *>(cursor);
+// CHECK: return SINTER_OK;
+// CHECK-NOT: ArgMaxOp
 module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<64xi64> {sinter.name = "y", sinter.dim_names = [""]}) {
@@ -151,21 +150,20 @@ module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
     return %0 : tensor<64xi64>
   }
 }
-
 // -----
 
+// CHECK-LABEL: // ===== nchw_mean.h =====
 // Training batch_norm statistics over [N, C, H, W] (dims 0, 2, 3 strided
 // around the kept channel): the innermost dim is reduced, so each block's
 // threads split one channel's elements (adjacent threads read adjacent
 // addresses) and combine them with a block-wide tree.
-// RUN: sinterc %s -emit=cuda --model=nchw_mean | FileCheck %s --check-prefix=NCHW
-// NCHW-LABEL: nchw_mean_k0_column_reduction_partial0(
-// NCHW: const int64_t column = blockIdx.x;
-// NCHW: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
-// NCHW: acc = dev::blockReduce<256, dev::SumOp>(acc);
-// NCHW-NEXT: if (threadIdx.x == 0)
-// NCHW-NEXT: partial[blockIdx.y * 3 + column] = acc;
-// NCHW: total = total / static_cast<float>((B * 20));
+// CHECK-LABEL: nchw_mean_k0_column_reduction_partial0(
+// CHECK: const int64_t column = blockIdx.x;
+// CHECK: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
+// CHECK: acc = dev::blockReduce<256, dev::SumOp>(acc);
+// CHECK-NEXT: if (threadIdx.x == 0)
+// CHECK-NEXT: partial[blockIdx.y * 3 + column] = acc;
+// CHECK: total = total / static_cast<float>((B * 20));
 module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x3x4x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]})
       -> (tensor<1x3x1x1xf32> {sinter.name = "m", sinter.dim_names = ["", "", "", ""]}) {

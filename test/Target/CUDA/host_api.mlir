@@ -3,7 +3,7 @@
 // makes before launching anything, @prepare at create time, the workspace
 // plan (in a workspace of the model's own or a lent one), and results that
 // are copies.
-// RUN: sinterc %s -emit=cuda | FileCheck %s
+// RUN: sinter-opt --sinter-plan-kernels --mlir-print-debuginfo %s | sinter-translate --sinter-to-cuda | FileCheck %s
 
 // CHECK-LABEL: // ===== host.h =====
 // CHECK: #include "sinter/rt.h"
