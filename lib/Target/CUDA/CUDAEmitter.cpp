@@ -97,8 +97,13 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
           generatePointwise(local, makeEvalKernel(kernel.request, kernel.name));
       break;
     case KernelKind::row_reduction:
-      code = generateRowReduction(local,
-                                  makeEvalKernel(kernel.request, kernel.name));
+      // Few long rows: the plan splits each row over many blocks.
+      code = kernel.op.getPlanAttr().getStrategy() ==
+                     KernelStrategy::split_reduction
+                 ? generateColumnReduction(
+                       local, makeEvalKernel(kernel.request, kernel.name))
+                 : generateRowReduction(
+                       local, makeEvalKernel(kernel.request, kernel.name));
       break;
     case KernelKind::column_reduction:
       code = generateColumnReduction(
