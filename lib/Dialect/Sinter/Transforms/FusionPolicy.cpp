@@ -33,221 +33,26 @@
 //
 // Within a phase, a group grows by the candidate that saves the most HBM
 // bytes (estimateTraffic of the separate kernels minus that of the merged
-// one), among those that are legal (the small predicates below) and create
+// one), among those that are legal (FusionLegality.h) and create
 // no cycle between kernels. A matmul or a reduction is never computed twice.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FusionPolicy.h"
+#include "FusionLegality.h"
 
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 
 #include <set>
 
+#define DEBUG_TYPE "sinter-fusion"
+
 using namespace mlir;
 using namespace mlir::sinter;
-
-//===----------------------------------------------------------------------===//
-// Legality: small predicates on ops and shapes
-//===----------------------------------------------------------------------===//
-
-/// Whether a value computed in the candidate kernel (rather than read from
-/// HBM).
-using IsInternalFn = llvm::function_ref<bool(Value)>;
-
-static ArrayRef<int64_t> getShape(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
-
-static bool isStatic(ArrayRef<int64_t> shape) {
-  return llvm::none_of(shape, ShapedType::isDynamic);
-}
-
-/// Whether `op` is cheap enough to share a kernel with anything and to be
-/// recomputed by another kernel: elementwise and shape ops. Matmuls and
-/// reductions are heavy: computed once, by one kernel.
-static bool isCheapOp(Operation *op) {
-  return isElementwiseOp(op) || isa<ReshapeOp, TransposeOp>(op);
-}
-
-/// Whether `shape` begins with the row dims `rows` (`?` matches `?`).
-static bool startsWithRows(ArrayRef<int64_t> shape, ArrayRef<int64_t> rows) {
-  return shape.size() >= rows.size() && shape.take_front(rows.size()) == rows;
-}
-
-/// Whether elementwise `op` computes each row of its result from the same
-/// row of every operand computed in the kernel: the result keeps the rows,
-/// and internal operands have the result's rank (so that broadcasting aligns
-/// row dims with row dims) and keep the rows too. Operands read from HBM may
-/// broadcast in any way (bias [N], per-row [M, 1], full [M, N]).
-static bool broadcastsOverSameRows(Operation *op, ArrayRef<int64_t> rows,
-                                   IsInternalFn isInternal) {
-  ArrayRef<int64_t> result = getShape(op->getResult(0));
-  if (!startsWithRows(result, rows))
-    return false;
-  return llvm::all_of(op->getOperands(), [&](Value operand) {
-    return !isInternal(operand) || (getShape(operand).size() == result.size() &&
-                                    startsWithRows(getShape(operand), rows));
-  });
-}
-
-/// Whether reduction `op` reduces inside rows: only dims after the rows.
-static bool reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  return reduction && startsWithRows(getShape(op->getOperand(0)), rows) &&
-         llvm::all_of(reduction->dims, [&](int64_t dim) {
-           return dim >= static_cast<int64_t>(rows.size());
-         });
-}
-
-/// Whether `op` keeps every element in its row: a reshape that keeps the row
-/// dims and regroups only (static) dims after them, e.g. [B, C] -> [B, G,
-/// C/G], or a transpose that leaves the row dims in place.
-static bool staysWithinRows(Operation *op, ArrayRef<int64_t> rows) {
-  if (!isa<ReshapeOp, TransposeOp>(op))
-    return false;
-  ArrayRef<int64_t> input = getShape(op->getOperand(0));
-  ArrayRef<int64_t> result = getShape(op->getResult(0));
-  if (!startsWithRows(input, rows) || !startsWithRows(result, rows))
-    return false;
-  if (isa<ReshapeOp>(op))
-    return isStatic(input.drop_front(rows.size())) &&
-           isStatic(result.drop_front(rows.size()));
-  ArrayRef<int64_t> perm = cast<TransposeOp>(op).getPerm();
-  return llvm::equal(perm.take_front(rows.size()),
-                     llvm::seq<int64_t>(0, rows.size()));
-}
-
-/// Whether `op` can be computed by a kernel whose thread blocks own whole
-/// rows (`rows` are the leading dims that index them): GEMM epilogues and row
-/// reductions.
-static bool fitsRows(Operation *op, ArrayRef<int64_t> rows,
-                     IsInternalFn isInternal) {
-  if (isElementwiseOp(op))
-    return broadcastsOverSameRows(op, rows, isInternal);
-  if (getReductionInfo(op))
-    return reducesWithinRows(op, rows);
-  return staysWithinRows(op, rows);
-}
-
-/// Whether `shape` is a statistic over the columns of `full`, whose leading
-/// `numReduced` dims are reduced: the trailing dims of `full`, with the
-/// leading ones kept as 1 or dropped.
-static bool isColumnStatistic(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
-                              unsigned numReduced) {
-  ArrayRef<int64_t> columns = full.drop_front(numReduced);
-  if (shape.size() < columns.size() || shape.size() > full.size() ||
-      shape.take_back(columns.size()) != columns)
-    return false;
-  return llvm::all_of(shape.drop_back(columns.size()),
-                      [](int64_t size) { return size == 1; });
-}
-
-/// Whether `op` can be computed by a column-statistics kernel over `full`
-/// (leading `numReduced` dims reduced): another reduction over the same
-/// columns, or an elementwise op on statistics; with `allowFullSize`, also an
-/// elementwise op that computes a full-size reduction input from full-size
-/// values and statistics (the centered values of a variance).
-static bool fitsColumns(Operation *op, ArrayRef<int64_t> full,
-                        unsigned numReduced, IsInternalFn isInternal,
-                        bool allowFullSize) {
-  if (std::optional<ReductionInfo> reduction = getReductionInfo(op))
-    return getShape(op->getOperand(0)) == full &&
-           llvm::equal(reduction->dims, llvm::seq<int64_t>(0, numReduced));
-  if (!isElementwiseOp(op))
-    return false;
-  auto isStatistic = [&](Value value) {
-    return isColumnStatistic(getShape(value), full, numReduced);
-  };
-  auto isFullSize = [&](Value value) { return getShape(value) == full; };
-  Value result = op->getResult(0);
-  bool resultIsStatistic = isStatistic(result);
-  if (!resultIsStatistic && !(allowFullSize && isFullSize(result)))
-    return false;
-  return llvm::all_of(op->getOperands(), [&](Value operand) {
-    return !isInternal(operand) || isStatistic(operand) ||
-           (!resultIsStatistic && isFullSize(operand));
-  });
-}
-
-/// Whether elementwise `op` maps its internal operands element for element
-/// onto its result of shape `full`: all a reduction without row or column
-/// structure can share its kernel with.
-static bool fitsSameShape(Operation *op, ArrayRef<int64_t> full,
-                          IsInternalFn isInternal) {
-  return isElementwiseOp(op) && getShape(op->getResult(0)) == full &&
-         llvm::all_of(op->getOperands(), [&](Value operand) {
-           return !isInternal(operand) || getShape(operand) == full;
-         });
-}
-
-/// Whether `user` reads `value` element for element, so that one thread of a
-/// pointwise kernel computes both: a shape op, or an elementwise op that does
-/// not broadcast `value`.
-static bool readsElementwise(Operation *user, Value value) {
-  if (isa<ReshapeOp, TransposeOp>(user))
-    return true;
-  return isElementwiseOp(user) &&
-         getShape(value) == getShape(user->getResult(0));
-}
-
-/// The row dims of reduction `op` if it reduces a trailing run of dims and
-/// keeps at least one leading dim.
-static std::optional<SmallVector<int64_t>> getReductionRows(Operation *op) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  ArrayRef<int64_t> input = getShape(op->getOperand(0));
-  SmallVector<int64_t> dims(reduction->dims);
-  llvm::sort(dims);
-  int64_t first =
-      static_cast<int64_t>(input.size()) - static_cast<int64_t>(dims.size());
-  if (dims.empty() || first <= 0 ||
-      !llvm::equal(dims, llvm::seq<int64_t>(first, input.size())))
-    return std::nullopt;
-  return SmallVector<int64_t>(input.take_front(first));
-}
-
-/// The number of leading dims reduction `op` reduces, if it reduces exactly
-/// a leading run and keeps the last dim (column statistics).
-static std::optional<unsigned> getColumnReducedCount(Operation *op) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  int64_t rank = getShape(op->getOperand(0)).size();
-  SmallVector<int64_t> dims(reduction->dims);
-  llvm::sort(dims);
-  if (dims.empty() || static_cast<int64_t>(dims.size()) >= rank ||
-      !llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())))
-    return std::nullopt;
-  return dims.size();
-}
-
-/// The kind of the kernel reduction `op` roots: a row kernel when it reduces
-/// trailing dims (threads cooperate along contiguous rows), a column kernel
-/// (threads split the reduced elements over many blocks) for every other
-/// geometry, a whole-tensor reduction included.
-static KernelKind getReductionKind(Operation *op) {
-  return cast<ReductionOpInterface>(op).getGeometry() ==
-                 ReductionGeometry::trailing
-             ? KernelKind::row_reduction
-             : KernelKind::column_reduction;
-}
-
-/// Whether `op` may feed `matmul` inside a gemm kernel: only a reshape that
-/// nothing else reads, a view of the operand that the library GEMM reads from
-/// memory.
-static bool isMatmulOperandView(Operation *op, Operation *matmul) {
-  return isa<ReshapeOp>(op) &&
-         llvm::all_of(op->getUsers(),
-                      [&](Operation *user) { return user == matmul; });
-}
-
-/// The kind of the kernel a matmul roots: matvec when M or N is 1.
-static KernelKind getMatmulKind(MatmulOp matmul) {
-  ArrayRef<int64_t> shape = getShape(matmul.getResult());
-  bool vector = shape[shape.size() - 1] == 1 || shape[shape.size() - 2] == 1;
-  return vector ? KernelKind::matvec : KernelKind::gemm;
-}
 
 //===----------------------------------------------------------------------===//
 // The planner
@@ -282,6 +87,9 @@ struct Group {
   llvm::SetVector<Operation *> recomputed;
   /// The matmul of a gemm or matvec group.
   Operation *matmul = nullptr;
+  /// The op the group was created for (a matmul, a reduction, or the first
+  /// op of a pointwise group).
+  Operation *root = nullptr;
   /// An existing sinter.kernel, kept as it is.
   bool existing = false;
 };
@@ -296,8 +104,9 @@ struct Candidate {
 
 class FusionPlanner {
 public:
-  FusionPlanner(Block &block, const CostModel &costs)
-      : block(block), costs(costs) {}
+  FusionPlanner(Block &block, const CostModel &costs,
+                const FusionOptions &options)
+      : block(block), costs(costs), options(options) {}
 
   /// Creates one unplaced group per op; fails on ops no kernel computes.
   LogicalResult initialize();
@@ -339,9 +148,10 @@ private:
   void collectCandidates(unsigned group, SmallVectorImpl<Candidate> &out);
   Candidate getProducerClosure(Operation *reduction) const;
   bool feedsMatmul(unsigned group, Operation *op) const;
-  bool canJoin(unsigned group, const Candidate &candidate) const;
-  bool fits(unsigned group, Operation *op, IsInternalFn isInternal,
-            bool allowFullSize) const;
+  Legality canJoin(unsigned group, const Candidate &candidate) const;
+  Legality fits(unsigned group, Operation *op, IsInternalFn isInternal,
+                bool allowFullSize) const;
+  void explainRejection(unsigned group, const Legality &legality);
   void grow(unsigned group);
 
   // Pointwise merging and recomputation.
@@ -352,6 +162,9 @@ private:
 
   Block &block;
   const CostModel &costs;
+  const FusionOptions &options;
+  /// The (op, group) pairs already explained by a remark.
+  DenseSet<std::pair<Operation *, unsigned>> explained;
   /// Top-level ops in program order (constants and the terminator excluded).
   SmallVector<Operation *> nodes;
   DenseMap<Operation *, unsigned> position;
@@ -533,6 +346,7 @@ unsigned FusionPlanner::createGroup(Operation *root, KernelKind kind,
   unsigned group = getGroup(root);
   groups[group].kind = kind;
   groups[group].space = std::move(space);
+  groups[group].root = root;
   if (isa<MatmulOp>(root))
     groups[group].matmul = root;
   return group;
@@ -545,8 +359,9 @@ void FusionPlanner::moveTo(unsigned group, Operation *op) {
 }
 
 /// Whether `op` fits the structure of `group` (see Space).
-bool FusionPlanner::fits(unsigned group, Operation *op, IsInternalFn isInternal,
-                         bool allowFullSize) const {
+Legality FusionPlanner::fits(unsigned group, Operation *op,
+                             IsInternalFn isInternal,
+                             bool allowFullSize) const {
   const Space &space = groups[group].space;
   switch (space.kind) {
   case Space::Kind::Rows:
@@ -557,7 +372,7 @@ bool FusionPlanner::fits(unsigned group, Operation *op, IsInternalFn isInternal,
   case Space::Kind::SameShape:
     return fitsSameShape(op, space.shape, isInternal);
   case Space::Kind::Elementwise:
-    return false;
+    return Legality::reject("pointwise kernels merge whole groups");
   }
   llvm_unreachable("unknown space");
 }
@@ -579,20 +394,52 @@ bool FusionPlanner::feedsMatmul(unsigned group, Operation *op) const {
 /// group is a view of its operand, and every other op fits the group's
 /// space. Without allowFullSize, a candidate is a consumer, which a
 /// column-statistics or same-shape group does not take.
-bool FusionPlanner::canJoin(unsigned group, const Candidate &candidate) const {
+Legality FusionPlanner::canJoin(unsigned group,
+                                const Candidate &candidate) const {
   const Group &g = groups[group];
   auto isInternal = [&](Value value) {
     Operation *producer = value.getDefiningOp();
     return producer && (g.members.contains(producer) ||
                         llvm::is_contained(candidate.ops, producer));
   };
-  return llvm::all_of(candidate.ops, [&](Operation *op) {
-    if (isa<MatmulOp>(op) || isPlaced(op))
-      return false;
-    if (feedsMatmul(group, op))
-      return isMatmulOperandView(op, g.matmul);
-    return fits(group, op, isInternal, candidate.allowFullSize);
-  });
+  for (Operation *op : candidate.ops) {
+    if (isa<MatmulOp>(op))
+      return Legality::reject("a matmul only roots a kernel", op);
+    if (isPlaced(op))
+      return Legality::reject("already belongs to another kernel", op);
+    Legality legality =
+        feedsMatmul(group, op)
+            ? isMatmulOperandView(op, g.matmul)
+            : fits(group, op, isInternal, candidate.allowFullSize);
+    if (!legality)
+      return legality.about(op);
+  }
+  return Legality();
+}
+
+/// The name of `op` without its dialect ("add"), for remarks and logs.
+static StringRef getShortName(Operation *op) {
+  return op->getName().stripDialect();
+}
+
+/// The names of `ops`, comma-separated, for logs.
+[[maybe_unused]] static std::string getShortNames(ArrayRef<Operation *> ops) {
+  std::string names;
+  for (Operation *op : ops)
+    names += (names.empty() ? "" : ", ") + getShortName(op).str();
+  return names;
+}
+
+/// With FusionOptions::remarks, a remark at the rejected op of a candidate
+/// of `group`, once per op and group: "cannot fuse add with sum: broadcasts
+/// across rows".
+void FusionPlanner::explainRejection(unsigned group, const Legality &legality) {
+  Operation *op = legality.getOp();
+  Operation *root = groups[group].root;
+  if (!options.remarks || !op || !root || !explained.insert({op, group}).second)
+    return;
+  op->emitRemark() << "cannot fuse " << getShortName(op) << " with "
+                   << getShortName(root) << ": " << legality.getReason();
 }
 
 /// The cheap unplaced ops that compute the input of `reduction` from placed
@@ -658,21 +505,40 @@ void FusionPlanner::grow(unsigned group) {
     std::optional<Candidate> best;
     int64_t bestSaved = 0;
     for (Candidate &candidate : candidates) {
-      if (!canJoin(group, candidate))
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] group " << group << " ("
+                 << getShortName(groups[group].root) << "): candidate "
+                 << getShortNames(candidate.ops) << ": ");
+      if (Legality legality = canJoin(group, candidate); !legality) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "rejected, " << getShortName(legality.getOp()) << " "
+                   << legality.getReason() << "\n");
+        explainRejection(group, legality);
         continue;
+      }
       int64_t saved = bytesSaved(group, candidate.ops);
-      if (saved <= bestSaved)
+      LLVM_DEBUG(llvm::dbgs() << "saves " << saved << " bytes");
+      if (saved <= bestSaved) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << ", not more than the best (" << bestSaved << ")\n");
         continue;
+      }
       SmallVector<unsigned> merged = {group};
       for (Operation *op : candidate.ops)
         merged.push_back(getGroup(op));
-      if (wouldCreateCycle(merged))
+      if (wouldCreateCycle(merged)) {
+        LLVM_DEBUG(llvm::dbgs() << ", rejected: would create a cycle\n");
         continue;
+      }
+      LLVM_DEBUG(llvm::dbgs() << ", the best so far\n");
       best = candidate;
       bestSaved = saved;
     }
     if (!best)
       return;
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] group " << group << " takes "
+                            << getShortNames(best->ops) << " (" << bestSaved
+                            << " bytes saved)\n");
     for (Operation *op : best->ops)
       moveTo(group, op);
   }
@@ -681,7 +547,7 @@ void FusionPlanner::grow(unsigned group) {
 void FusionPlanner::formGemmGroups() {
   for (Operation *node : nodes)
     if (auto matmul = dyn_cast<MatmulOp>(node)) {
-      ArrayRef<int64_t> result = getShape(matmul.getResult());
+      ArrayRef<int64_t> result = getFusionShape(matmul.getResult());
       Space space{Space::Kind::Rows, SmallVector<int64_t>(result.drop_back()),
                   0};
       grow(createGroup(node, getMatmulKind(matmul), std::move(space)));
@@ -693,7 +559,7 @@ void FusionPlanner::formReductionGroups() {
     if (isPlaced(node) || !getReductionInfo(node))
       continue;
     KernelKind kind = getReductionKind(node);
-    SmallVector<int64_t> input(getShape(node->getOperand(0)));
+    SmallVector<int64_t> input(getFusionShape(node->getOperand(0)));
     Space space{Space::Kind::SameShape, input, 0};
     if (std::optional<SmallVector<int64_t>> rows = getReductionRows(node))
       space = Space{Space::Kind::Rows, *rows, 0};
@@ -782,6 +648,9 @@ void FusionPlanner::formPointwiseGroups() {
     }
     if (!best)
       return;
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] pointwise group "
+                            << best->first << " takes group " << best->second
+                            << " (" << bestSaved << " bytes saved)\n");
     SmallVector<Operation *> ops(groups[best->second].members.begin(),
                                  groups[best->second].members.end());
     for (Operation *op : ops)
@@ -815,7 +684,7 @@ bool FusionPlanner::canRecompute(unsigned group, Operation *op) const {
   }
   if (g.space.kind == Space::Kind::Elementwise)
     return true;
-  return fits(group, op, isInternal, /*allowFullSize=*/true);
+  return fits(group, op, isInternal, /*allowFullSize=*/true).isLegal();
 }
 
 /// Lets `group` recompute `op` if that lowers the traffic of both kernels
@@ -827,6 +696,11 @@ bool FusionPlanner::tryRecompute(unsigned group, Operation *op) {
   groups[group].recomputed.insert(op);
   recomputedBy[op].push_back(group);
   int64_t after = estimateGroupTraffic(owner) + estimateGroupTraffic(group);
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] group " << group
+                          << " recomputing " << getShortName(op) << " of group "
+                          << owner << ": " << before << " -> " << after
+                          << " bytes" << (after < before ? "" : ", no")
+                          << "\n");
   if (after >= before) {
     groups[group].recomputed.remove(op);
     recomputedBy[op].pop_back();
@@ -933,8 +807,9 @@ FailureOr<SmallVector<FusionGroup>> FusionPlanner::finish() {
 }
 
 FailureOr<SmallVector<FusionGroup>>
-mlir::sinter::decideFusion(Block &block, const CostModel &costs) {
-  FusionPlanner planner(block, costs);
+mlir::sinter::decideFusion(Block &block, const CostModel &costs,
+                           const FusionOptions &options) {
+  FusionPlanner planner(block, costs, options);
   if (failed(planner.initialize()))
     return failure();
   planner.formGemmGroups();

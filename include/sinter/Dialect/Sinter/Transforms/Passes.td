@@ -100,7 +100,7 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Parameter hoisting and kernel formation (branch `kernels`)
+// Parameter hoisting and kernel formation
 //===----------------------------------------------------------------------===//
 
 def SinterHoistParams : Pass<"sinter-hoist-params", "ModuleOp"> {
@@ -135,7 +135,16 @@ def SinterFormKernels : Pass<"sinter-form-kernels", "ModuleOp"> {
     elementwise producers may also be recomputed in a consumer kernel when
     that avoids writing a full-size intermediate. Expects decomposed input
     (run sinter-decompose first): softmax and the norms are rejected.
+
+    With `remarks`, every op that a kernel could not take gets a remark with
+    the reason (`cannot fuse add with sum: broadcasts across rows`); a debug
+    build logs every candidate, the bytes it saves and any rejection with
+    `--debug-only=sinter-fusion`.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark at each op a kernel could not take, with the reason">,
+  ];
 }
 
 def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
