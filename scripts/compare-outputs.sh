@@ -51,7 +51,7 @@ for entry in "${cases[@]}"; do
     compared=$((compared + 1))
     # sinter_rt/ is a copy of the runtime of the source tree each binary was
     # built from, not generated code.
-  if ! diff -r -x sinter_rt "$work/reference" "$work/candidate" >"$work/diff" ||
+    if ! diff -r -x sinter_rt "$work/reference" "$work/candidate" >"$work/diff" ||
       ! diff "$work/reference.stdout" "$work/candidate.stdout" >>"$work/diff" ||
       ! diff "$work/reference.stderr" "$work/candidate.stderr" >>"$work/diff"; then
       failed=$((failed + 1))
