@@ -24,6 +24,7 @@
 #include "AST.h"
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Support/Numbers.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -274,8 +275,10 @@ private:
   llvm::DenseMap<Value, SmallVector<std::string>> dimNames;
 };
 
-/// Formats a number for a message: 1, 0.5, 1e-05.
-std::string formatNumber(double value);
+/// Formats a number for a message, to 6 significant digits: 1, 0.5, 1e-05.
+inline std::string formatNumber(double value) {
+  return formatShortest(value, /*maxDigits=*/6);
+}
 
 /// Appends "; did you mean '<candidate>'?" to `diag` when a candidate is
 /// close enough to `name` (by edit distance) to be a likely typo; ties go to
