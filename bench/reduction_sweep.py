@@ -64,6 +64,9 @@ CASES = {
                         "F.layer_norm(x, (4194304,), w, b)"),
     "rms_norm": (["return rms_norm(x, [1024], weight=w)"], {"x": [65536, 1024]},
                  {"w": [1024]}, "F.rms_norm(x, (1024,), w)"),
+    "instance_norm_long": (["return instance_norm(x)"],
+                           {"x": [16, 64, 256, 256]}, {},
+                           "F.instance_norm(x)"),
     "batch_norm_nc": (["return batch_norm(x, training=true)"],
                       {"x": [65536, 1024]}, {},
                       "F.batch_norm(x, None, None, training=True)"),
@@ -279,7 +282,17 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     parser.add_argument("--budget-s", type=float, default=400,
                         help="skip torch.compile once the run is this old")
+    parser.add_argument("--cases", default="",
+                        help="comma-separated case names (default: all)")
     args = parser.parse_args()
+    if args.cases:
+        wanted = args.cases.split(",")
+        unknown = sorted(set(wanted) - set(CASES))
+        if unknown:
+            parser.error("unknown cases: " + ", ".join(unknown))
+        for name in list(CASES):
+            if name not in wanted:
+                del CASES[name]
     if args.command == "prepare":
         prepare(args.folder, args.sinterc, os.path.join(HERE, ".."))
     elif args.command == "report":
