@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RowKernel.h""
+#include "RowKernel.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
