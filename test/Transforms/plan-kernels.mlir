@@ -56,10 +56,35 @@ func.func @block_per_row(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
 // pass (the mean, then the centered output) reads HBM: two reads.
 // CHECK-LABEL: func.func @long_rows
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 2, launches = 1, epilogue = none>
-func.func @long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
+func.func @long_rows(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<1024x65536xf32>
+  %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
+  return %d : tensor<1024x65536xf32>
+}
+
+// -----
+
+// 16 rows of 65536 would keep 16 of the GPU's SMs busy: each row is split
+// over many blocks (a block's threads split one row's elements), as a
+// whole-tensor sum is: partials, an ordered fold, and the apply step that
+// reads the rows again.
+// CHECK-LABEL: func.func @few_long_rows
+// CHECK: sinter.kernel row_reduction
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none>
+func.func @few_long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
   %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
   return %d : tensor<16x65536xf32>
+}
+
+// -----
+
+// 16 rows of 8192: short enough for a block of 256 threads each.
+// CHECK-LABEL: func.func @few_medium_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256,
+func.func @few_medium_rows(%x: tensor<16x8192xf32>) -> tensor<16x1xf32> {
+  %s = sinter.sum %x dims [1] keepdim : tensor<16x8192xf32>
+  return %s : tensor<16x1xf32>
 }
 
 // -----

@@ -10,6 +10,7 @@
 //  - reductions over a warp or a block with a fixed combination order, so a
 //    result is bitwise the same from run to run, and every thread receives it;
 //  - Welford mean / M2 states and their combination, for variances;
+//  - pairwise (cascade) accumulation in one thread, for long reductions;
 //  - elementwise functions with PyTorch's exact definitions (the formulas of
 //    ATen's CUDA kernels, evaluated in fp32 with the accurate library
 //    functions erff, expf, expm1f, log1pf and tanhf, never fast intrinsics);
@@ -261,6 +262,67 @@ template <int kThreads>
 __device__ __forceinline__ Welford blockWelford(Welford v) {
   return blockReduce<kThreads, WelfordOp>(v);
 }
+
+/// Combines \p values[0] .. values[kCount - 1] as a fixed pairwise tree:
+/// (v0, v1), (v2, v3), then ((v0, v1), (v2, v3)), ...
+template <typename Op, int kCount, typename T>
+SINTER_RT_HOST_DEVICE T treeCombine(const T *values, Op op = Op()) {
+  if constexpr (kCount == 1) {
+    return values[0];
+  } else {
+    constexpr int kHalf = (kCount + 1) / 2;
+    return op(treeCombine<Op, kHalf>(values, op),
+              treeCombine<Op, kCount - kHalf>(values + kHalf, op));
+  }
+}
+
+/// Unrolls the loop that follows in device code (the host compiler does not
+/// know the pragma).
+#ifdef __CUDA_ARCH__
+#define SINTER_RT_UNROLL _Pragma("unroll")
+#else
+#define SINTER_RT_UNROLL
+#endif
+
+/// Pairwise (cascade) combination of a stream of values in one thread: level
+/// l holds the combination of 2^l consecutive pushes, and levels carry like
+/// the digits of a binary counter, so that a sum of n values carries a
+/// rounding error that grows with log2(n) rather than with n (as the trees of
+/// PyTorch's reductions do). The order depends on the number of pushes only:
+/// deterministic. The last level takes every push beyond 2^kLevels - 1.
+template <typename Op, typename T, int kLevels = 20> struct Cascade {
+  T levels[kLevels] = {};
+  uint32_t count = 0;
+
+  /// Adds \p value after the values pushed so far.
+  SINTER_RT_HOST_DEVICE void push(T value, Op op = Op()) {
+SINTER_RT_UNROLL
+    for (int l = 0; l < kLevels; ++l) {
+      if (l == kLevels - 1) {
+        levels[l] = (count >> l) & 1u ? op(levels[l], value) : value;
+        count = 1u << l; // the levels below were carried into this one
+        return;
+      }
+      if (!((count >> l) & 1u)) {
+        levels[l] = value;
+        ++count;
+        return;
+      }
+      value = op(levels[l], value);
+    }
+  }
+
+  /// The combination of every value pushed, in push order (the identity of
+  /// none).
+  SINTER_RT_HOST_DEVICE T result(Op op = Op()) const {
+    T total = Op::identity();
+SINTER_RT_UNROLL
+    for (int l = kLevels - 1; l >= 0; --l)
+      if ((count >> l) & 1u)
+        total = op(total, levels[l]);
+    return total;
+  }
+};
 
 //===----------------------------------------------------------------------===//
 // Elementwise functions (PyTorch's definitions, fp32)

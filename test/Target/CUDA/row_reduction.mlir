@@ -1,6 +1,7 @@
 // Row kernels: team per row chosen by row length, rows cached in shared
 // memory when read by more than one pass, reductions level by level,
-// segments of a row (group_norm), argmax, symbolic row lengths.
+// segments of a row (group_norm), argmax, symbolic row lengths, few long
+// rows split over many blocks.
 // RUN: sinterc %s -emit=cuda --model=softmax | FileCheck %s --check-prefix=SOFTMAX
 // RUN: sinterc %s -emit=cuda --model=softmax | FileCheck %s --check-prefix=NOBLAS
 // RUN: sinterc %s -emit=cuda --model=short_rows | FileCheck %s --check-prefix=WARP
@@ -8,6 +9,7 @@
 // RUN: sinterc %s -emit=cuda --model=argmax | FileCheck %s --check-prefix=ARGMAX
 // RUN: sinterc %s -emit=cuda --model=symbolic_rows | FileCheck %s --check-prefix=SYMBOLIC
 // RUN: sinterc %s -emit=cuda --model=long_rows | FileCheck %s --check-prefix=LONG
+// RUN: sinterc %s -emit=cuda --model=few_long_rows | FileCheck %s --check-prefix=SPLIT
 
 // A model without GEMMs never sets up cuBLAS.
 // NOBLAS-NOT: sinter_rt_init_blas
@@ -205,6 +207,30 @@ module {
         sinter.yield %d : tensor<?x100000xf32>
       }
       return %0 : tensor<?x100000xf32>
+    }
+  }
+
+  // 16 rows of 100000 (fewer than two per SM): each row is split over many
+  // blocks, whose threads split its elements; an ordered fold per row, then
+  // the apply step over every element.
+  // SPLIT: //   few_long_rows_k0_row_reduction: sum, div
+  // SPLIT-NEXT: //       1 reduction(s): per-slice partials, ordered fold, then pointwise apply
+  // SPLIT: few_long_rows_k0_row_reduction_partial0(
+  // SPLIT: const int64_t column = blockIdx.x;
+  // SPLIT: acc = dev::blockReduce<256, dev::SumOp>(acc);
+  // SPLIT: few_long_rows_k0_row_reduction_final0(
+  // SPLIT: few_long_rows_k0_row_reduction_apply(
+  // SPLIT: const int64_t splits0 = sinterColumnSplits(100000, 256, (16 + 0) / 1);
+  module @few_long_rows {
+    func.func @forward(%x: tensor<16x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+        -> (tensor<16x100000xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+      %0 = sinter.kernel row_reduction(%x) : (tensor<16x100000xf32>) -> tensor<16x100000xf32> {
+      ^bb0(%a: tensor<16x100000xf32>):
+        %s = sinter.sum %a dims [1] keepdim : tensor<16x100000xf32>
+        %d = sinter.div %a, %s : tensor<16x100000xf32>, tensor<16x1xf32>
+        sinter.yield %d : tensor<16x100000xf32>
+      }
+      return %0 : tensor<16x100000xf32>
     }
   }
 }

@@ -813,8 +813,7 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
   case KernelStrategy::row_by_length:
     return geometry == ReductionGeometry::trailing;
   case KernelStrategy::split_reduction:
-    return geometry != ReductionGeometry::trailing &&
-           geometry != ReductionGeometry::none;
+    return geometry != ReductionGeometry::none;
   case KernelStrategy::library_gemm:
     return true;
   }
@@ -874,9 +873,11 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length;
   case KernelKind::row_reduction:
+    // Few long rows are split over many blocks.
     return strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
-           strategy == KernelStrategy::row_by_length;
+           strategy == KernelStrategy::row_by_length ||
+           strategy == KernelStrategy::split_reduction;
   case KernelKind::column_reduction:
     return strategy == KernelStrategy::split_reduction;
   }

@@ -16,7 +16,8 @@
 //     the launch choose when the row length is symbolic; it caches in shared
 //     memory the inputs that more than one pass over the row reads, when
 //     they fit, and otherwise reads them once per pass;
-//   - any other geometry is a split reduction: partials over many blocks,
+//   - few long rows (fewer than two per SM, longer than 8192) and any other
+//     geometry are split reductions: partials over many blocks,
 //     an ordered fold, an apply step when some output is not a statistic;
 //     a block covers one position (its threads split the reduced elements)
 //     when the innermost dim is reduced, up to 256 adjacent positions
@@ -50,6 +51,10 @@ static constexpr int64_t kMediumRowLimit = 8192;
 static constexpr int64_t kMaxSharedBytes = 160 * 1024;
 /// Threads per block of pointwise and split-reduction kernels.
 static constexpr int64_t kBlockThreads = 256;
+/// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
+/// GPU idle with a block per row: rows longer than kMediumRowLimit are then
+/// split over many blocks.
+static constexpr int64_t kMinRowBlocks = 264;
 
 /// The product of `shape`, or std::nullopt when a dim is dynamic.
 static std::optional<int64_t> getStaticCount(ArrayRef<int64_t> shape) {
@@ -171,6 +176,31 @@ static std::optional<int64_t> getStaticRowLength(Block &body) {
   return length;
 }
 
+/// The number of rows of a row kernel, if static: the results of the
+/// reduction with the fewest.
+static std::optional<int64_t> getStaticRowCount(Block &body) {
+  std::optional<int64_t> rows;
+  for (Operation *reduction : getReductions(body)) {
+    std::optional<int64_t> results =
+        getStaticCount(getShape(reduction->getResult(0)));
+    if (!results)
+      return std::nullopt;
+    rows = rows ? std::min(*rows, *results) : *results;
+  }
+  return rows;
+}
+
+/// Whether a row kernel has so few, so long rows that a block per row would
+/// leave most of the GPU idle: then each row is split over many blocks.
+/// Dot products stay in the row kernel.
+static bool hasFewLongRows(Block &body) {
+  if (!body.getOps<MatmulOp>().empty())
+    return false;
+  std::optional<int64_t> rows = getStaticRowCount(body);
+  std::optional<int64_t> length = getStaticRowLength(body);
+  return rows && length && *rows<kMinRowBlocks && * length> kMediumRowLimit;
+}
+
 /// The team size of rows of `length` elements.
 static int64_t getTeamSize(int64_t length) {
   return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
@@ -246,7 +276,8 @@ static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
   return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 32, kBlockThreads);
 }
 
-/// The plan of a split reduction (column_reduction kind).
+/// The plan of a split reduction (column_reduction kind, or a row_reduction
+/// of few long rows).
 static KernelPlanAttr planSplit(KernelOp kernel) {
   MLIRContext *context = kernel.getContext();
   Block &body = kernel.getBody().front();
@@ -387,6 +418,8 @@ static KernelPlanAttr planKernel(KernelOp kernel) {
         return planGemm(kernel);
     return planRows(kernel);
   case KernelKind::row_reduction:
+    if (hasFewLongRows(kernel.getBody().front()))
+      return planSplit(kernel);
     return planRows(kernel);
   case KernelKind::column_reduction:
     return planSplit(kernel);
