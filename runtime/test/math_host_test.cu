@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Runs without a GPU (CI). The elementwise functions, NaN-propagating
-// comparisons, Welford states and cascade sums of sinter/rt_device.cuh are
+// comparisons, Welford and online softmax states and cascade sums of
+// sinter/rt_device.cuh are
 // host-callable too; this checks their formulas with the host's libm against
 // float64 definitions, on the same cases as the GPU test (math_cases.h).
 // Prints one line per check and exits non-zero when any fails.
@@ -118,6 +119,51 @@ void testWelford() {
   }
 }
 
+/// The online softmax state of \p values: pushed one by one into \p parts
+/// states, then combined as a tree (as a block of threads does).
+dev::OnlineSoftmax onlineSoftmaxOf(const std::vector<float> &values,
+                                   size_t parts) {
+  std::vector<dev::OnlineSoftmax> states(parts, dev::onlineSoftmaxEmpty());
+  for (size_t i = 0; i < values.size(); ++i)
+    states[i % parts] = dev::onlineSoftmaxPush(states[i % parts], values[i]);
+  for (size_t width = parts / 2; width > 0; width /= 2)
+    for (size_t i = 0; i < width; ++i)
+      states[i] = dev::onlineSoftmaxCombine(states[i], states[i + width]);
+  return states[0];
+}
+
+/// The max and sum of exp(x - max) of the online softmax against float64,
+/// and PyTorch's NaN for rows holding NaN or +inf.
+void testOnlineSoftmax() {
+  for (size_t length : {1, 5, 1000, 4097}) {
+    std::vector<float> values(length);
+    for (size_t i = 0; i < length; ++i)
+      values[i] = 20.f * std::sin(static_cast<float>(i) * 0.37f);
+    double max = -kInf, sum = 0;
+    for (float v : values)
+      max = std::max(max, double(v));
+    for (float v : values)
+      sum += std::exp(double(v) - max);
+    dev::OnlineSoftmax state = onlineSoftmaxOf(values, 256);
+    std::string name = "online softmax n=" + std::to_string(length);
+    report(name + " max", sameValue(state.max, static_cast<float>(max)), 0);
+    report(name + " sum", std::fabs(state.sum - sum) / sum, 1e-6);
+  }
+  const float inf = INFINITY;
+  // -inf counts for nothing next to a finite value.
+  dev::OnlineSoftmax masked = onlineSoftmaxOf({-inf, 0.f, -inf, 0.f}, 2);
+  report("online softmax -inf masked",
+         std::max(sameValue(masked.max, 0.f), sameValue(masked.sum, 2.f)), 0);
+  double error = 0;
+  for (std::vector<float> row :
+       {std::vector<float>{1.f, NAN, 2.f}, std::vector<float>{1.f, inf, 2.f},
+        std::vector<float>{NAN, -inf}}) {
+    dev::OnlineSoftmax state = onlineSoftmaxOf(row, 2);
+    error = std::max(error, sameValue(state.sum, NAN));
+  }
+  report("online softmax NaN, +inf: NaN sum", error, 0);
+}
+
 /// The cascade sums every push exactly once, saturated levels included,
 /// and a long sum as accurately as a pairwise tree.
 void testCascade() {
@@ -152,6 +198,7 @@ int main() {
   testFunctions();
   testComparisons();
   testWelford();
+  testOnlineSoftmax();
   testCascade();
   std::printf("%s: %d of %d checks failed\n", failures ? "FAILED" : "PASSED",
               failures, checks);
