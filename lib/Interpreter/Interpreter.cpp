@@ -291,7 +291,7 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
         return evaluateReshape(reshape, operand(0));
       })
       .Case([&](ConstantOp constant) { return evaluateConstant(constant); })
-      .Case([&](FillOp fill) { return evaluateFill(fill, operand(0)); })
+      .Case([&](FillOp fill) { return evaluateFill(fill, lookup); })
       .Default([&](Operation *) -> Result {
         return op.emitOpError("is not supported by the interpreter");
       });

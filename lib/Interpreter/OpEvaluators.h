@@ -64,7 +64,7 @@ FailureOr<HostTensor> evaluateTranspose(TransposeOp op,
                                         const HostTensor &input);
 FailureOr<HostTensor> evaluateReshape(ReshapeOp op, const HostTensor &input);
 FailureOr<HostTensor> evaluateConstant(ConstantOp op);
-FailureOr<HostTensor> evaluateFill(FillOp op, const HostTensor &source);
+FailureOr<HostTensor> evaluateFill(FillOp op, ValueLookup lookup);
 
 } // namespace mlir::sinter::interp
 

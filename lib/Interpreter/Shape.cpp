@@ -91,14 +91,14 @@ FailureOr<HostTensor> interp::evaluateConstant(ConstantOp op) {
   return result;
 }
 
-FailureOr<HostTensor> interp::evaluateFill(FillOp op,
-                                           const HostTensor &source) {
+FailureOr<HostTensor> interp::evaluateFill(FillOp op, ValueLookup lookup) {
   SmallVector<int64_t> shape(op.getType().getShape());
-  ArrayRef<int64_t> dims = op.getDims();
+  unsigned index = 0;
   for (int64_t &size : shape)
     if (ShapedType::isDynamic(size)) {
-      size = source.shape[dims.front()];
-      dims = dims.drop_front();
+      size =
+          lookup(op.getSourceOfDynamicDim(index))->shape[op.getDims()[index]];
+      ++index;
     }
   FailureOr<HostTensor> result = allocateResult(op, shape);
   if (failed(result))

@@ -28,7 +28,7 @@ FEATURE_SIZES = [1, 2, 3, 4, 5, 7, 8, 12, 16, 33]
 
 
 def tensor_type(shape):
-    dims = "x".join("?" if d is None else str(d) for d in shape)
+    dims = "x".join("?" if d in (None, "T") else str(d) for d in shape)
     return f"tensor<{dims}xf32>" if shape else "tensor<f32>"
 
 
@@ -58,6 +58,7 @@ class ModelBuilder:
         self.counter = 0
         self.params = 0
         self.batch = 1  # the value of the symbolic dim B
+        self.second_dim = None  # the value of the symbolic dim T, if used
         # Results beside the last value (argmax/argmin), and the SSA names
         # of the values with i64 elements.
         self.extra_results = []
@@ -377,48 +378,77 @@ def random_linear(b, value):
 
 def random_algebra(b, value):
     """A pattern of the linear-map and constant rewrites (issue 15): a param
-    shift before a reduction, average pooling, a product with a param matrix,
-    y * c + y, a positive scale after relu, a scale of a linear's input,
-    training batch norm of a biased linear, and values that cancel (x - x,
-    x * 0)."""
+    (vector or scalar) added to or subtracted from a linear, or the linear
+    subtracted from it, before a reduction; sum or mean over groups of
+    adjacent or strided columns, alone or followed by a param matrix; a
+    product with a param matrix of any width; scalar and column scales then
+    a reduction; y * c + y and its mirrors; positive scales after relu and
+    leaky_relu; a scale of a linear's input; training batch norm of a
+    biased linear; values that cancel (x - x, x * 0); reductions and norms
+    of constants; and a constant of shape [B, T] from two inputs."""
     rng = b.rng
     shape = value[1]
     if len(shape) != 2 or shape[1] is None:
         return value
     k = shape[1]
-    case = rng.choice(["shift_reduce", "pool", "matmul_param", "factor",
-                       "relu_scale", "input_scale", "batch_norm", "cancel",
-                       "times_zero"])
+    case = rng.choice(["shift_reduce", "pool", "matmul_param", "pool_matmul",
+                       "scale_reduce", "factor", "relu_scale", "input_scale",
+                       "batch_norm", "cancel", "times_zero", "const_reduce",
+                       "outer_zero"])
+    if case == "outer_zero":
+        return outer_zero(b, value)
     if case == "input_scale":
         value = b.binary("mul", value, b.param([k], ("uniform", (0.5, 1.5))))
     n = rng.choice([g for g in FEATURE_SIZES if g > 1])
     out = b.matmul(value, n)
-    if case != "times_zero" and rng.random() < 0.7:
-        out = b.binary("add", out, b.param([n], ("normal", (0.0, 0.5))))
+    if case not in ("times_zero", "const_reduce") and rng.random() < 0.7:
+        bias = b.param([n], ("normal", (0.0, 0.5)))
+        out = b.binary("add", *rng.sample([out, bias], 2))
     if case == "shift_reduce":
-        out = b.binary(rng.choice(["sub", "add"]), out,
-                       b.param([n], ("normal", (0.0, 1.0))))
+        shift = b.param(rng.choice([[n], [1, n], []]), ("normal", (0.0, 1.0)))
+        op = rng.choice(["sub", "add", "rsub"])
+        out = (b.binary("sub", shift, out) if op == "rsub"
+               else b.binary(op, out, shift))
         return b.reduction(rng.choice(["sum", "mean"]), out, [1],
                            rng.random() < 0.5)
-    if case == "pool":
+    if case in ("pool", "pool_matmul"):
         g = rng.choice([d for d in (1, 2, 3, 4, n) if n % d == 0])
+        # [B, n/g, g] reduced over g adjacent columns, or over the n/g
+        # columns g apart.
         grouped = b.reshape(out, [None, n // g, g])
-        return b.reduction(rng.choice(["sum", "mean"]), grouped, [2],
-                           rng.random() < 0.3)
+        dims = [rng.choice([1, 2])]
+        if n % 4 == 0 and rng.random() < 0.3:
+            # [B, 2, n/4, 2], reduced over any of the three parts.
+            grouped = b.reshape(out, [None, 2, n // 4, 2])
+            dims = sorted(rng.sample([1, 2, 3], rng.randint(1, 2)))
+        pooled = b.reduction(rng.choice(["sum", "mean"]), grouped, dims,
+                             case == "pool" and rng.random() < 0.3)
+        if case == "pool":
+            return pooled
+        return param_matmul(b, pooled)
     if case == "matmul_param":
-        p = rng.choice([d for d in FEATURE_SIZES if d <= n])
-        v = b.param([n, p], ("linear_default", (float(n),)))
-        return b.emit(f"sinter.matmul {out[0]}, {v[0]} : "
-                      f"{tensor_type(out[1])}, {tensor_type(v[1])}",
-                      [None, p])
+        return param_matmul(b, out)
+    if case == "scale_reduce":
+        if rng.random() < 0.5:
+            out = b.binary("mul", b.constant(rng.choice([0.5, -2.0])), out)
+        s = b.param([n], ("uniform", (-1.5, 1.5)))
+        out = b.binary("mul", *rng.sample([out, s], 2))
+        return b.reduction(rng.choice(["sum", "mean"]), out, [1],
+                           rng.random() < 0.5)
     if case == "factor":
         c = rng.choice([b.constant(rng.choice([0.5, -1.5, 3.0])),
                         b.param([n], ("normal", (0.0, 1.0)))])
-        scaled = b.binary("mul", out, c)
-        return b.binary("add", *rng.sample([scaled, out], 2))
+        scaled = b.binary("mul", *rng.sample([out, c], 2))
+        return b.binary(rng.choice(["add", "sub"]), *rng.sample([scaled, out],
+                                                                2))
     if case == "relu_scale":
-        s = b.unary("exp", b.param([n], ("normal", (0.0, 0.5))))
-        return b.binary("mul", b.unary("relu", out), s)
+        p = b.param([n], ("normal", (0.0, 0.5)))
+        s = b.unary(rng.choice(["exp", "sigmoid"]), p)
+        if rng.random() < 0.5:
+            act = b.unary("relu", out)
+        else:
+            act = b.unary("leaky_relu", out, " alpha = 1.000000e-01")
+        return b.binary("mul", *rng.sample([act, s], 2))
     if case == "batch_norm":
         # Training statistics need two rows (as in PyTorch).
         rows = b.batch if out[1][0] is None else out[1][0]
@@ -432,7 +462,67 @@ def random_algebra(b, value):
     if case == "cancel":
         zero = b.binary("sub", out, out)
         return b.binary("add", random_unary(b, zero), b.constant(0.5))
+    if case == "const_reduce":
+        return constant_reduction(b, out)
     return b.binary("mul", out, b.constant(0.0))
+
+
+def param_matmul(b, value):
+    """value @ V for a param V of any width: the fold into the weights
+    happens only where it costs no more."""
+    n = value[1][-1]
+    p = b.rng.choice(FEATURE_SIZES)
+    v = b.param([n, p], ("linear_default", (float(n),)))
+    return b.emit(f"sinter.matmul {value[0]}, {v[0]} : "
+                  f"{tensor_type(value[1])}, {tensor_type(v[1])}",
+                  value[1][:-1] + [p])
+
+
+def constant_reduction(b, value):
+    """A reduction or norm of a constant (value * 0 + c), over the features
+    or the batch."""
+    rng = b.rng
+    c = b.binary("add", b.binary("mul", value, b.constant(0.0)),
+                 b.constant(rng.choice([1.0, 1.5, -0.75])))
+    op = rng.choice(REDUCTIONS + ["std", "layer_norm", "softmax"])
+    n = c[1][1]
+    if op == "layer_norm":
+        normed = b.emit(f"sinter.layer_norm {c[0]} shape [{n}] : "
+                        f"{tensor_type(c[1])}", c[1])
+        return b.binary("add", normed, b.constant(0.5))
+    if op == "softmax":
+        return b.emit(f"sinter.softmax {c[0]} dim {rng.choice([0, 1])} : "
+                      f"{tensor_type(c[1])}", c[1])
+    dims = [rng.choice([0, 1])]
+    extra = ""
+    if op in ("var", "std"):
+        # The unbiased variance of one element is NaN (PyTorch too).
+        rows = b.batch if dims == [0] else n
+        extra = " unbiased = false" if rows < 2 else rng.choice(
+            ["", " unbiased = false"])
+    reduced = b.reduction("var" if op == "std" else op, c, dims,
+                          rng.random() < 0.5, extra)
+    if op in ("var", "std"):
+        # A variance of a constant is exactly 0: 1 + it can be judged.
+        if op == "std":
+            reduced = b.unary("sqrt", reduced)
+        return b.binary("add", reduced, b.constant(1.0))
+    return reduced
+
+
+def outer_zero(b, value):
+    """(x @ y^T) * 0 + 0.5 for an input y of T rows: a constant of shape
+    [B, T], whose dims come from two inputs. It is an extra result, and the
+    chain goes on from `value`."""
+    k = value[1][1]
+    if b.second_dim is None:
+        b.second_dim = b.rng.choice([1, 2, 4])
+    y = b.argument("input", ["T", k], ["T", ""])
+    h = b.emit(f"sinter.matmul {value[0]}, {y[0]} transpose_b : "
+               f"{tensor_type(value[1])}, {tensor_type(y[1])}", [None, "T"])
+    zero = b.binary("mul", h, b.constant(0.0))
+    b.extra_results.append(b.binary("add", zero, b.constant(0.5)))
+    return value
 
 
 def generate(seed):
@@ -475,8 +565,8 @@ def generate(seed):
     results += b.extra_results
 
     def dim_names(shape):
-        return "[" + ", ".join('"B"' if d is None else '""'
-                               for d in shape) + "]"
+        names = {None: '"B"', "T": '"T"'}
+        return "[" + ", ".join(names.get(d, '""') for d in shape) + "]"
     args = ",\n        ".join(f"{ssa}: {tensor_type(shape)} {attrs}"
                               for ssa, shape, attrs in b.arguments)
     def result_type(ssa, shape):
@@ -488,7 +578,10 @@ def generate(seed):
     body = "\n".join(b.lines)
     ret_values = ", ".join(v for v, _ in results)
     ret_types = ", ".join(result_type(v, s) for v, s in results)
-    text = (f"module @{name} attributes {{sinter.dims = {{B = {batch} : i64}}}} {{\n"
+    dims = f"B = {batch} : i64"
+    if b.second_dim is not None:
+        dims += f", T = {b.second_dim} : i64"
+    text = (f"module @{name} attributes {{sinter.dims = {{{dims}}}}} {{\n"
             f"  func.func @forward(\n        {args})\n      -> ({rets}) {{\n"
             f"{body}\n    return {ret_values} : {ret_types}\n  }}\n}}\n")
     return name, text

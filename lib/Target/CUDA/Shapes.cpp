@@ -309,16 +309,16 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
         return setShape(op, constant.getResult(), shape);
       })
       .Case([&](FillOp fill) {
-        const Shape &source = shapeOf(fill.getShapeSource());
-        ArrayRef<int64_t> dims = fill.getDims();
         Shape shape;
+        unsigned index = 0;
         for (int64_t size : fill.getType().getShape()) {
           if (!ShapedType::isDynamic(size)) {
             shape.push_back(DimExpr::constant(size));
             continue;
           }
-          shape.push_back(source[dims.front()]);
-          dims = dims.drop_front();
+          shape.push_back(shapeOf(
+              fill.getSourceOfDynamicDim(index))[fill.getDims()[index]]);
+          ++index;
         }
         return setShape(op, fill.getResult(), shape);
       })

@@ -522,6 +522,22 @@ func.func @plan_kind(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @fill_source_count(%x: tensor<?x8xf32>) -> tensor<?x?x?xf32> {
+  // expected-error@+1 {{'sinter.fill' op has 2 shape sources; it takes one, or one per dynamic dim of the result (3)}}
+  %0 = sinter.fill 0.0 dims [0, 0, 0] of %x, %x : tensor<?x8xf32>, tensor<?x8xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+func.func @fill_second_source_dim(%x: tensor<?x8xf32>, %y: tensor<4x?xf32>) -> tensor<?x?xf32> {
+  // expected-error@+1 {{'sinter.fill' op dim 0 of the source has the static size 4; write a static size in the result type instead}}
+  %0 = sinter.fill 0.0 dims [0, 0] of %x, %y : tensor<?x8xf32>, tensor<4x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
 func.func @fill_dim_range(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
   // expected-error@+1 {{'sinter.fill' op dim 2 is out of range for a source of rank 2}}
   %0 = sinter.fill 0.0 dims [2] of %x : tensor<?x8xf32> -> tensor<?x1xf32>

@@ -4,6 +4,7 @@
 // reads is written into the workspace first.
 // RUN: sinterc %s -emit=cuda --model=constant_results | FileCheck %s --check-prefix=CONST
 // RUN: sinterc %s -emit=cuda --model=fill_read | FileCheck %s --check-prefix=READ
+// RUN: sinterc %s -emit=cuda --model=fill_two | FileCheck %s --check-prefix=TWO
 // RUN: sinterc %s -emit=fused --print-fusion-plan --model=constant_results -o /dev/null | FileCheck %s --check-prefix=PLAN
 
 module {
@@ -64,6 +65,25 @@ module {
       %f = sinter.fill 3.0 dims [0] of %x : tensor<?x8xf32> -> tensor<?x8xf32>
       %y = sinter.add %f, %c : tensor<?x8xf32>, tensor<?x1xf32>
       return %y : tensor<?x8xf32>
+    }
+  }
+
+  // A constant of shape [B, T]: B from x, T from y. The fill takes each dim
+  // from its own input; the matmul is dead.
+  // TWO:      //   ones: fill 1.0f of [B, T] (constant: no kernel computes it)
+  // TWO-NOT:  cublas
+  // TWO:      fill_two *model, int64_t B, int64_t T, const float *x, const float *y,
+  // TWO:      SINTER_RT_TRY(sinterFill(ctx, stream, ones, (B * T), 1.0f));
+  // TWO-NOT:  launch_
+  module @fill_two attributes {sinter.dims = {B = 8 : i64, T = 4 : i64}} {
+    func.func @forward(%x: tensor<?x8xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                       %y: tensor<?x8xf32> {sinter.role = "input", sinter.name = "y", sinter.dim_names = ["T", ""]})
+        -> (tensor<?x?xf32> {sinter.name = "ones", sinter.dim_names = ["B", "T"]}) {
+      %h = sinter.matmul %x, %y transpose_b : tensor<?x8xf32>, tensor<?x8xf32>
+      %c = sinter.constant dense<0.0> : tensor<f32>
+      %z = sinter.mul %h, %c : tensor<?x?xf32>, tensor<f32>
+      %e = sinter.exp %z : tensor<?x?xf32>
+      return %e : tensor<?x?xf32>
     }
   }
 }

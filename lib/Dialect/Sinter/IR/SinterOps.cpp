@@ -292,16 +292,28 @@ APFloat FillOp::getElementValue() {
   return value;
 }
 
+Value FillOp::getSourceOfDynamicDim(unsigned index) {
+  OperandRange sources = getShapeSources();
+  return sources.size() == 1 ? sources.front() : sources[index];
+}
+
 LogicalResult FillOp::verify() {
   RankedTensorType type = getType();
-  auto source = cast<RankedTensorType>(getShapeSource().getType());
   ArrayRef<int64_t> dims = getDims();
   int64_t dynamic = llvm::count_if(type.getShape(), ShapedType::isDynamic);
   if (static_cast<int64_t>(dims.size()) != dynamic)
     return emitOpError("names ")
            << dims.size() << " source dims for the " << dynamic
            << " dynamic dims of the result " << formatShape(type.getShape());
-  for (int64_t dim : dims) {
+  size_t sources = getShapeSources().size();
+  if (sources == 0 ||
+      (sources != 1 && static_cast<int64_t>(sources) != dynamic))
+    return emitOpError("has ")
+           << sources << " shape sources; it takes one, or one per dynamic "
+           << "dim of the result (" << dynamic << ")";
+  for (auto [index, dim] : llvm::enumerate(dims)) {
+    auto source =
+        cast<RankedTensorType>(getSourceOfDynamicDim(index).getType());
     if (dim < 0 || dim >= source.getRank())
       return emitOpError("dim ") << dim << " is out of range for a source of "
                                  << "rank " << source.getRank();

@@ -149,16 +149,19 @@ def Sinter_ConstantOp : Sinter_Op<"constant",
 }
 
 def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
-  let summary = "a tensor of one value, its symbolic dims taken from another";
+  let summary = "a tensor of one value, its symbolic dims taken from others";
   let description = [{
     Produces a tensor of the result type whose every element is `value`
     (converted to the element type). Each dynamic (`?`) dim of the result has
-    the run-time size of the dim of `shape_source` that `dims` names at the
-    same position: `dims` has one entry per `?` of the result, in order.
-    `shape_source` lends only its dims; its values are never read. A value
-    known to be constant whose shape has a symbolic dim (`x - x`, `x * 0`)
-    becomes a fill of a model input, and so stops depending on what computed
-    `x`; a fill of a fully static shape folds to `sinter.constant`.
+    the run-time size of a dim of a shape source: `dims` has one entry per `?`
+    of the result, in order, naming a dim of the source at the same position
+    of `shape_sources`, which holds either one value that lends every dim or
+    one value per `?` (a constant of shape [B, T], B a dim of one input and T
+    of another). The sources lend only their dims; their values are never
+    read. A value known to be constant whose shape has a symbolic dim
+    (`x - x`, `x * 0`) becomes a fill of model inputs, and so stops depending
+    on what computed `x`; a fill of a fully static shape folds to
+    `sinter.constant`.
 
     Example:
 
@@ -166,13 +169,16 @@ def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
     // zeros of shape [B, 1], B the run-time size of dim 0 of %x
     %z = sinter.fill 0.000000e+00 dims [0] of %x
            : tensor<?x4096xf32> -> tensor<?x1xf32>
+    // ones of shape [B, T]: B from dim 0 of %x, T from dim 1 of %y
+    %o = sinter.fill 1.000000e+00 dims [0, 1] of %x, %y
+           : tensor<?x4096xf32>, tensor<8x?xf32> -> tensor<?x?xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$shape_source, F64Attr:$value,
-                   DenseI64ArrayAttr:$dims);
+  let arguments = (ins Variadic<AnyRankedTensor>:$shape_sources,
+                   F64Attr:$value, DenseI64ArrayAttr:$dims);
   let results = (outs Sinter_FloatTensor:$result);
   let assemblyFormat = [{
-    $value `dims` $dims `of` $shape_source attr-dict `:` type($shape_source)
+    $value `dims` $dims `of` $shape_sources attr-dict `:` type($shape_sources)
     `->` type($result)
   }];
   let hasVerifier = 1;
@@ -180,6 +186,9 @@ def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
   let extraClassDeclaration = [{
     /// The value of every element, in the result's element type.
     ::llvm::APFloat getElementValue();
+    /// The source whose dim `getDims()[index]` lends the `index`-th dynamic
+    /// dim of the result.
+    ::mlir::Value getSourceOfDynamicDim(unsigned index);
   }];
 }
 
