@@ -564,6 +564,13 @@ func.func @plan_cached_operand(%x: tensor<4x8xf32>) {
 
 // -----
 
+// expected-error@+1 {{only row kernels compute statistics in a single pass}}
+func.func @plan_single_pass() attributes {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, single_pass = true>} {
+  return
+}
+
+// -----
+
 func.func @compare_broadcast(%a: tensor<4x8xf32>, %b: tensor<5xf32>) {
   // expected-error@+1 {{'sinter.compare' op operands are not broadcast-compatible: [4, 8] vs [5] (result dim 1: 8 vs 5)}}
   %0 = sinter.compare gt, %a, %b : tensor<4x8xf32>, tensor<5xf32>
