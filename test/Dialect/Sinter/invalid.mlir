@@ -584,3 +584,75 @@ func.func @plan_cached_operand(%x: tensor<4x8xf32>) {
 func.func @plan_single_pass() attributes {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, single_pass = true>} {
   return
 }
+
+// -----
+
+func.func @compare_broadcast(%a: tensor<4x8xf32>, %b: tensor<5xf32>) {
+  // expected-error@+1 {{'sinter.compare' op operands are not broadcast-compatible: [4, 8] vs [5] (result dim 1: 8 vs 5)}}
+  %0 = sinter.compare gt, %a, %b : tensor<4x8xf32>, tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @select_condition_broadcast(%m: tensor<3xf32>, %a: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.select' op operands are not broadcast-compatible: [3] vs [4, 8] (result dim 1: 3 vs 8)}}
+  %0 = sinter.select %m, %a, %a : tensor<3xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dynamic_dim(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.slice' op dim 0 is dynamic; only static dims are sliced}}
+  %0 = sinter.slice %x dim 0 start 0 end 2 : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_range(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.slice' op range [4, 9) is not a non-empty range of dim 1 of size 8}}
+  %0 = sinter.slice %x dim 1 start 4 end 9 : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dim_range(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.slice' op dim 2 is out of range for a tensor of rank 2}}
+  %0 = sinter.slice %x dim 2 start 0 end 1 : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_other_dim(%a: tensor<4x8xf32>, %b: tensor<5x8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op input 1 [5, 8] differs from input 0 [4, 8] in dim 0; only dim 1 may differ}}
+  %0 = sinter.concat %a, %b dim 1 : tensor<4x8xf32>, tensor<5x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dynamic_dim(%a: tensor<?x8xf32>, %b: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op input 1 [4, 8] differs from input 0 [?, 8] in dim 0; only dim 1 may differ}}
+  %0 = sinter.concat %a, %b dim 1 : tensor<?x8xf32>, tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_along_dynamic(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op dim 0 of input 0 is dynamic; only static dims are concatenated}}
+  %0 = sinter.concat %a, %b dim 0 : tensor<?x8xf32>, tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_rank(%a: tensor<4x8xf32>, %b: tensor<8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op input 1 has type 'tensor<8xf32>', expected a tensor of rank 2 of 'f32'}}
+  %0 = sinter.concat %a, %b dim 1 : tensor<4x8xf32>, tensor<8xf32>
+  return
+}

@@ -159,11 +159,9 @@ static LogicalResult emitInferenceError(std::optional<Location> loc,
                            std::forward<Args>(args)...);
 }
 
-/// Binary elementwise ops: NumPy broadcast of both operands.
-static LogicalResult
-inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
-                         Type lhsType, Type rhsType,
-                         SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult mlir::sinter::inferBroadcastResultType(
+    std::optional<Location> loc, StringRef opName, Type lhsType, Type rhsType,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
   auto lhs = dyn_cast<RankedTensorType>(lhsType);
   auto rhs = dyn_cast<RankedTensorType>(rhsType);
   if (!lhs || !rhs)

@@ -70,7 +70,8 @@ static bool isStatic(ArrayRef<int64_t> shape) {
 /// recomputed by another kernel: elementwise and shape ops. Matmuls and
 /// reductions are heavy: computed once, by one kernel.
 static bool isCheapOp(Operation *op) {
-  return isElementwiseOp(op) || isa<ReshapeOp, TransposeOp>(op);
+  return isElementwiseOp(op) ||
+         isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
 }
 
 /// Whether `shape` begins with the row dims `rows` (`?` matches `?`).
@@ -185,10 +186,11 @@ static bool fitsSameShape(Operation *op, ArrayRef<int64_t> full,
 }
 
 /// Whether `user` reads `value` element for element, so that one thread of a
-/// pointwise kernel computes both: a shape op, or an elementwise op that does
-/// not broadcast `value`.
+/// pointwise kernel computes both: a shape op (an index map: reshape,
+/// transpose, slice, concat), or an elementwise op that does not broadcast
+/// `value`.
 static bool readsElementwise(Operation *user, Value value) {
-  if (isa<ReshapeOp, TransposeOp>(user))
+  if (isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(user))
     return true;
   return isElementwiseOp(user) &&
          getShape(value) == getShape(user->getResult(0));

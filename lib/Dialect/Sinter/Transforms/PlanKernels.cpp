@@ -379,7 +379,7 @@ static bool canVectorize(Block &body) {
       llvm::any_of(outputs, [&](Value v) { return getShape(v) != full; }))
     return false;
   if (llvm::any_of(body.without_terminator(), [](Operation &op) {
-        return isa<ReshapeOp, TransposeOp>(op);
+        return isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
       }))
     return false;
   std::optional<int64_t> count = getStaticCount(full);

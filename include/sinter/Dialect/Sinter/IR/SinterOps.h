@@ -79,6 +79,18 @@ SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
 /// floating-point elements attribute.
 std::optional<APFloat> getSplatFloat(Attribute attr);
 
+/// Whether `lhs predicate rhs` holds (false with NaN, except `ne`).
+bool evaluateComparison(ComparePredicate predicate, const APFloat &lhs,
+                        const APFloat &rhs);
+
+/// The result type of an elementwise op whose operands of types `lhsType`
+/// and `rhsType` broadcast as in NumPy; reports at `loc`, naming `opName`,
+/// when they do not.
+LogicalResult
+inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
+                         Type lhsType, Type rhsType,
+                         SmallVectorImpl<Type> &inferredReturnTypes);
+
 } // namespace mlir::sinter
 
 #endif // SINTER_DIALECT_SINTER_IR_SINTEROPS_H

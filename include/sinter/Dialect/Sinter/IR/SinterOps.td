@@ -118,6 +118,15 @@ def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
   }];
 }
 
+/// The predicate of sinter.compare, as PyTorch's comparison functions.
+def Sinter_ComparePredicate : I32EnumAttr<"ComparePredicate",
+    "which comparison sinter.compare computes",
+    [I32EnumAttrCase<"lt", 0>, I32EnumAttrCase<"le", 1>,
+     I32EnumAttrCase<"gt", 2>, I32EnumAttrCase<"ge", 3>,
+     I32EnumAttrCase<"eq", 4>, I32EnumAttrCase<"ne", 5>]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
 def Sinter_GeluApproximation : I32EnumAttr<"GeluApproximation",
     "how gelu evaluates the normal CDF",
     [I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"tanh", 1>]> {
@@ -231,6 +240,59 @@ def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
+def Sinter_SliceOp : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "a contiguous range of one dimension";
+  let description = [{
+    The elements of `input` whose index along `dim` lies in [`start`, `end`),
+    every other dimension kept whole: Python's `x[..., start:end]` on that
+    dim, and the parts that `torch.chunk` and `torch.split` return. The
+    sliced dim is static and `0 <= start < end <= size` (the frontend
+    normalizes negative bounds); the result has size `end - start` there.
+    Inside a kernel a slice is an index map (result index + `start`): it
+    moves no data of its own.
+
+    Example:
+
+    ```mlir
+    // x[:, 32:64] of a [B, 128] tensor
+    %h = sinter.slice %x dim 1 start 32 end 64 : tensor<?x128xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input, I64Attr:$dim, I64Attr:$start,
+                   I64Attr:$end);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim `start` $start `end` $end attr-dict `:` type($input)
+  }];
+  let hasFolder = 1;
+}
+
+def Sinter_ConcatOp : Sinter_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "joins tensors along one dimension";
+  let description = [{
+    `torch.cat(inputs, dim)`: the inputs, in order, placed one after the
+    other along `dim`. They have the same rank and element type and equal
+    dims everywhere but `dim`, which is static in every input (the result's
+    size there is their sum). Inside a kernel a concat is an index map: the
+    element at index `i` along `dim` comes from the input whose range holds
+    `i`, at `i` minus that input's offset.
+
+    Example:
+
+    ```mlir
+    %c = sinter.concat %a, %b dim 1 : tensor<?x32xf32>, tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Sinter_FloatTensor>:$inputs, I64Attr:$dim);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$inputs `dim` $dim attr-dict `:` type($inputs)";
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The index along `dim` at which input `index` begins in the result.
+    int64_t getOffset(unsigned index);
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Linear algebra
 //===----------------------------------------------------------------------===//
@@ -306,6 +368,59 @@ def Sinter_MaximumOp
 def Sinter_MinimumOp
     : Sinter_BinaryOp<"minimum", "min(lhs, rhs)", [Commutative]>;
 def Sinter_PowOp : Sinter_BinaryOp<"pow", "lhs ^ rhs">;
+
+def Sinter_CompareOp : Sinter_Op<"compare", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise comparison with broadcasting, as a 0/1 mask";
+  let description = [{
+    Compares `lhs` with `rhs` elementwise by `predicate` (`lt`, `le`, `gt`,
+    `ge`, `eq`, `ne`; PyTorch's `torch.lt` ... `torch.ne` and the operators
+    `<` ... `!=`), broadcasting as the binary ops do. The dialect has no
+    boolean tensors: the result is a mask of the operands' element type, 1.0
+    where the comparison holds and 0.0 elsewhere, so that it also multiplies
+    (`(x > 0) * x`) as PyTorch's bool-to-float promotion does. A comparison
+    with NaN is false except `ne`, which is true (IEEE, as PyTorch).
+
+    Example:
+
+    ```mlir
+    %m = sinter.compare gt, %x, %zero : tensor<?x64xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Sinter_ComparePredicate:$predicate,
+                   Sinter_FloatTensor:$lhs, Sinter_FloatTensor:$rhs);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+  }];
+  let hasFolder = 1;
+}
+
+def Sinter_SelectOp : Sinter_Op<"select", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise choice by a mask, with broadcasting";
+  let description = [{
+    `torch.where(condition, input, other)`: `true_value` where `condition`
+    is nonzero, `false_value` elsewhere. `condition` is a mask (the result of
+    `sinter.compare`, or any tensor of the same element type: nonzero and NaN
+    count as true, as `bool(x)` in PyTorch). The three operands broadcast
+    against each other as the binary ops do.
+
+    Example:
+
+    ```mlir
+    %y = sinter.select %m, %x, %s
+           : tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$condition,
+                   Sinter_FloatTensor:$true_value,
+                   Sinter_FloatTensor:$false_value);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    type($condition) `,` type($true_value) `,` type($false_value)
+  }];
+  let hasFolder = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops
