@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Runs without a GPU (CI). The elementwise functions, NaN-propagating
-// comparisons, Welford and online softmax states and cascade sums of
+// comparisons, Welford and online softmax states and blocked sums of
 // sinter/rt_device.cuh are
 // host-callable too; this checks their formulas with the host's libm against
 // float64 definitions, on the same cases as the GPU test (math_cases.h).
@@ -164,32 +164,39 @@ void testOnlineSoftmax() {
   report("online softmax NaN, +inf: NaN sum", error, 0);
 }
 
-/// The cascade sums every push exactly once, saturated levels included,
-/// and a long sum as accurately as a pairwise tree.
-void testCascade() {
-  for (uint32_t length : {0u, 1u, 3u, 7u, 8u, 4097u}) {
-    // Three levels: pushes beyond 7 go through the saturated last level.
-    dev::Cascade<dev::SumOp, float, 3> small;
-    dev::Cascade<dev::SumOp, float> full;
-    for (uint32_t i = 0; i < length; ++i) {
-      small.push(static_cast<float>(i));
-      full.push(static_cast<float>(i));
-    }
+/// The accumulator sums every push exactly once, across runs, and a long
+/// sum about as accurately as a pairwise tree.
+void testAccumulator() {
+  for (int length : {0, 1, 3, 15, 16, 17, 4097}) {
+    dev::Accumulator<dev::SumOp, float> accumulator;
+    for (int i = 0; i < length; ++i)
+      accumulator.push(static_cast<float>(i));
     double expected = 0.5 * length * (length > 0 ? length - 1.0 : 0.0);
-    std::string name = "cascade n=" + std::to_string(length);
-    report(name + " (3 levels)", std::fabs(small.result() - expected), 0);
-    report(name, std::fabs(full.result() - expected), 0);
+    report("accumulator n=" + std::to_string(length),
+           std::fabs(accumulator.result() - expected), 0);
   }
-  const int length = 1 << 20;
-  dev::Cascade<dev::SumOp, float> cascade;
+  const int length = 1 << 12;
+  dev::Accumulator<dev::SumOp, float> accumulator;
   double exact = 0;
   for (int i = 0; i < length; ++i) {
     float value = 1.f + std::sin(static_cast<float>(i) * 0.37f);
-    cascade.push(value);
+    accumulator.push(value);
     exact += value;
   }
-  report("cascade n=2^20 relative error",
-         std::fabs(cascade.result() - exact) / exact, 1e-6);
+  report("accumulator n=4096 relative error",
+         std::fabs(accumulator.result() - exact) / exact, 1e-6);
+  // Chunks of Welford states: three of five values, one cut short.
+  const float chunks[3][8] = {{1, 2, 3, 4, 5, 6, 7, 8},
+                              {9, 10, 11, 12, 13, 14, 15, 16},
+                              {17, 18, 19, 0, 0, 0, 0, 0}};
+  dev::Accumulator<dev::WelfordOp, dev::Welford, 2> welford;
+  for (int i = 0; i < 3; ++i)
+    welford.push(dev::welfordOfChunk<8>(chunks[i], i < 2 ? 8 : 3));
+  dev::Welford w = welford.result();
+  // 1 .. 19: mean 10, M2 = 19 * (19^2 - 1) / 12 = 570.
+  report("welford chunks mean", std::fabs(w.mean - 10.0), 0);
+  report("welford chunks m2", std::fabs(w.m2 - 570.0) / 570.0, 1e-6);
+  report("welford chunks count", std::fabs(w.count - 19.0), 0);
 }
 
 } // namespace
@@ -199,7 +206,7 @@ int main() {
   testComparisons();
   testWelford();
   testOnlineSoftmax();
-  testCascade();
+  testAccumulator();
   std::printf("%s: %d of %d checks failed\n", failures ? "FAILED" : "PASSED",
               failures, checks);
   return failures ? 1 : 0;

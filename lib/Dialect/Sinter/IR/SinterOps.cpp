@@ -779,6 +779,26 @@ LogicalResult BatchNormOp::verify() {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+Operation *mlir::sinter::getDeviationMean(Operation *reduction) {
+  if (!isa<MeanOp, SumOp>(reduction))
+    return nullptr;
+  auto variance = cast<ReductionOpInterface>(reduction);
+  auto square = variance.getInput().getDefiningOp<MulOp>();
+  if (!square || square.getLhs() != square.getRhs())
+    return nullptr;
+  auto centered = square.getLhs().getDefiningOp<SubOp>();
+  if (!centered)
+    return nullptr;
+  auto mean = centered.getRhs().getDefiningOp<MeanOp>();
+  if (!mean || !mean.getKeepdim() || mean.getInput() != centered.getLhs() ||
+      mean.getInput().getType() != variance.getInput().getType())
+    return nullptr;
+  SmallVector<int64_t> meanDims(mean.getDims()), dims(variance.getDims());
+  llvm::sort(meanDims);
+  llvm::sort(dims);
+  return meanDims == dims ? mean.getOperation() : nullptr;
+}
+
 ReductionGeometry mlir::sinter::classifyReduction(ArrayRef<int64_t> shape,
                                                   ArrayRef<int64_t> dims) {
   // The non-unit dims, each marked reduced or kept, in order.
@@ -823,6 +843,7 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
   case KernelStrategy::row_by_length:
     return geometry == ReductionGeometry::trailing;
   case KernelStrategy::split_reduction:
+  case KernelStrategy::split_welford:
     return geometry != ReductionGeometry::none;
   case KernelStrategy::library_gemm:
     return true;
@@ -850,8 +871,9 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "rows_per_block " << rowsPerBlock << " and block "
                        << block << " do not fit strategy "
                        << stringifyKernelStrategy(strategy);
-  if ((strategy == KernelStrategy::split_reduction) !=
-      (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
+  bool split = strategy == KernelStrategy::split_reduction ||
+               strategy == KernelStrategy::split_welford;
+  if (split != (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
     return emitError() << "columns_per_block " << columnsPerBlock
                        << ": a split reduction needs a divisor of 256, other "
                           "strategies 0";
@@ -892,7 +914,8 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
            strategy == KernelStrategy::row_by_length ||
            strategy == KernelStrategy::split_reduction;
   case KernelKind::column_reduction:
-    return strategy == KernelStrategy::split_reduction;
+    return strategy == KernelStrategy::split_reduction ||
+           strategy == KernelStrategy::split_welford;
   }
   llvm_unreachable("unknown kernel kind");
 }
@@ -913,6 +936,14 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
       return kernel.emitOpError("plan caches operand #")
              << index << " but the kernel has " << kernel.getInputs().size()
              << " operands";
+  // Welford states pair a mean with a variance around it in the same kernel.
+  if (plan.getStrategy() == KernelStrategy::split_welford &&
+      llvm::none_of(kernel.getBody().front(), [&](Operation &op) {
+        Operation *mean = getDeviationMean(&op);
+        return mean && mean->getParentOp() == kernel;
+      }))
+    return kernel.emitOpError("plan strategy split_welford needs a mean and "
+                              "a variance around it in the kernel");
   return success();
 }
 

@@ -78,7 +78,11 @@ def Sinter_KernelStrategy : I32EnumAttr<"KernelStrategy",
      // atomics), then an elementwise apply step if some output needs one.
      I32EnumAttrCase<"split_reduction", 4>,
      // A library GEMM (with its epilogue, see the plan's `epilogue`).
-     I32EnumAttrCase<"library_gemm", 5>]> {
+     I32EnumAttrCase<"library_gemm", 5>,
+     // A split reduction whose means and the variances around them (a mean
+     // or sum of (x - mean)^2 over the same dims) are one pass of Welford
+     // states (mean, M2, count) combined with Chan's formula.
+     I32EnumAttrCase<"split_welford", 6>]> {
   let cppNamespace = "::mlir::sinter";
 }
 
