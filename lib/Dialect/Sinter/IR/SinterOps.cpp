@@ -504,11 +504,12 @@ static OpFoldResult ifSameType(Value value, Type resultType) {
   return value.getType() == resultType ? OpFoldResult(value) : OpFoldResult();
 }
 
-/// x + 0 = x ; 0 + x = x ; c1 + c2 = c
+/// x + -0 = x ; -0 + x = x ; c1 + c2 = c (not x + +0, which is +0 where x
+/// is -0: sinter-simplify drops a +0 in fast mode only)
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (isSplatOf(adaptor.getRhs(), 0.0))
+  if (isSplatOf(adaptor.getRhs(), -0.0))
     return ifSameType(getLhs(), getType());
-  if (isSplatOf(adaptor.getLhs(), 0.0))
+  if (isSplatOf(adaptor.getLhs(), -0.0))
     return ifSameType(getRhs(), getType());
   return foldSplats(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     [](APFloat a, const APFloat &b) { return a + b; });
@@ -619,7 +620,8 @@ LogicalResult ClampOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// reduce(x) over size-1 dims with keepdim = x, for reductions that are the
-/// identity on a single element.
+/// identity on a single element, bit for bit (not sum, mean and logsumexp:
+/// their +0 start turns a -0 into +0).
 template <typename ReductionOp>
 static OpFoldResult foldUnitReduction(ReductionOp op) {
   if (op.getKeepdim() && op.reducesOnlyUnitDims() &&
@@ -628,18 +630,12 @@ static OpFoldResult foldUnitReduction(ReductionOp op) {
   return {};
 }
 
-/// sum over size-1 dims (keepdim) = x
-OpFoldResult SumOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
-/// mean over size-1 dims (keepdim) = x
-OpFoldResult MeanOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// max over size-1 dims (keepdim) = x
 OpFoldResult MaxOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// min over size-1 dims (keepdim) = x
 OpFoldResult MinOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// prod over size-1 dims (keepdim) = x
 OpFoldResult ProdOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
-/// logsumexp over size-1 dims (keepdim) = log(exp(x)) = x
-OpFoldResult LogsumexpOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 
 //===----------------------------------------------------------------------===//
 // Normalization verifiers

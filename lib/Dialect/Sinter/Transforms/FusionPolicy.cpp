@@ -96,12 +96,22 @@ static bool broadcastsOverSameRows(Operation *op, ArrayRef<int64_t> rows,
 }
 
 /// Whether reduction `op` reduces inside rows: only dims after the rows.
+/// An argmax or argmin reduces whole rows (every dim after them that is not
+/// of size 1): row kernels have no segmented form of it.
 static bool reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
   std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  return reduction && startsWithRows(getShape(op->getOperand(0)), rows) &&
-         llvm::all_of(reduction->dims, [&](int64_t dim) {
-           return dim >= static_cast<int64_t>(rows.size());
-         });
+  ArrayRef<int64_t> input = getShape(op->getOperand(0));
+  if (!reduction || !startsWithRows(input, rows) ||
+      !llvm::all_of(reduction->dims, [&](int64_t dim) {
+        return dim >= static_cast<int64_t>(rows.size());
+      }))
+    return false;
+  if (!isa<ArgmaxOp, ArgminOp>(op))
+    return true;
+  return llvm::all_of(
+      llvm::seq<int64_t>(rows.size(), input.size()), [&](int64_t dim) {
+        return input[dim] == 1 || llvm::is_contained(reduction->dims, dim);
+      });
 }
 
 /// Whether `op` keeps every element in its row: a reshape that keeps the row

@@ -586,10 +586,11 @@ class Sinter_ReductionOp<string mnemonic, string what,
   }];
 }
 
-def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum"> { let hasFolder = 1; }
-def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean"> {
-  let hasFolder = 1;
-}
+// Sum, mean and logsumexp have no folder: over one element they are x + 0
+// (their accumulator starts at +0), which is -0 + 0 = +0 where x is -0, so
+// dropping them is not exact (sinter-simplify does it in fast mode).
+def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum">;
+def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean">;
 def Sinter_MaxOp : Sinter_ReductionOp<"max", "the maximum"> {
   let hasFolder = 1;
 }
@@ -600,9 +601,7 @@ def Sinter_ProdOp : Sinter_ReductionOp<"prod", "the product"> {
   let hasFolder = 1;
 }
 def Sinter_LogsumexpOp
-    : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted"> {
-  let hasFolder = 1;
-}
+    : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted">;
 def Sinter_ArgmaxOp : Sinter_ReductionOp<"argmax",
     "the index of the first maximum (one dim)", Sinter_IndexTensor,
     "inferArgReductionResultType">;
