@@ -4,7 +4,8 @@
 
 // CHECK-LABEL: // ===== batch_norm.h =====
 // Training batch_norm as decomposed: the mean, then the variance of
-// x - mean, then the normalization.
+// x - mean, then the normalization. A split_reduction plan (written here)
+// computes the variance in a second pass after the mean.
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
@@ -13,13 +14,13 @@
 // CHECK: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
-// CHECK: dev::Cascade<dev::SumOp, float> cascade;
+// CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
 // 96 columns: a block covers 128, its two lanes of threads split the rows.
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x % 128;
 // CHECK: if (column < 96) {
 // CHECK-NEXT: const int64_t step = splits * 2;
-// Eight rows in flight per thread, combined as a tree, then pairwise across
-// chunks; the loads stay inside the bound check.
+// Eight rows in flight per thread, combined as a tree, then in runs of 8
+// chunks (blocked accumulation); the loads stay inside the bound check.
 // CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q0 < B; q0 += 8 * step) {
 // CHECK-NEXT: float chunk[8];
 // CHECK-NEXT: #pragma unroll
@@ -29,8 +30,8 @@
 // CHECK-NEXT: const int64_t q = q0 + u * step;
 // CHECK-NEXT: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: = x[[[X]]];
-// CHECK: cascade.push(dev::treeCombine<dev::SumOp, 8>(chunk));
-// CHECK: float acc = cascade.result();
+// CHECK: accumulator.push(dev::treeCombine<dev::SumOp, 8>(chunk));
+// CHECK: float acc = accumulator.result();
 // CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + column] = total;
@@ -68,6 +69,55 @@
 module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 3, launches = 5, epilogue = none>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
+    ^bb0(%a: tensor<?x96xf32>):
+      %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
+      %d = sinter.sub %a, %m : tensor<?x96xf32>, tensor<1x96xf32>
+      %sq = sinter.mul %d, %d : tensor<?x96xf32>, tensor<?x96xf32>
+      %v = sinter.mean %sq dims [0] keepdim : tensor<?x96xf32>
+      %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
+      %ve = sinter.add %v, %eps : tensor<1x96xf32>, tensor<f32>
+      %r = sinter.rsqrt %ve : tensor<1x96xf32>
+      %n = sinter.mul %d, %r : tensor<?x96xf32>, tensor<1x96xf32>
+      sinter.yield %n : tensor<?x96xf32>
+    }
+    return %0 : tensor<?x96xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== batch_norm_welford.h =====
+// The same statistics as the planner plans them (split_welford): one pass of
+// Welford states per column and slice (chunks of eight rows: their mean and
+// squared deviations, one division), in blocked runs; the fold writes the
+// mean and the variance, and no second partial kernel reads the input again.
+// CHECK: //       2 reduction(s) (1 variance(s) in Welford states): per-slice partials, ordered fold, then pointwise apply
+// CHECK-LABEL: batch_norm_welford_k0_column_reduction_partial0(
+// CHECK-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial, int64_t B,
+// CHECK: dev::Accumulator<dev::WelfordOp, dev::Welford> accumulator;
+// CHECK: float chunk[8];
+// CHECK-NEXT: int rows = 0;
+// CHECK: chunk[u] = dev::SumOp::identity();
+// CHECK: ++rows;
+// CHECK: accumulator.push(dev::welfordOfChunk<8>(chunk, rows));
+// CHECK: dev::Welford acc = accumulator.result();
+// CHECK: __shared__ dev::Welford slices[2][128];
+// CHECK: total = dev::WelfordOp()(total, slices[k][threadIdx.x]);
+// CHECK-LABEL: batch_norm_welford_k0_column_reduction_final0(
+// CHECK-NEXT: const dev::Welford *__restrict__ partial, float *__restrict__ stats,
+// CHECK-NEXT: float *__restrict__ variance, int64_t B, int64_t splits) {
+// CHECK: total = dev::blockReduce<256, dev::WelfordOp>(total);
+// CHECK: stats[p] = total.mean;
+// CHECK-NEXT: variance[p] = total.m2 / static_cast<float>(B);
+// CHECK-NOT: _partial1
+// CHECK: batch_norm_welford_k0_column_reduction_apply(
+// CHECK: batch_norm_welford_k0_column_reduction_final0<<<96, 256, 0, stream>>>(
+// CHECK-NEXT: partial0, stats0, stats1, B, splits0);
+// CHECK-NOT: _partial1
+// CHECK: return launch_batch_norm_welford_k0_column_reduction_apply(
+module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
     %0 = sinter.kernel column_reduction(%x) : (tensor<?x96xf32>) -> tensor<?x96xf32> {
     ^bb0(%a: tensor<?x96xf32>):
       %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
@@ -88,7 +138,7 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: // ===== column_sum.h =====
 // Wide rows (2000 columns): a block covers 256 adjacent columns with one lane
 // of threads, and writes its partials without a fold through shared memory;
-// so many columns are folded one per thread, pairwise in slice order.
+// so many columns are folded one per thread, in slice order (blocked).
 // CHECK-LABEL: column_sum_k0_column_reduction_partial0(
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
 // CHECK: const int64_t step = splits * 1;
@@ -96,10 +146,10 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: __shared__
 // CHECK: if (column < 2000)
 // CHECK-NEXT: partial[blockIdx.y * 2000 + column] = acc;
-// CHECK: dev::Cascade<dev::SumOp, float> cascade;
+// CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
 // CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
-// CHECK-NEXT: cascade.push(partial[s * 2000 + p]);
-// CHECK-NEXT: float total = cascade.result();
+// CHECK-NEXT: accumulator.push(partial[s * 2000 + p]);
+// CHECK-NEXT: float total = accumulator.result();
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
 // CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
@@ -126,9 +176,9 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: struct ArgMinOp {
 // CHECK-LABEL: column_argmin_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, ArgValue *__restrict__ partial, int64_t B,
-// CHECK: dev::Cascade<ArgMinOp, ArgValue> cascade;
+// CHECK: dev::Accumulator<ArgMinOp, ArgValue> accumulator;
 // CHECK: chunk[u] = ArgValue{{{.*}}, q};
-// CHECK: cascade.push(dev::treeCombine<ArgMinOp, 8>(chunk));
+// CHECK: accumulator.push(dev::treeCombine<ArgMinOp, 8>(chunk));
 // CHECK: __shared__ ArgValue slices[4][64];
 // CHECK-LABEL: column_argmin_k0_column_reduction_final0(
 // CHECK-NEXT: const ArgValue *__restrict__ partial, int64_t *__restrict__ stats,

@@ -1,7 +1,7 @@
 // Row kernels: team per row chosen by row length, rows cached in shared
 // memory when read by more than one pass, reductions level by level,
 // segments of a row (group_norm), argmax, symbolic row lengths, few long
-// rows split over many blocks.
+// rows split over many blocks, single-pass statistics of long rows.
 
 // A model without GEMMs never sets up cuBLAS.
 // NOBLAS-NOT: sinter_rt_init_blas
@@ -140,9 +140,19 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // and NaN counting as the maximum; the output holds int64_t.
 // CHECK: struct ArgValue {
 // CHECK: struct ArgMaxOp {
+// Rows of 100 are a multiple of 4: float4 loads when x is aligned, the
+// lanes' indices 4 * q + l.
 // CHECK: argmax_k0_row_reduction(
-// CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B) {
+// CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
+// CHECK-NEXT: int vec) {
 // CHECK: ArgValue [[ACC:acc[0-9]+]] = ArgMaxOp::identity();
+// CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
+// CHECK: if (vec) { // float4 loads
+// CHECK-NEXT: #pragma unroll 4
+// CHECK-NEXT: for (int64_t q = tid; q < 25; q += kThreads) {
+// CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFloat4(x + [[BASE]] + 4 * q);
+// CHECK: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{[[V]][l], 4 * q + l});
+// CHECK: if (!vec) {
 // CHECK: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{v{{[0-9]+}}, j});
 // CHECK: const ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, ArgMaxOp>([[ACC]]);
 // CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
@@ -197,10 +207,14 @@ module @symbolic_rows attributes {sinter.dims = {B = 8 : i64, C = 100 : i64}} {
 
 // CHECK-LABEL: // ===== long_rows.h =====
 // Rows of 100000 do not fit in shared memory: 1024 threads per row, each
-// pass reads the row again (from L2 mostly).
+// pass reads the row again (from L2 mostly), with float4 loads and stores
+// where x and y are 16-byte aligned.
 // CHECK: //       one block of 1024 threads per row, rows re-read (too long for shared memory)
 // CHECK-NOT: sharedMemory
-// CHECK: return launch_long_rows_k0_row_reduction_rows<1024>(ctx, stream, x, y, B);
+// CHECK: const int vec = sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
+// CHECK-NEXT: sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
+// CHECK: return launch_long_rows_k0_row_reduction_rows<1024>(
+// CHECK-NEXT: ctx, stream, x, y, B, vec);
 module @long_rows attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
@@ -237,5 +251,66 @@ module @few_long_rows {
       sinter.yield %d : tensor<16x100000xf32>
     }
     return %0 : tensor<16x100000xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== online_softmax.h =====
+// Softmax over rows of 100000 (too long for shared memory): the max and
+// the sum of exp(x - max) in one pass (online softmax), then the output
+// pass; x is read twice.
+// CHECK: one block of 1024 threads per row, rows re-read (too long for shared memory)
+// CHECK: dev::OnlineSoftmax [[ACC:acc[0-9]+]] = dev::OnlineSoftmaxOp::identity();
+// CHECK: [[ACC]] = dev::onlineSoftmaxPush([[ACC]], v{{[0-9]+}});
+// CHECK: const dev::OnlineSoftmax [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::OnlineSoftmaxOp>([[ACC]]);
+// CHECK-NEXT: const float [[MAX:red[0-9]+]] = [[STATE]].max;
+// CHECK-NEXT: const float [[SUM:red[0-9]+]] = [[STATE]].sum;
+// CHECK-NOT: dev::SumOp
+// CHECK: - [[MAX]];
+// CHECK: / [[SUM]];
+module @online_softmax attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<?x100000xf32>) -> tensor<?x100000xf32> {
+    ^bb0(%a: tensor<?x100000xf32>):
+      %m = sinter.max %a dims [1] keepdim : tensor<?x100000xf32>
+      %d = sinter.sub %a, %m : tensor<?x100000xf32>, tensor<?x1xf32>
+      %e = sinter.exp %d : tensor<?x100000xf32>
+      %s = sinter.sum %e dims [1] keepdim : tensor<?x100000xf32>
+      %p = sinter.div %e, %s : tensor<?x100000xf32>, tensor<?x1xf32>
+      sinter.yield %p : tensor<?x100000xf32>
+    }
+    return %0 : tensor<?x100000xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== welford.h =====
+// The mean and the variance of rows of 100000 in one pass (Welford): the
+// variance is M2 over the row length.
+// CHECK: dev::Welford [[ACC:acc[0-9]+]] = dev::WelfordOp::identity();
+// CHECK: [[ACC]] = dev::welfordPush([[ACC]], v{{[0-9]+}});
+// CHECK: const dev::Welford [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::WelfordOp>([[ACC]]);
+// CHECK-NEXT: const float [[MEAN:red[0-9]+]] = [[STATE]].mean;
+// CHECK-NEXT: const float [[VAR:red[0-9]+]] = [[STATE]].m2 / static_cast<float>(100000);
+// CHECK-NEXT: = [[VAR]] + 1e-05f;
+// CHECK-NOT: teamReduce
+// CHECK: - [[MEAN]];
+module @welford attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<?x100000xf32>) -> tensor<?x100000xf32> {
+    ^bb0(%a: tensor<?x100000xf32>):
+      %m = sinter.mean %a dims [1] keepdim : tensor<?x100000xf32>
+      %d = sinter.sub %a, %m : tensor<?x100000xf32>, tensor<?x1xf32>
+      %sq = sinter.mul %d, %d : tensor<?x100000xf32>, tensor<?x100000xf32>
+      %v = sinter.mean %sq dims [1] keepdim : tensor<?x100000xf32>
+      %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
+      %ve = sinter.add %v, %eps : tensor<?x1xf32>, tensor<f32>
+      %r = sinter.rsqrt %ve : tensor<?x1xf32>
+      %n = sinter.mul %d, %r : tensor<?x100000xf32>, tensor<?x1xf32>
+      sinter.yield %n : tensor<?x100000xf32>
+    }
+    return %0 : tensor<?x100000xf32>
   }
 }

@@ -29,7 +29,8 @@ static bool isStatic(ArrayRef<int64_t> shape) {
 }
 
 bool mlir::sinter::isCheapOp(Operation *op) {
-  return isElementwiseOp(op) || isa<ReshapeOp, TransposeOp>(op);
+  return isElementwiseOp(op) ||
+         isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
 }
 
 /// Whether `shape` begins with the row dims `rows` (`?` matches `?`).
@@ -56,14 +57,25 @@ static Legality broadcastsOverSameRows(Operation *op, ArrayRef<int64_t> rows,
 }
 
 /// Whether reduction `op` reduces inside rows: only dims after the rows.
+/// An argmax or argmin reduces whole rows (every dim after them that is not
+/// of size 1): row kernels have no segmented form of it.
 static Legality reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
   std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  bool within = reduction &&
-                startsWithRows(getFusionShape(op->getOperand(0)), rows) &&
-                llvm::all_of(reduction->dims, [&](int64_t dim) {
-                  return dim >= static_cast<int64_t>(rows.size());
-                });
-  return within ? Legality() : Legality::reject("reduces across rows");
+  ArrayRef<int64_t> input = getFusionShape(op->getOperand(0));
+  if (!reduction || !startsWithRows(input, rows) ||
+      !llvm::all_of(reduction->dims, [&](int64_t dim) {
+        return dim >= static_cast<int64_t>(rows.size());
+      }))
+    return Legality::reject("reduces across rows");
+  if (!isa<ArgmaxOp, ArgminOp>(op))
+    return Legality();
+  bool wholeRows = llvm::all_of(
+      llvm::seq<int64_t>(rows.size(), input.size()), [&](int64_t dim) {
+        return input[dim] == 1 || llvm::is_contained(reduction->dims, dim);
+      });
+  return wholeRows ? Legality()
+                   : Legality::reject("reduces part of each row, which row "
+                                      "kernels cannot do for an arg-reduction");
 }
 
 /// Whether `op` keeps every element in its row: a reshape that keeps the row
@@ -99,33 +111,46 @@ Legality mlir::sinter::fitsRows(Operation *op, ArrayRef<int64_t> rows,
   return staysWithinRows(op, rows);
 }
 
-/// Whether `shape` is a statistic over the columns of `full`, whose leading
-/// `numReduced` dims are reduced: the trailing dims of `full`, with the
-/// leading ones kept as 1 or dropped.
+/// Whether `shape` is a statistic of `full` over the sorted dims `reduced`:
+/// the kept dims alone, or a shape that broadcasts (aligned at the right) to
+/// `full` with size 1 exactly along reduced dims (keepdim, or a leading run
+/// of them dropped).
 static bool isColumnStatistic(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
-                              unsigned numReduced) {
-  ArrayRef<int64_t> columns = full.drop_front(numReduced);
-  if (shape.size() < columns.size() || shape.size() > full.size() ||
-      shape.take_back(columns.size()) != columns)
+                              ArrayRef<int64_t> reduced) {
+  SmallVector<int64_t> kept;
+  for (auto [d, size] : llvm::enumerate(full))
+    if (!llvm::is_contained(reduced, static_cast<int64_t>(d)))
+      kept.push_back(size);
+  if (shape == ArrayRef<int64_t>(kept))
+    return true;
+  if (shape.size() > full.size())
     return false;
-  return llvm::all_of(shape.drop_back(columns.size()),
-                      [](int64_t size) { return size == 1; });
+  size_t offset = full.size() - shape.size();
+  for (auto [i, size] : llvm::enumerate(shape)) {
+    int64_t d = static_cast<int64_t>(i + offset);
+    if (size != (llvm::is_contained(reduced, d) ? 1 : full[d]))
+      return false;
+  }
+  return true;
 }
 
 Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
-                                   unsigned numReduced, IsInternalFn isInternal,
+                                   ArrayRef<int64_t> reduced,
+                                   IsInternalFn isInternal,
                                    bool allowFullSize) {
-  if (std::optional<ReductionInfo> reduction = getReductionInfo(op))
+  if (std::optional<ReductionInfo> reduction = getReductionInfo(op)) {
+    SmallVector<int64_t> dims(reduction->dims);
+    llvm::sort(dims);
     return getFusionShape(op->getOperand(0)) == full &&
-                   llvm::equal(reduction->dims,
-                               llvm::seq<int64_t>(0, numReduced))
+                   ArrayRef<int64_t>(dims) == reduced
                ? Legality()
-               : Legality::reject("reduces other dims than the columns' "
+               : Legality::reject("reduces other dims than the kernel's "
                                   "statistics");
+  }
   if (!isElementwiseOp(op))
     return Legality::reject("is not elementwise");
   auto isStatistic = [&](Value value) {
-    return isColumnStatistic(getFusionShape(value), full, numReduced);
+    return isColumnStatistic(getFusionShape(value), full, reduced);
   };
   auto isFullSize = [&](Value value) { return getFusionShape(value) == full; };
   Value result = op->getResult(0);
@@ -144,21 +169,8 @@ Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
              : Legality::reject("combines full-size values into a statistic");
 }
 
-Legality mlir::sinter::fitsSameShape(Operation *op, ArrayRef<int64_t> full,
-                                     IsInternalFn isInternal) {
-  if (!isElementwiseOp(op))
-    return Legality::reject("is not elementwise");
-  bool sameShape =
-      getFusionShape(op->getResult(0)) == full &&
-      llvm::all_of(op->getOperands(), [&](Value operand) {
-        return !isInternal(operand) || getFusionShape(operand) == full;
-      });
-  return sameShape ? Legality()
-                   : Legality::reject("changes the shape of the reduced input");
-}
-
 Legality mlir::sinter::readsElementwise(Operation *user, Value value) {
-  if (isa<ReshapeOp, TransposeOp>(user))
+  if (isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(user))
     return Legality();
   if (!isElementwiseOp(user))
     return Legality::reject("is not elementwise", user);
@@ -192,15 +204,10 @@ mlir::sinter::getReductionRows(Operation *op) {
   return SmallVector<int64_t>(input.take_front(first));
 }
 
-std::optional<unsigned> mlir::sinter::getColumnReducedCount(Operation *op) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  int64_t rank = getFusionShape(op->getOperand(0)).size();
-  SmallVector<int64_t> dims(reduction->dims);
+SmallVector<int64_t> mlir::sinter::getColumnReducedDims(Operation *op) {
+  SmallVector<int64_t> dims(getReductionInfo(op)->dims);
   llvm::sort(dims);
-  if (dims.empty() || static_cast<int64_t>(dims.size()) >= rank ||
-      !llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())))
-    return std::nullopt;
-  return dims.size();
+  return dims;
 }
 
 KernelKind mlir::sinter::getReductionKind(Operation *op) {

@@ -8,7 +8,7 @@
 // The legality half of the fusion policy (FusionPolicy.cpp decides, by bytes
 // saved, among what these predicates allow). Each predicate asks whether an
 // op fits the structure of a kernel (rows owned by thread blocks, column
-// statistics, one shape) and answers with a Legality: legal, or the reason it
+// statistics) and answers with a Legality: legal, or the reason it
 // is not, in words that complete "cannot fuse add with sum: ..." (Inductor's
 // can_fuse and WhyNoFuse, IREE's FusionUtils.h).
 //
@@ -83,22 +83,18 @@ Legality fitsRows(Operation *op, ArrayRef<int64_t> rows,
                   IsInternalFn isInternal);
 
 /// Whether `op` can be computed by a column-statistics kernel over `full`
-/// (leading `numReduced` dims reduced): another reduction over the same
-/// columns, or an elementwise op on statistics; with `allowFullSize`, also an
+/// (the sorted dims `reduced` reduced): another reduction over the same
+/// dims, or an elementwise op on statistics; with `allowFullSize`, also an
 /// elementwise op that computes a full-size reduction input from full-size
 /// values and statistics (the centered values of a variance).
-Legality fitsColumns(Operation *op, ArrayRef<int64_t> full, unsigned numReduced,
-                     IsInternalFn isInternal, bool allowFullSize);
-
-/// Whether elementwise `op` maps its internal operands element for element
-/// onto its result of shape `full`: all a reduction without row or column
-/// structure can share its kernel with.
-Legality fitsSameShape(Operation *op, ArrayRef<int64_t> full,
-                       IsInternalFn isInternal);
+Legality fitsColumns(Operation *op, ArrayRef<int64_t> full,
+                     ArrayRef<int64_t> reduced, IsInternalFn isInternal,
+                     bool allowFullSize);
 
 /// Whether `user` reads `value` element for element, so that one thread of
-/// a pointwise kernel computes both: a shape op, or an elementwise op that
-/// does not broadcast `value`.
+/// a pointwise kernel computes both: a shape op (an index map: reshape,
+/// transpose, slice, concat), or an elementwise op that does not broadcast
+/// `value`.
 Legality readsElementwise(Operation *user, Value value);
 
 /// Whether `op` may feed `matmul` inside a gemm kernel: only a reshape that
@@ -110,9 +106,9 @@ Legality isMatmulOperandView(Operation *op, Operation *matmul);
 /// keeps at least one leading dim.
 std::optional<SmallVector<int64_t>> getReductionRows(Operation *op);
 
-/// The number of leading dims reduction `op` reduces, if it reduces exactly
-/// a leading run and keeps the last dim (column statistics).
-std::optional<unsigned> getColumnReducedCount(Operation *op);
+/// The dims reduction `op` reduces, sorted: the statistics a column kernel
+/// computes (any geometry but rows).
+SmallVector<int64_t> getColumnReducedDims(Operation *op);
 
 /// The kind of the kernel reduction `op` roots: a row kernel when it reduces
 /// trailing dims (threads cooperate along contiguous rows), a column kernel

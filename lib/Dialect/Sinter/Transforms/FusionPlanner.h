@@ -33,14 +33,12 @@ struct Space {
     Elementwise,
     /// Thread blocks own whole rows, indexed by the leading `shape` dims.
     Rows,
-    /// Statistics over the leading `numReduced` dims of `shape`.
+    /// Statistics over the `reduced` dims of `shape`.
     Columns,
-    /// A reduction without row or column structure over `shape`.
-    SameShape,
   };
   Kind kind = Kind::Elementwise;
   SmallVector<int64_t> shape;
-  unsigned numReduced = 0;
+  SmallVector<int64_t> reduced;
 };
 
 /// A group while the planner builds it. Every top-level op starts alone in

@@ -18,12 +18,12 @@
 //     leading, middle, strided, all dims). A row group grows like an epilogue,
 //     over its elementwise producers and the consumers that broadcast its
 //     results back over the same rows (softmax, layer_norm, rms_norm). A column
-//     group computes statistics: other reductions over the same columns with
-//     the elementwise ops that compute their inputs (variance after mean), and
-//     elementwise consumers of the reduced values; what broadcasts statistics
-//     back to full size is left to a pointwise kernel. A reduction over
-//     neither run (batch_norm's [0, 2], a full reduction) shares its kernel
-//     only with elementwise producers of its input's shape.
+//     group computes statistics over the same dims (leading, a middle run,
+//     a strided set such as batch_norm's [0, 2, 3], or all): other
+//     reductions over those dims with the elementwise ops that compute their
+//     inputs (variance after mean), and elementwise consumers of the reduced
+//     values; what broadcasts statistics back to full size is left to a
+//     pointwise kernel.
 //  3. The remaining elementwise and shape ops form pointwise groups, merged
 //     along edges that do not broadcast.
 //  4. A kernel recomputes a cheap producer from another kernel instead of
@@ -57,10 +57,8 @@ Legality FusionPlanner::fits(unsigned group, Operation *op,
   case Space::Kind::Rows:
     return fitsRows(op, space.shape, isInternal);
   case Space::Kind::Columns:
-    return fitsColumns(op, space.shape, space.numReduced, isInternal,
+    return fitsColumns(op, space.shape, space.reduced, isInternal,
                        allowFullSize);
-  case Space::Kind::SameShape:
-    return fitsSameShape(op, space.shape, isInternal);
   case Space::Kind::Elementwise:
     return Legality::reject("pointwise kernels merge whole groups");
   }
@@ -238,8 +236,8 @@ void FusionPlanner::formGemmGroups() {
   for (Operation *node : nodes)
     if (auto matmul = dyn_cast<MatmulOp>(node)) {
       ArrayRef<int64_t> result = getFusionShape(matmul.getResult());
-      Space space{Space::Kind::Rows, SmallVector<int64_t>(result.drop_back()),
-                  0};
+      Space space{
+          Space::Kind::Rows, SmallVector<int64_t>(result.drop_back()), {}};
       grow(createGroup(node, getMatmulKind(matmul), std::move(space)));
     }
 }
@@ -250,11 +248,9 @@ void FusionPlanner::formReductionGroups() {
       continue;
     KernelKind kind = getReductionKind(node);
     SmallVector<int64_t> input(getFusionShape(node->getOperand(0)));
-    Space space{Space::Kind::SameShape, input, 0};
+    Space space{Space::Kind::Columns, input, getColumnReducedDims(node)};
     if (std::optional<SmallVector<int64_t>> rows = getReductionRows(node))
-      space = Space{Space::Kind::Rows, *rows, 0};
-    else if (std::optional<unsigned> count = getColumnReducedCount(node))
-      space = Space{Space::Kind::Columns, input, *count};
+      space = Space{Space::Kind::Rows, *rows, {}};
     grow(createGroup(node, kind, std::move(space)));
   }
 }
