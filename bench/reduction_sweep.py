@@ -546,9 +546,9 @@ def chart(results, path):
         print("reduction_sweep: matplotlib is not installed (python3 -m pip install "
               "matplotlib): no chart written", file=sys.stderr)
         return False
-    rows = results["cases"]
+    families = list(dict.fromkeys(r["family"] for r in results["cases"]))
+    rows = sorted(results["cases"], key=lambda r: families.index(r["family"]))
     derived = [derive(r) for r in rows]
-    families = list(dict.fromkeys(r["family"] for r in rows))
     colors = {f: plt.cm.tab20(i % 20) for i, f in enumerate(families)}
     xs = range(len(rows))
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(max(12, 0.16 * len(rows) + 2), 9),
@@ -561,9 +561,9 @@ def chart(results, path):
     top.set_ylabel("Sinter speedup over torch.compile (×, log)")
     top.set_title(f"Reduction sweep, {results['device']}, PyTorch {results['torch']}: "
                   f"geomean {geomean([d['x_compile'] for d in derived]) or 0:.2f}x")
-    for family in families:
-        top.bar([], [], color=colors[family], label=family)
-    top.legend(fontsize=7, ncol=4)
+    from matplotlib.patches import Patch
+    top.legend(handles=[Patch(color=colors[f], label=f) for f in families],
+               fontsize=7, ncol=4)
     bottom.bar(xs, [d["fraction"] or 0 for d in derived],
                color=[colors[r["family"]] for r in rows])
     bottom.axhline(0.9, color="gray", linewidth=0.8, linestyle="--")

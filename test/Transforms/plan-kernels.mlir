@@ -106,14 +106,14 @@ func.func @welford(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
 
 // -----
 
-// A sum of squares of x - mean that is not the mean of them: two passes
-// and the output pass, no single-pass pair.
+// A sum of (x - mean) * x, not of squared deviations (whose sum is
+// Welford's M2, a single-pass pair): two passes and the output pass.
 // CHECK-LABEL: func.func @no_single_pass
 // CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, passes = 3, launches = 1, epilogue = none>}
 func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<512x65536xf32>
   %d = sinter.sub %x, %m : tensor<512x65536xf32>, tensor<512x1xf32>
-  %sq = sinter.mul %d, %d : tensor<512x65536xf32>, tensor<512x65536xf32>
+  %sq = sinter.mul %d, %x : tensor<512x65536xf32>, tensor<512x65536xf32>
   %v = sinter.sum %sq dims [1] keepdim : tensor<512x65536xf32>
   %y = sinter.div %d, %v : tensor<512x65536xf32>, tensor<512x1xf32>
   return %y : tensor<512x65536xf32>

@@ -34,6 +34,8 @@
 
 #include "KernelEmitter.h"
 
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -407,9 +409,11 @@ cuda::generateColumnReduction(EmitterContext &context,
   if (kernel.plan &&
       kernel.plan.getStrategy() == KernelStrategy::split_welford) {
     for (auto [index, reduction] : llvm::enumerate(reductions)) {
-      Operation *mean = getDeviationMean(reduction.info.result.getDefiningOp());
+      std::optional<SinglePassPair> pair =
+          matchSinglePassPair(reduction.info.result.getDefiningOp());
       auto owner = llvm::find_if(reductions, [&](const ColumnReduction &r) {
-        return mean && r.info.result == mean->getResult(0);
+        return pair && pair->form == SinglePassForm::Welford &&
+               r.info.result == pair->first->getResult(0);
       });
       if (owner == reductions.end() || owner->variance)
         continue;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -775,26 +776,6 @@ LogicalResult BatchNormOp::verify() {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-Operation *mlir::sinter::getDeviationMean(Operation *reduction) {
-  if (!isa<MeanOp, SumOp>(reduction))
-    return nullptr;
-  auto variance = cast<ReductionOpInterface>(reduction);
-  auto square = variance.getInput().getDefiningOp<MulOp>();
-  if (!square || square.getLhs() != square.getRhs())
-    return nullptr;
-  auto centered = square.getLhs().getDefiningOp<SubOp>();
-  if (!centered)
-    return nullptr;
-  auto mean = centered.getRhs().getDefiningOp<MeanOp>();
-  if (!mean || !mean.getKeepdim() || mean.getInput() != centered.getLhs() ||
-      mean.getInput().getType() != variance.getInput().getType())
-    return nullptr;
-  SmallVector<int64_t> meanDims(mean.getDims()), dims(variance.getDims());
-  llvm::sort(meanDims);
-  llvm::sort(dims);
-  return meanDims == dims ? mean.getOperation() : nullptr;
-}
-
 ReductionGeometry mlir::sinter::classifyReduction(ArrayRef<int64_t> shape,
                                                   ArrayRef<int64_t> dims) {
   // The non-unit dims, each marked reduced or kept, in order.
@@ -908,7 +889,8 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
     return strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length ||
-           strategy == KernelStrategy::split_reduction;
+           strategy == KernelStrategy::split_reduction ||
+           strategy == KernelStrategy::split_welford;
   case KernelKind::column_reduction:
     return strategy == KernelStrategy::split_reduction ||
            strategy == KernelStrategy::split_welford;
@@ -935,8 +917,9 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
   // Welford states pair a mean with a variance around it in the same kernel.
   if (plan.getStrategy() == KernelStrategy::split_welford &&
       llvm::none_of(kernel.getBody().front(), [&](Operation &op) {
-        Operation *mean = getDeviationMean(&op);
-        return mean && mean->getParentOp() == kernel;
+        std::optional<SinglePassPair> pair = matchSinglePassPair(&op);
+        return pair && pair->form == SinglePassForm::Welford &&
+               pair->first->getParentOp() == kernel;
       }))
     return kernel.emitOpError("plan strategy split_welford needs a mean and "
                               "a variance around it in the kernel");

@@ -365,9 +365,10 @@ static KernelPlanAttr planSplit(KernelOp kernel) {
   // pass: one Welford pass reads the input once for both.
   llvm::DenseSet<Operation *> paired;
   for (Operation *reduction : reductions)
-    if (Operation *mean = getDeviationMean(reduction);
-        mean && results.contains(mean->getResult(0)))
-      paired.insert(mean);
+    if (std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
+        pair && pair->form == SinglePassForm::Welford &&
+        results.contains(pair->first->getResult(0)))
+      paired.insert(pair->first);
   int64_t pairs = static_cast<int64_t>(paired.size());
   int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
   return KernelPlanAttr::get(

@@ -71,12 +71,6 @@ broadcastRunTimeShapes(ArrayRef<int64_t> lhsType, ArrayRef<int64_t> lhs,
 std::pair<int64_t, int64_t>
 getStaticProductAndDynamicCount(ArrayRef<int64_t> shape);
 
-/// The mean that `reduction` measures squared deviations from: when
-/// `reduction` is a mean or sum of (x - m) * (x - m) over the dims of
-/// m = mean(x, keepdim), as sinter-decompose writes var and the norms, a
-/// variance that one Welford pass computes with m. Null otherwise.
-Operation *getDeviationMean(Operation *reduction);
-
 /// Returns the shape that remains after reducing `shape` over `dims`.
 SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
                                   ArrayRef<int64_t> dims, bool keepdim);
