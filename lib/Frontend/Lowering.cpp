@@ -205,10 +205,15 @@ void ModelLowering::propagateDimNames(Operation *op) {
   };
   SmallVector<std::string> names =
       llvm::TypeSwitch<Operation *, SmallVector<std::string>>(op)
-          .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp>(
-              [&](Operation *) {
-                return broadcastNames(operandNames(0), operandNames(1));
-              })
+          .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp,
+                CompareOp>([&](Operation *) {
+            return broadcastNames(operandNames(0), operandNames(1));
+          })
+          .Case([&](SelectOp) {
+            return broadcastNames(
+                broadcastNames(operandNames(1), operandNames(2)),
+                operandNames(0));
+          })
           .Case([&](MatmulOp matmul) {
             SmallVector<std::string> lhs = operandNames(0),
                                      rhs = operandNames(1);

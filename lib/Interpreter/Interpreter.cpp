@@ -263,7 +263,7 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
             SoftsignOp, ErfOp, Expm1Op, Log1pOp, SignOp, LeakyReluOp, GeluOp,
             SoftplusOp, EluOp, HardtanhOp, ClampOp>(
           [&](Operation *unary) { return evaluateUnary(unary, operand(0)); })
-      .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp>(
+      .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CompareOp>(
           [&](Operation *binary) {
             return evaluateBinary(binary, operand(0), operand(1));
           })
@@ -290,6 +290,11 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
       .Case([&](ReshapeOp reshape) {
         return evaluateReshape(reshape, operand(0));
       })
+      .Case([&](SelectOp select) {
+        return evaluateSelect(select, operand(0), operand(1), operand(2));
+      })
+      .Case([&](SliceOp slice) { return evaluateSlice(slice, operand(0)); })
+      .Case([&](ConcatOp concat) { return evaluateConcat(concat, lookup); })
       .Case([&](ConstantOp constant) { return evaluateConstant(constant); })
       .Case([&](FillOp fill) { return evaluateFill(fill, lookup); })
       .Default([&](Operation *) -> Result {

@@ -7,7 +7,7 @@
 # ===----------------------------------------------------------------------===#
 #
 # Generates random but valid model modules in the sinter dialect: chains and
-# DAGs over every op, with a symbolic batch dim, static dims of 1 and odd
+# DAGs over every op (comparisons, select, slices and concats included), with a symbolic batch dim, static dims of 1 and odd
 # sizes, params with init hints, and one or two results. The same seed always
 # gives the same model. Values are kept in the domain of each op (log, sqrt,
 # rsqrt, pow and div see positive inputs bounded away from 0), so that the f32
@@ -244,6 +244,51 @@ def random_reduction(b, value):
 # middle ([A, R, C] reducing R), strided (batch_norm over N, H, W) and all.
 VOLUME_DIMS = {3: [[0], [1], [0, 2], [0, 1], [0, 1, 2]],
                4: [[1], [1, 2], [0, 2, 3], [1, 3], [0, 2], [0, 1, 2, 3]]}
+
+
+def random_mask(b, value):
+    """where(x > t, x, other) or (x > t) * x: a comparison's 0/1 mask used by
+    sinter.select or by arithmetic. The threshold is a constant or a
+    normal(0, 1) param, so that the f32 and f64 runs of a model choose alike
+    (ties are as unlikely as an exact hit of a random threshold)."""
+    rng = b.rng
+    shape = value[1]
+    pred = rng.choice(["lt", "le", "gt", "ge"])
+    if shape and shape[-1] is not None and rng.random() < 0.5:
+        threshold = b.param([shape[-1]], ("normal", (0.0, 1.0)))
+    else:
+        threshold = b.constant(rng.choice([0.0, 0.25, -0.5]))
+    mask = b.emit(f"sinter.compare {pred}, {value[0]}, {threshold[0]} : "
+                  f"{tensor_type(shape)}, {tensor_type(threshold[1])}", shape)
+    if rng.random() < 0.3:
+        return b.binary("mul", mask, value)
+    other = rng.choice([b.constant(rng.choice([0.0, -1.0])),
+                        b.unary("tanh", value)])
+    return b.emit(f"sinter.select {mask[0]}, {value[0]}, {other[0]} : "
+                  f"{tensor_type(shape)}, {tensor_type(shape)}, "
+                  f"{tensor_type(other[1])}", shape)
+
+
+def random_slices(b, value):
+    """Rotates the last dim: concat(x[..., k:], x[..., :k]), or doubles a
+    slice back to full size, concat(x[..., :h], x[..., :n-h] * 2), both of
+    the same shape, so that what follows composes as before."""
+    rng = b.rng
+    shape = value[1]
+    if not shape or shape[-1] is None or shape[-1] < 2:
+        return value
+    n, dim = shape[-1], len(shape) - 1
+
+    def slice_of(start, end):
+        return b.emit(f"sinter.slice {value[0]} dim {dim} start {start} "
+                      f"end {end} : {tensor_type(shape)}",
+                      shape[:-1] + [end - start])
+    k = rng.randint(1, n - 1)
+    first, second = slice_of(k, n), slice_of(0, k)
+    if rng.random() < 0.5:
+        second = b.binary("mul", second, b.constant(2.0))
+    return b.emit(f"sinter.concat {first[0]}, {second[0]} dim {dim} : "
+                  f"{tensor_type(first[1])}, {tensor_type(second[1])}", shape)
 
 
 def random_volume(b, value):
@@ -541,7 +586,8 @@ def generate(seed):
     for _ in range(steps):
         value = rng.choice(live[-3:])
         kind = rng.choices(["unary", "binary", "reduction", "norm", "linear",
-                            "algebra", "volume"], [4, 4, 2, 2, 2, 2, 2])[0]
+                            "algebra", "volume", "mask", "slices"],
+                           [4, 4, 2, 2, 2, 2, 2, 1, 1])[0]
         if kind == "unary":
             result = random_unary(b, value)
         elif kind == "binary":
@@ -554,6 +600,10 @@ def generate(seed):
             result = random_linear(b, value)
         elif kind == "algebra":
             result = random_algebra(b, value)
+        elif kind == "mask":
+            result = random_mask(b, value)
+        elif kind == "slices":
+            result = random_slices(b, value)
         else:
             result = random_volume(b, value)
         live.append(result)

@@ -21,7 +21,12 @@ bool cuda::isElementwiseUnary(Operation *op) {
 }
 
 bool cuda::isElementwiseBinary(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp>(op);
+  return isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp,
+             CompareOp>(op);
+}
+
+bool cuda::isElementwise(Operation *op) {
+  return isElementwiseUnary(op) || isElementwiseBinary(op) || isa<SelectOp>(op);
 }
 
 StringRef cuda::stringifyReductionKind(ReductionKind kind) {

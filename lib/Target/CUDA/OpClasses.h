@@ -23,8 +23,13 @@ namespace mlir::sinter::cuda {
 /// True for the elementwise unary ops (neg ... clamp).
 bool isElementwiseUnary(Operation *op);
 
-/// True for the elementwise binary ops with broadcasting (add ... pow).
+/// True for the elementwise binary ops with broadcasting (add ... pow,
+/// compare).
 bool isElementwiseBinary(Operation *op);
+
+/// True for the ops a kernel computes from one element of each operand:
+/// the unary and binary ones and select.
+bool isElementwise(Operation *op);
 
 /// The reductions the emitter generates (the others are decomposed first).
 enum class ReductionKind { Sum, Mean, Max, Min, Prod, Argmax, Argmin };
@@ -51,9 +56,11 @@ struct ReductionInfo {
 /// generates.
 std::optional<ReductionInfo> getReductionInfo(Operation *op);
 
-/// True for the shape ops that move no data inside a kernel (reshape,
-/// transpose).
-inline bool isShapeOp(Operation *op) { return isa<ReshapeOp, TransposeOp>(op); }
+/// True for the shape ops that move no data inside a kernel: index maps
+/// (reshape, transpose, slice, concat).
+inline bool isShapeOp(Operation *op) {
+  return isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
+}
 
 } // namespace mlir::sinter::cuda
 

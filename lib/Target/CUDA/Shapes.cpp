@@ -322,6 +322,28 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
         }
         return setShape(op, fill.getResult(), shape);
       })
+      .Case([&](SelectOp select) {
+        Shape values = broadcast(op, shapeOf(select.getTrueValue()),
+                                 shapeOf(select.getFalseValue()));
+        return setShape(op, select.getResult(),
+                        broadcast(op, shapeOf(select.getCondition()), values));
+      })
+      .Case([&](SliceOp slice) {
+        Shape shape = shapeOf(slice.getInput());
+        shape[slice.getDim()] =
+            DimExpr::constant(slice.getEnd() - slice.getStart());
+        return setShape(op, slice.getResult(), shape);
+      })
+      .Case([&](ConcatOp concat) {
+        int64_t dim = concat.getDim();
+        Shape shape = shapeOf(concat.getInputs().front());
+        for (Value input : concat.getInputs().drop_front())
+          for (auto [d, size] : llvm::enumerate(shapeOf(input)))
+            if (static_cast<int64_t>(d) != dim)
+              requireEqual(op, size, shape[d], "dims of concatenated inputs");
+        shape[dim] = DimExpr::constant(concat.getType().getDimSize(dim));
+        return setShape(op, concat.getResult(), shape);
+      })
       .Case([&](TransposeOp transpose) {
         const Shape &input = shapeOf(transpose.getInput());
         Shape shape;

@@ -3,7 +3,8 @@
 // RUN: sinterc %s -emit=cuda --model=batch_norm | FileCheck %s
 
 // Training batch_norm as decomposed: the mean, then the variance of
-// x - mean, then the normalization.
+// x - mean, then the normalization. A split_reduction plan (written here)
+// computes the variance in a second pass after the mean.
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
@@ -12,14 +13,24 @@
 // CHECK: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
-// CHECK: float acc = dev::SumOp::identity();
+// CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
 // 96 columns: a block covers 128, its two lanes of threads split the rows.
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x % 128;
 // CHECK: if (column < 96) {
-// CHECK: #pragma unroll 4
-// CHECK-NEXT: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q < B; q += splits * 2) {
-// CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + column;
+// CHECK-NEXT: const int64_t step = splits * 2;
+// Eight rows in flight per thread, combined as a tree, then in runs of 8
+// chunks (blocked accumulation); the loads stay inside the bound check.
+// CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q0 < B; q0 += 8 * step) {
+// CHECK-NEXT: float chunk[8];
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int u = 0; u < 8; ++u) {
+// CHECK-NEXT: chunk[u] = dev::SumOp::identity();
+// CHECK-NEXT: if (q0 + u * step < B) {
+// CHECK-NEXT: const int64_t q = q0 + u * step;
+// CHECK-NEXT: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: = x[[[X]]];
+// CHECK: accumulator.push(dev::treeCombine<dev::SumOp, 8>(chunk));
+// CHECK: float acc = accumulator.result();
 // CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + column] = total;
@@ -57,6 +68,56 @@
 module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 3, launches = 5, epilogue = none>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
+    ^bb0(%a: tensor<?x96xf32>):
+      %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
+      %d = sinter.sub %a, %m : tensor<?x96xf32>, tensor<1x96xf32>
+      %sq = sinter.mul %d, %d : tensor<?x96xf32>, tensor<?x96xf32>
+      %v = sinter.mean %sq dims [0] keepdim : tensor<?x96xf32>
+      %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
+      %ve = sinter.add %v, %eps : tensor<1x96xf32>, tensor<f32>
+      %r = sinter.rsqrt %ve : tensor<1x96xf32>
+      %n = sinter.mul %d, %r : tensor<?x96xf32>, tensor<1x96xf32>
+      sinter.yield %n : tensor<?x96xf32>
+    }
+    return %0 : tensor<?x96xf32>
+  }
+}
+
+// -----
+
+// The same statistics as the planner plans them (split_welford): one pass of
+// Welford states per column and slice (chunks of eight rows: their mean and
+// squared deviations, one division), in blocked runs; the fold writes the
+// mean and the variance, and no second partial kernel reads the input again.
+// RUN: sinterc %s -emit=cuda --model=batch_norm_welford | FileCheck %s --check-prefix=WELFORD
+// WELFORD: //       2 reduction(s) (1 variance(s) in Welford states): per-slice partials, ordered fold, then pointwise apply
+// WELFORD-LABEL: batch_norm_welford_k0_column_reduction_partial0(
+// WELFORD-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial, int64_t B,
+// WELFORD: dev::Accumulator<dev::WelfordOp, dev::Welford> accumulator;
+// WELFORD: float chunk[8];
+// WELFORD-NEXT: int rows = 0;
+// WELFORD: chunk[u] = dev::SumOp::identity();
+// WELFORD: ++rows;
+// WELFORD: accumulator.push(dev::welfordOfChunk<8>(chunk, rows));
+// WELFORD: dev::Welford acc = accumulator.result();
+// WELFORD: __shared__ dev::Welford slices[2][128];
+// WELFORD: total = dev::WelfordOp()(total, slices[k][threadIdx.x]);
+// WELFORD-LABEL: batch_norm_welford_k0_column_reduction_final0(
+// WELFORD-NEXT: const dev::Welford *__restrict__ partial, float *__restrict__ stats,
+// WELFORD-NEXT: float *__restrict__ variance, int64_t B, int64_t splits) {
+// WELFORD: total = dev::blockReduce<256, dev::WelfordOp>(total);
+// WELFORD: stats[p] = total.mean;
+// WELFORD-NEXT: variance[p] = total.m2 / static_cast<float>(B);
+// WELFORD-NOT: _partial1
+// WELFORD: batch_norm_welford_k0_column_reduction_apply(
+// WELFORD: batch_norm_welford_k0_column_reduction_final0<<<96, 256, 0, stream>>>(
+// WELFORD-NEXT: partial0, stats0, stats1, B, splits0);
+// WELFORD-NOT: _partial1
+// WELFORD: return launch_batch_norm_welford_k0_column_reduction_apply(
+module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
     %0 = sinter.kernel column_reduction(%x) : (tensor<?x96xf32>) -> tensor<?x96xf32> {
     ^bb0(%a: tensor<?x96xf32>):
       %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
@@ -77,15 +138,19 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 
 // Wide rows (2000 columns): a block covers 256 adjacent columns with one lane
 // of threads, and writes its partials without a fold through shared memory;
-// so many columns are folded one per thread, in slice order.
+// so many columns are folded one per thread, in slice order (blocked).
 // RUN: sinterc %s -emit=cuda --model=column_sum | FileCheck %s --check-prefix=WIDE
 // WIDE-LABEL: column_sum_k0_column_reduction_partial0(
 // WIDE: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
-// WIDE: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q < B; q += splits * 1) {
+// WIDE: const int64_t step = splits * 1;
+// WIDE-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
 // WIDE-NOT: __shared__
 // WIDE: if (column < 2000)
 // WIDE-NEXT: partial[blockIdx.y * 2000 + column] = acc;
-// WIDE: for (int64_t s = 1; s < splits; ++s)
+// WIDE: dev::Accumulator<dev::SumOp, float> accumulator;
+// WIDE-NEXT: for (int64_t s = 0; s < splits; ++s)
+// WIDE-NEXT: accumulator.push(partial[s * 2000 + p]);
+// WIDE-NEXT: float total = accumulator.result();
 // WIDE: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
 // WIDE: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
@@ -113,8 +178,9 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
 // ARGMIN: struct ArgMinOp {
 // ARGMIN-LABEL: column_argmin_k0_column_reduction_partial0(
 // ARGMIN-NEXT: const float *__restrict__ x, ArgValue *__restrict__ partial, int64_t B,
-// ARGMIN: ArgValue acc = ArgMinOp::identity();
-// ARGMIN: acc = ArgMinOp()(acc, ArgValue{{{.*}}, q});
+// ARGMIN: dev::Accumulator<ArgMinOp, ArgValue> accumulator;
+// ARGMIN: chunk[u] = ArgValue{{{.*}}, q};
+// ARGMIN: accumulator.push(dev::treeCombine<ArgMinOp, 8>(chunk));
 // ARGMIN: __shared__ ArgValue slices[4][64];
 // ARGMIN-LABEL: column_argmin_k0_column_reduction_final0(
 // ARGMIN-NEXT: const ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
@@ -146,7 +212,7 @@ module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
 // RUN: sinterc %s -emit=cuda --model=nchw_mean | FileCheck %s --check-prefix=NCHW
 // NCHW-LABEL: nchw_mean_k0_column_reduction_partial0(
 // NCHW: const int64_t column = blockIdx.x;
-// NCHW: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q < (B * 20); q += splits * 256) {
+// NCHW: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
 // NCHW: acc = dev::blockReduce<256, dev::SumOp>(acc);
 // NCHW-NEXT: if (threadIdx.x == 0)
 // NCHW-NEXT: partial[blockIdx.y * 3 + column] = acc;

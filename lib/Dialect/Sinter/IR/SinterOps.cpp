@@ -159,11 +159,9 @@ static LogicalResult emitInferenceError(std::optional<Location> loc,
                            std::forward<Args>(args)...);
 }
 
-/// Binary elementwise ops: NumPy broadcast of both operands.
-static LogicalResult
-inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
-                         Type lhsType, Type rhsType,
-                         SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult mlir::sinter::inferBroadcastResultType(
+    std::optional<Location> loc, StringRef opName, Type lhsType, Type rhsType,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
   auto lhs = dyn_cast<RankedTensorType>(lhsType);
   auto rhs = dyn_cast<RankedTensorType>(rhsType);
   if (!lhs || !rhs)
@@ -506,11 +504,12 @@ static OpFoldResult ifSameType(Value value, Type resultType) {
   return value.getType() == resultType ? OpFoldResult(value) : OpFoldResult();
 }
 
-/// x + 0 = x ; 0 + x = x ; c1 + c2 = c
+/// x + -0 = x ; -0 + x = x ; c1 + c2 = c (not x + +0, which is +0 where x
+/// is -0: sinter-simplify drops a +0 in fast mode only)
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (isSplatOf(adaptor.getRhs(), 0.0))
+  if (isSplatOf(adaptor.getRhs(), -0.0))
     return ifSameType(getLhs(), getType());
-  if (isSplatOf(adaptor.getLhs(), 0.0))
+  if (isSplatOf(adaptor.getLhs(), -0.0))
     return ifSameType(getRhs(), getType());
   return foldSplats(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     [](APFloat a, const APFloat &b) { return a + b; });
@@ -621,7 +620,8 @@ LogicalResult ClampOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// reduce(x) over size-1 dims with keepdim = x, for reductions that are the
-/// identity on a single element.
+/// identity on a single element, bit for bit (not sum, mean and logsumexp:
+/// their +0 start turns a -0 into +0).
 template <typename ReductionOp>
 static OpFoldResult foldUnitReduction(ReductionOp op) {
   if (op.getKeepdim() && op.reducesOnlyUnitDims() &&
@@ -630,18 +630,12 @@ static OpFoldResult foldUnitReduction(ReductionOp op) {
   return {};
 }
 
-/// sum over size-1 dims (keepdim) = x
-OpFoldResult SumOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
-/// mean over size-1 dims (keepdim) = x
-OpFoldResult MeanOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// max over size-1 dims (keepdim) = x
 OpFoldResult MaxOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// min over size-1 dims (keepdim) = x
 OpFoldResult MinOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// prod over size-1 dims (keepdim) = x
 OpFoldResult ProdOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
-/// logsumexp over size-1 dims (keepdim) = log(exp(x)) = x
-OpFoldResult LogsumexpOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 
 //===----------------------------------------------------------------------===//
 // Normalization verifiers
@@ -781,6 +775,26 @@ LogicalResult BatchNormOp::verify() {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+Operation *mlir::sinter::getDeviationMean(Operation *reduction) {
+  if (!isa<MeanOp, SumOp>(reduction))
+    return nullptr;
+  auto variance = cast<ReductionOpInterface>(reduction);
+  auto square = variance.getInput().getDefiningOp<MulOp>();
+  if (!square || square.getLhs() != square.getRhs())
+    return nullptr;
+  auto centered = square.getLhs().getDefiningOp<SubOp>();
+  if (!centered)
+    return nullptr;
+  auto mean = centered.getRhs().getDefiningOp<MeanOp>();
+  if (!mean || !mean.getKeepdim() || mean.getInput() != centered.getLhs() ||
+      mean.getInput().getType() != variance.getInput().getType())
+    return nullptr;
+  SmallVector<int64_t> meanDims(mean.getDims()), dims(variance.getDims());
+  llvm::sort(meanDims);
+  llvm::sort(dims);
+  return meanDims == dims ? mean.getOperation() : nullptr;
+}
+
 ReductionGeometry mlir::sinter::classifyReduction(ArrayRef<int64_t> shape,
                                                   ArrayRef<int64_t> dims) {
   // The non-unit dims, each marked reduced or kept, in order.
@@ -812,9 +826,9 @@ ReductionGeometry mlir::sinter::classifyReduction(ArrayRef<int64_t> shape,
 //===----------------------------------------------------------------------===//
 
 /// Whether `strategy` can generate a kernel whose reductions lie as
-/// `geometry`: row strategies need trailing dims, a split reduction any other
-/// geometry, the elementwise strategy none; a library GEMM's epilogue may be
-/// any.
+/// `geometry`: row strategies need trailing dims, a split reduction any
+/// (few long rows are split too), the elementwise strategy none; a library
+/// GEMM's epilogue may be any.
 static bool isStrategyForGeometry(KernelStrategy strategy,
                                   ReductionGeometry geometry) {
   switch (strategy) {
@@ -825,8 +839,8 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
   case KernelStrategy::row_by_length:
     return geometry == ReductionGeometry::trailing;
   case KernelStrategy::split_reduction:
-    return geometry != ReductionGeometry::trailing &&
-           geometry != ReductionGeometry::none;
+  case KernelStrategy::split_welford:
+    return geometry != ReductionGeometry::none;
   case KernelStrategy::library_gemm:
     return true;
   }
@@ -837,7 +851,7 @@ LogicalResult KernelPlanAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, KernelStrategy strategy,
     ReductionGeometry geometry, int64_t block, int64_t rowsPerBlock,
     int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
-    int64_t passes, int64_t launches, EpilogueForm epilogue) {
+    int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -853,8 +867,9 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "rows_per_block " << rowsPerBlock << " and block "
                        << block << " do not fit strategy "
                        << stringifyKernelStrategy(strategy);
-  if ((strategy == KernelStrategy::split_reduction) !=
-      (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
+  bool split = strategy == KernelStrategy::split_reduction ||
+               strategy == KernelStrategy::split_welford;
+  if (split != (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
     return emitError() << "columns_per_block " << columnsPerBlock
                        << ": a split reduction needs a divisor of 256, other "
                           "strategies 0";
@@ -867,6 +882,9 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "only row kernels cache operands";
   if (passes < 1 || launches < 1)
     return emitError() << "passes and launches must be at least 1";
+  if (singlePass && !rows && strategy != KernelStrategy::row_by_length)
+    return emitError() << "only row kernels compute statistics in a single "
+                          "pass";
   if ((epilogue != EpilogueForm::none) &&
       strategy != KernelStrategy::library_gemm)
     return emitError() << "only a library GEMM has an epilogue form";
@@ -886,11 +904,14 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length;
   case KernelKind::row_reduction:
+    // Few long rows are split over many blocks.
     return strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
-           strategy == KernelStrategy::row_by_length;
+           strategy == KernelStrategy::row_by_length ||
+           strategy == KernelStrategy::split_reduction;
   case KernelKind::column_reduction:
-    return strategy == KernelStrategy::split_reduction;
+    return strategy == KernelStrategy::split_reduction ||
+           strategy == KernelStrategy::split_welford;
   }
   llvm_unreachable("unknown kernel kind");
 }
@@ -911,6 +932,14 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
       return kernel.emitOpError("plan caches operand #")
              << index << " but the kernel has " << kernel.getInputs().size()
              << " operands";
+  // Welford states pair a mean with a variance around it in the same kernel.
+  if (plan.getStrategy() == KernelStrategy::split_welford &&
+      llvm::none_of(kernel.getBody().front(), [&](Operation &op) {
+        Operation *mean = getDeviationMean(&op);
+        return mean && mean->getParentOp() == kernel;
+      }))
+    return kernel.emitOpError("plan strategy split_welford needs a mean and "
+                              "a variance around it in the kernel");
   return success();
 }
 

@@ -18,12 +18,12 @@
 //     leading, middle, strided, all dims). A row group grows like an epilogue,
 //     over its elementwise producers and the consumers that broadcast its
 //     results back over the same rows (softmax, layer_norm, rms_norm). A column
-//     group computes statistics: other reductions over the same columns with
-//     the elementwise ops that compute their inputs (variance after mean), and
-//     elementwise consumers of the reduced values; what broadcasts statistics
-//     back to full size is left to a pointwise kernel. A reduction over
-//     neither run (batch_norm's [0, 2], a full reduction) shares its kernel
-//     only with elementwise producers of its input's shape.
+//     group computes statistics over the same dims (leading, a middle run,
+//     a strided set such as batch_norm's [0, 2, 3], or all): other
+//     reductions over those dims with the elementwise ops that compute their
+//     inputs (variance after mean), and elementwise consumers of the reduced
+//     values; what broadcasts statistics back to full size is left to a
+//     pointwise kernel.
 //  3. The remaining elementwise and shape ops form pointwise groups, merged
 //     along edges that do not broadcast.
 //  4. A kernel recomputes a cheap producer from another kernel instead of
@@ -70,7 +70,8 @@ static bool isStatic(ArrayRef<int64_t> shape) {
 /// recomputed by another kernel: elementwise and shape ops. Matmuls and
 /// reductions are heavy: computed once, by one kernel.
 static bool isCheapOp(Operation *op) {
-  return isElementwiseOp(op) || isa<ReshapeOp, TransposeOp>(op);
+  return isElementwiseOp(op) ||
+         isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
 }
 
 /// Whether `shape` begins with the row dims `rows` (`?` matches `?`).
@@ -95,12 +96,22 @@ static bool broadcastsOverSameRows(Operation *op, ArrayRef<int64_t> rows,
 }
 
 /// Whether reduction `op` reduces inside rows: only dims after the rows.
+/// An argmax or argmin reduces whole rows (every dim after them that is not
+/// of size 1): row kernels have no segmented form of it.
 static bool reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
   std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  return reduction && startsWithRows(getShape(op->getOperand(0)), rows) &&
-         llvm::all_of(reduction->dims, [&](int64_t dim) {
-           return dim >= static_cast<int64_t>(rows.size());
-         });
+  ArrayRef<int64_t> input = getShape(op->getOperand(0));
+  if (!reduction || !startsWithRows(input, rows) ||
+      !llvm::all_of(reduction->dims, [&](int64_t dim) {
+        return dim >= static_cast<int64_t>(rows.size());
+      }))
+    return false;
+  if (!isa<ArgmaxOp, ArgminOp>(op))
+    return true;
+  return llvm::all_of(
+      llvm::seq<int64_t>(rows.size(), input.size()), [&](int64_t dim) {
+        return input[dim] == 1 || llvm::is_contained(reduction->dims, dim);
+      });
 }
 
 /// Whether `op` keeps every element in its row: a reshape that keeps the row
@@ -133,34 +144,47 @@ static bool fitsRows(Operation *op, ArrayRef<int64_t> rows,
   return staysWithinRows(op, rows);
 }
 
-/// Whether `shape` is a statistic over the columns of `full`, whose leading
-/// `numReduced` dims are reduced: the trailing dims of `full`, with the
-/// leading ones kept as 1 or dropped.
+/// Whether `shape` is a statistic of `full` over the sorted dims `reduced`:
+/// the kept dims alone, or a shape that broadcasts (aligned at the right) to
+/// `full` with size 1 exactly along reduced dims (keepdim, or a leading run
+/// of them dropped).
 static bool isColumnStatistic(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
-                              unsigned numReduced) {
-  ArrayRef<int64_t> columns = full.drop_front(numReduced);
-  if (shape.size() < columns.size() || shape.size() > full.size() ||
-      shape.take_back(columns.size()) != columns)
+                              ArrayRef<int64_t> reduced) {
+  SmallVector<int64_t> kept;
+  for (auto [d, size] : llvm::enumerate(full))
+    if (!llvm::is_contained(reduced, static_cast<int64_t>(d)))
+      kept.push_back(size);
+  if (shape == ArrayRef<int64_t>(kept))
+    return true;
+  if (shape.size() > full.size())
     return false;
-  return llvm::all_of(shape.drop_back(columns.size()),
-                      [](int64_t size) { return size == 1; });
+  size_t offset = full.size() - shape.size();
+  for (auto [i, size] : llvm::enumerate(shape)) {
+    int64_t d = static_cast<int64_t>(i + offset);
+    if (size != (llvm::is_contained(reduced, d) ? 1 : full[d]))
+      return false;
+  }
+  return true;
 }
 
 /// Whether `op` can be computed by a column-statistics kernel over `full`
-/// (leading `numReduced` dims reduced): another reduction over the same
-/// columns, or an elementwise op on statistics; with `allowFullSize`, also an
+/// (the sorted dims `reduced` reduced): another reduction over the same
+/// dims, or an elementwise op on statistics; with `allowFullSize`, also an
 /// elementwise op that computes a full-size reduction input from full-size
 /// values and statistics (the centered values of a variance).
 static bool fitsColumns(Operation *op, ArrayRef<int64_t> full,
-                        unsigned numReduced, IsInternalFn isInternal,
+                        ArrayRef<int64_t> reduced, IsInternalFn isInternal,
                         bool allowFullSize) {
-  if (std::optional<ReductionInfo> reduction = getReductionInfo(op))
+  if (std::optional<ReductionInfo> reduction = getReductionInfo(op)) {
+    SmallVector<int64_t> dims(reduction->dims);
+    llvm::sort(dims);
     return getShape(op->getOperand(0)) == full &&
-           llvm::equal(reduction->dims, llvm::seq<int64_t>(0, numReduced));
+           ArrayRef<int64_t>(dims) == reduced;
+  }
   if (!isElementwiseOp(op))
     return false;
   auto isStatistic = [&](Value value) {
-    return isColumnStatistic(getShape(value), full, numReduced);
+    return isColumnStatistic(getShape(value), full, reduced);
   };
   auto isFullSize = [&](Value value) { return getShape(value) == full; };
   Value result = op->getResult(0);
@@ -173,22 +197,12 @@ static bool fitsColumns(Operation *op, ArrayRef<int64_t> full,
   });
 }
 
-/// Whether elementwise `op` maps its internal operands element for element
-/// onto its result of shape `full`: all a reduction without row or column
-/// structure can share its kernel with.
-static bool fitsSameShape(Operation *op, ArrayRef<int64_t> full,
-                          IsInternalFn isInternal) {
-  return isElementwiseOp(op) && getShape(op->getResult(0)) == full &&
-         llvm::all_of(op->getOperands(), [&](Value operand) {
-           return !isInternal(operand) || getShape(operand) == full;
-         });
-}
-
 /// Whether `user` reads `value` element for element, so that one thread of a
-/// pointwise kernel computes both: a shape op, or an elementwise op that does
-/// not broadcast `value`.
+/// pointwise kernel computes both: a shape op (an index map: reshape,
+/// transpose, slice, concat), or an elementwise op that does not broadcast
+/// `value`.
 static bool readsElementwise(Operation *user, Value value) {
-  if (isa<ReshapeOp, TransposeOp>(user))
+  if (isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(user))
     return true;
   return isElementwiseOp(user) &&
          getShape(value) == getShape(user->getResult(0));
@@ -209,17 +223,12 @@ static std::optional<SmallVector<int64_t>> getReductionRows(Operation *op) {
   return SmallVector<int64_t>(input.take_front(first));
 }
 
-/// The number of leading dims reduction `op` reduces, if it reduces exactly
-/// a leading run and keeps the last dim (column statistics).
-static std::optional<unsigned> getColumnReducedCount(Operation *op) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
-  int64_t rank = getShape(op->getOperand(0)).size();
-  SmallVector<int64_t> dims(reduction->dims);
+/// The dims reduction `op` reduces, sorted: the statistics a column kernel
+/// computes (any geometry but rows).
+static SmallVector<int64_t> getColumnReducedDims(Operation *op) {
+  SmallVector<int64_t> dims(getReductionInfo(op)->dims);
   llvm::sort(dims);
-  if (dims.empty() || static_cast<int64_t>(dims.size()) >= rank ||
-      !llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())))
-    return std::nullopt;
-  return dims.size();
+  return dims;
 }
 
 /// The kind of the kernel reduction `op` roots: a row kernel when it reduces
@@ -261,14 +270,12 @@ struct Space {
     Elementwise,
     /// Thread blocks own whole rows, indexed by the leading `shape` dims.
     Rows,
-    /// Statistics over the leading `numReduced` dims of `shape`.
+    /// Statistics over the `reduced` dims of `shape`.
     Columns,
-    /// A reduction without row or column structure over `shape`.
-    SameShape,
   };
   Kind kind = Kind::Elementwise;
   SmallVector<int64_t> shape;
-  unsigned numReduced = 0;
+  SmallVector<int64_t> reduced;
 };
 
 /// A group while the planner builds it. Every top-level op starts alone in
@@ -552,10 +559,8 @@ bool FusionPlanner::fits(unsigned group, Operation *op, IsInternalFn isInternal,
   case Space::Kind::Rows:
     return fitsRows(op, space.shape, isInternal);
   case Space::Kind::Columns:
-    return fitsColumns(op, space.shape, space.numReduced, isInternal,
+    return fitsColumns(op, space.shape, space.reduced, isInternal,
                        allowFullSize);
-  case Space::Kind::SameShape:
-    return fitsSameShape(op, space.shape, isInternal);
   case Space::Kind::Elementwise:
     return false;
   }
@@ -682,8 +687,8 @@ void FusionPlanner::formGemmGroups() {
   for (Operation *node : nodes)
     if (auto matmul = dyn_cast<MatmulOp>(node)) {
       ArrayRef<int64_t> result = getShape(matmul.getResult());
-      Space space{Space::Kind::Rows, SmallVector<int64_t>(result.drop_back()),
-                  0};
+      Space space{
+          Space::Kind::Rows, SmallVector<int64_t>(result.drop_back()), {}};
       grow(createGroup(node, getMatmulKind(matmul), std::move(space)));
     }
 }
@@ -694,11 +699,9 @@ void FusionPlanner::formReductionGroups() {
       continue;
     KernelKind kind = getReductionKind(node);
     SmallVector<int64_t> input(getShape(node->getOperand(0)));
-    Space space{Space::Kind::SameShape, input, 0};
+    Space space{Space::Kind::Columns, input, getColumnReducedDims(node)};
     if (std::optional<SmallVector<int64_t>> rows = getReductionRows(node))
-      space = Space{Space::Kind::Rows, *rows, 0};
-    else if (std::optional<unsigned> count = getColumnReducedCount(node))
-      space = Space{Space::Kind::Columns, input, *count};
+      space = Space{Space::Kind::Rows, *rows, {}};
     grow(createGroup(node, kind, std::move(space)));
   }
 }

@@ -333,11 +333,11 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     SmallVector<int64_t> kept =
         nonUnitDims(op.getInput().getType(), op.getDims());
-    // The folder handles keepdim over size-1 dims only.
-    if (kept.size() == op.getDims().size() ||
-        (kept.empty() && op.getKeepdim()) ||
-        !this->allows(RewriteEffect::Exact))
+    if (kept.size() == op.getDims().size())
       return failure();
+    if (!this->allows(effectOfDropping(kept)))
+      return rewriter.notifyMatchFailure(
+          op, "over one element, the reduction turns -0 into +0");
     // With keepdim the size-1 dims stay in place; without, a reshape drops
     // them.
     if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
@@ -346,9 +346,22 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
     if (!kept.empty())
       reduced =
           OpTy::create(rewriter, op.getLoc(), reduced, kept, op.getKeepdim());
-    rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(), reduced,
-                                         op.getType().getShape()));
+    if (reduced.getType() == op.getType())
+      rewriter.replaceOp(op, reduced);
+    else
+      rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(), reduced,
+                                           op.getType().getShape()));
     return success();
+  }
+
+  /// What dropping the size-1 dims changes when `kept` dims stay reduced:
+  /// nothing while some do (the same elements in the same order); with none
+  /// left, sum, mean and logsumexp of one element are 0 + x, not x.
+  static RewriteEffect effectOfDropping(ArrayRef<int64_t> kept) {
+    if (!kept.empty() || std::is_same_v<OpTy, MaxOp> ||
+        std::is_same_v<OpTy, MinOp> || std::is_same_v<OpTy, ProdOp>)
+      return RewriteEffect::Exact;
+    return RewriteEffect::SignedZero;
   }
 };
 

@@ -71,6 +71,12 @@ broadcastRunTimeShapes(ArrayRef<int64_t> lhsType, ArrayRef<int64_t> lhs,
 std::pair<int64_t, int64_t>
 getStaticProductAndDynamicCount(ArrayRef<int64_t> shape);
 
+/// The mean that `reduction` measures squared deviations from: when
+/// `reduction` is a mean or sum of (x - m) * (x - m) over the dims of
+/// m = mean(x, keepdim), as sinter-decompose writes var and the norms, a
+/// variance that one Welford pass computes with m. Null otherwise.
+Operation *getDeviationMean(Operation *reduction);
+
 /// Returns the shape that remains after reducing `shape` over `dims`.
 SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
                                   ArrayRef<int64_t> dims, bool keepdim);
@@ -78,6 +84,18 @@ SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
 /// Returns the float value of every element if `attr` is a splat of a
 /// floating-point elements attribute.
 std::optional<APFloat> getSplatFloat(Attribute attr);
+
+/// Whether `lhs predicate rhs` holds (false with NaN, except `ne`).
+bool evaluateComparison(ComparePredicate predicate, const APFloat &lhs,
+                        const APFloat &rhs);
+
+/// The result type of an elementwise op whose operands of types `lhsType`
+/// and `rhsType` broadcast as in NumPy; reports at `loc`, naming `opName`,
+/// when they do not.
+LogicalResult
+inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
+                         Type lhsType, Type rhsType,
+                         SmallVectorImpl<Type> &inferredReturnTypes);
 
 } // namespace mlir::sinter
 

@@ -78,7 +78,11 @@ def Sinter_KernelStrategy : I32EnumAttr<"KernelStrategy",
      // atomics), then an elementwise apply step if some output needs one.
      I32EnumAttrCase<"split_reduction", 4>,
      // A library GEMM (with its epilogue, see the plan's `epilogue`).
-     I32EnumAttrCase<"library_gemm", 5>]> {
+     I32EnumAttrCase<"library_gemm", 5>,
+     // A split reduction whose means and the variances around them (a mean
+     // or sum of (x - mean)^2 over the same dims) are one pass of Welford
+     // states (mean, M2, count) combined with Chan's formula.
+     I32EnumAttrCase<"split_welford", 6>]> {
   let cppNamespace = "::mlir::sinter";
 }
 
@@ -116,6 +120,15 @@ def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
           $_op.getDims());
     }
   }];
+}
+
+/// The predicate of sinter.compare, as PyTorch's comparison functions.
+def Sinter_ComparePredicate : I32EnumAttr<"ComparePredicate",
+    "which comparison sinter.compare computes",
+    [I32EnumAttrCase<"lt", 0>, I32EnumAttrCase<"le", 1>,
+     I32EnumAttrCase<"gt", 2>, I32EnumAttrCase<"ge", 3>,
+     I32EnumAttrCase<"eq", 4>, I32EnumAttrCase<"ne", 5>]> {
+  let cppNamespace = "::mlir::sinter";
 }
 
 def Sinter_GeluApproximation : I32EnumAttr<"GeluApproximation",
@@ -231,6 +244,59 @@ def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
+def Sinter_SliceOp : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "a contiguous range of one dimension";
+  let description = [{
+    The elements of `input` whose index along `dim` lies in [`start`, `end`),
+    every other dimension kept whole: Python's `x[..., start:end]` on that
+    dim, and the parts that `torch.chunk` and `torch.split` return. The
+    sliced dim is static and `0 <= start < end <= size` (the frontend
+    normalizes negative bounds); the result has size `end - start` there.
+    Inside a kernel a slice is an index map (result index + `start`): it
+    moves no data of its own.
+
+    Example:
+
+    ```mlir
+    // x[:, 32:64] of a [B, 128] tensor
+    %h = sinter.slice %x dim 1 start 32 end 64 : tensor<?x128xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input, I64Attr:$dim, I64Attr:$start,
+                   I64Attr:$end);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim `start` $start `end` $end attr-dict `:` type($input)
+  }];
+  let hasFolder = 1;
+}
+
+def Sinter_ConcatOp : Sinter_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "joins tensors along one dimension";
+  let description = [{
+    `torch.cat(inputs, dim)`: the inputs, in order, placed one after the
+    other along `dim`. They have the same rank and element type and equal
+    dims everywhere but `dim`, which is static in every input (the result's
+    size there is their sum). Inside a kernel a concat is an index map: the
+    element at index `i` along `dim` comes from the input whose range holds
+    `i`, at `i` minus that input's offset.
+
+    Example:
+
+    ```mlir
+    %c = sinter.concat %a, %b dim 1 : tensor<?x32xf32>, tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Sinter_FloatTensor>:$inputs, I64Attr:$dim);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$inputs `dim` $dim attr-dict `:` type($inputs)";
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The index along `dim` at which input `index` begins in the result.
+    int64_t getOffset(unsigned index);
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Linear algebra
 //===----------------------------------------------------------------------===//
@@ -306,6 +372,59 @@ def Sinter_MaximumOp
 def Sinter_MinimumOp
     : Sinter_BinaryOp<"minimum", "min(lhs, rhs)", [Commutative]>;
 def Sinter_PowOp : Sinter_BinaryOp<"pow", "lhs ^ rhs">;
+
+def Sinter_CompareOp : Sinter_Op<"compare", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise comparison with broadcasting, as a 0/1 mask";
+  let description = [{
+    Compares `lhs` with `rhs` elementwise by `predicate` (`lt`, `le`, `gt`,
+    `ge`, `eq`, `ne`; PyTorch's `torch.lt` ... `torch.ne` and the operators
+    `<` ... `!=`), broadcasting as the binary ops do. The dialect has no
+    boolean tensors: the result is a mask of the operands' element type, 1.0
+    where the comparison holds and 0.0 elsewhere, so that it also multiplies
+    (`(x > 0) * x`) as PyTorch's bool-to-float promotion does. A comparison
+    with NaN is false except `ne`, which is true (IEEE, as PyTorch).
+
+    Example:
+
+    ```mlir
+    %m = sinter.compare gt, %x, %zero : tensor<?x64xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Sinter_ComparePredicate:$predicate,
+                   Sinter_FloatTensor:$lhs, Sinter_FloatTensor:$rhs);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+  }];
+  let hasFolder = 1;
+}
+
+def Sinter_SelectOp : Sinter_Op<"select", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise choice by a mask, with broadcasting";
+  let description = [{
+    `torch.where(condition, input, other)`: `true_value` where `condition`
+    is nonzero, `false_value` elsewhere. `condition` is a mask (the result of
+    `sinter.compare`, or any tensor of the same element type: nonzero and NaN
+    count as true, as `bool(x)` in PyTorch). The three operands broadcast
+    against each other as the binary ops do.
+
+    Example:
+
+    ```mlir
+    %y = sinter.select %m, %x, %s
+           : tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$condition,
+                   Sinter_FloatTensor:$true_value,
+                   Sinter_FloatTensor:$false_value);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    type($condition) `,` type($true_value) `,` type($false_value)
+  }];
+  let hasFolder = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops
@@ -467,10 +586,11 @@ class Sinter_ReductionOp<string mnemonic, string what,
   }];
 }
 
-def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum"> { let hasFolder = 1; }
-def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean"> {
-  let hasFolder = 1;
-}
+// Sum, mean and logsumexp have no folder: over one element they are x + 0
+// (their accumulator starts at +0), which is -0 + 0 = +0 where x is -0, so
+// dropping them is not exact (sinter-simplify does it in fast mode).
+def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum">;
+def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean">;
 def Sinter_MaxOp : Sinter_ReductionOp<"max", "the maximum"> {
   let hasFolder = 1;
 }
@@ -481,9 +601,7 @@ def Sinter_ProdOp : Sinter_ReductionOp<"prod", "the product"> {
   let hasFolder = 1;
 }
 def Sinter_LogsumexpOp
-    : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted"> {
-  let hasFolder = 1;
-}
+    : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted">;
 def Sinter_ArgmaxOp : Sinter_ReductionOp<"argmax",
     "the index of the first maximum (one dim)", Sinter_IndexTensor,
     "inferArgReductionResultType">;
@@ -706,7 +824,11 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     block's threads split one position's elements), the vector width of its
     loads, the operands it caches in shared memory (operand indices), how
     many times it reads each input element from HBM (`passes`), its launches,
-    and for a GEMM kernel the epilogue form.
+    for a GEMM kernel the epilogue form, and `single_pass` (row strategies
+    only, printed when set): whether pairs of statistics that one pass can
+    compute (softmax's max and sum of exp(x - max) as an online softmax, a
+    mean and the mean of squared deviations from it as Welford's) are
+    computed in one pass over the row.
 
     Example:
 
@@ -727,8 +849,21 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     "::mlir::DenseI64ArrayAttr":$cached,
     "int64_t":$passes,
     "int64_t":$launches,
-    EnumParameter<Sinter_EpilogueForm>:$epilogue);
+    EnumParameter<Sinter_EpilogueForm>:$epilogue,
+    DefaultValuedParameter<"bool", "false">:$single_pass);
   let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    // A plan without single-pass statistics.
+    AttrBuilder<(ins "KernelStrategy":$strategy,
+                     "ReductionGeometry":$geometry, "int64_t":$block,
+                     "int64_t":$rows_per_block, "int64_t":$columns_per_block,
+                     "int64_t":$vector_width,
+                     "::mlir::DenseI64ArrayAttr":$cached, "int64_t":$passes,
+                     "int64_t":$launches, "EpilogueForm":$epilogue), [{
+      return $_get($_ctxt, strategy, geometry, block, rows_per_block,
+                   columns_per_block, vector_width, cached, passes, launches,
+                   epilogue, /*single_pass=*/false);
+    }]>];
   let genVerifyDecl = 1;
 }
 

@@ -24,7 +24,8 @@
 
 namespace mlir::sinter {
 
-/// Whether `op` is a unary or binary elementwise op.
+/// Whether `op` is an elementwise op: unary, binary (comparisons included)
+/// or select.
 bool isElementwiseOp(Operation *op);
 
 /// The reduced dims and keepdim flag of a reduction op.
