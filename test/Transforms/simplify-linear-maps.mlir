@@ -387,3 +387,26 @@ func.func @split_mean(%x: tensor<?x64xf32>, %w: tensor<32x64xf32> {sinter.role =
   %m = sinter.mean %r dims [1, 3] keepdim : tensor<?x2x4x4xf32>
   return %m : tensor<?x1x4x1xf32>
 }
+
+// -----
+
+// p - (x @ W^T + b) = x @ (-W)^T + (p - b): a linear layer again, whose sum
+// over the features is a matrix-vector product. It regroups p and b, so
+// strict mode keeps it.
+// CHECK-LABEL: func.func @param_minus_biased_linear
+//  CHECK-SAME: %[[B:[^:]*]]: tensor<32xf32> {sinter.role = "param"}, %[[P:[^:]*]]: tensor<32xf32> {sinter.role = "param"})
+//       CHECK:   %[[N:.*]] = sinter.neg %{{.*}} : tensor<32x64xf32>
+//       CHECK:   %[[PB:.*]] = sinter.sub %[[P]], %[[B]] : tensor<32xf32>, tensor<32xf32>
+//       CHECK:   %[[S:.*]] = sinter.sum %[[PB]] dims [0] keepdim
+//       CHECK:   %[[NS:.*]] = sinter.sum %[[N]] dims [0] keepdim
+//       CHECK:   %[[Y:.*]] = sinter.matmul %{{.*}}, %[[NS]] transpose_b : tensor<?x64xf32>, tensor<1x64xf32>
+//       CHECK:   sinter.add %[[Y]], %[[S]]
+// STRICT-LABEL: func.func @param_minus_biased_linear
+//   STRICT-NOT:   sinter.neg
+func.func @param_minus_biased_linear(%x: tensor<?x64xf32>, %w: tensor<32x64xf32> {sinter.role = "param"}, %b: tensor<32xf32> {sinter.role = "param"}, %p: tensor<32xf32> {sinter.role = "param"}) -> tensor<?x1xf32> {
+  %h = sinter.matmul %x, %w transpose_b : tensor<?x64xf32>, tensor<32x64xf32>
+  %hb = sinter.add %h, %b : tensor<?x32xf32>, tensor<32xf32>
+  %d = sinter.sub %p, %hb : tensor<32xf32>, tensor<?x32xf32>
+  %m = sinter.sum %d dims [1] keepdim : tensor<?x32xf32>
+  return %m : tensor<?x1xf32>
+}

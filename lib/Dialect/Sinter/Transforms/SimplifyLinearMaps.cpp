@@ -171,7 +171,8 @@ struct RegroupCheapShifts : public SimplifyPattern<OuterOp> {
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no param shift of a costly value to regroup");
   }
 };
 
@@ -204,32 +205,37 @@ struct FactorScaledSelf : public SimplifyPattern<OpTy> {
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(op, "no operand is y * c for a cheap c");
   }
 };
 
-/// p - x @ W^T = x @ (-W)^T + p for param-only W and a param-only p that
-/// broadcasts along the rows: negating W negates every product exactly, and
-/// the result is a linear layer that linear maps fold into
+/// p - (x @ W^T + b) = x @ (-W)^T + (p - b) (and p + b for - b) for
+/// param-only W, b and a param-only p that broadcasts along the rows: the
+/// result is a linear layer that linear maps fold into (without b, negating
+/// W negates every product exactly)
 struct NegatedLinearToLinear : public SimplifyPattern<SubOp> {
   using SimplifyPattern::SimplifyPattern;
   LogicalResult matchAndRewrite(SubOp op,
                                 PatternRewriter &rewriter) const override {
-    MatmulOp matmul = getWeightMatmul(op.getRhs());
+    std::optional<LinearLayer> layer = matchLinearLayer(op.getRhs());
     Value p = op.getLhs();
-    if (!matmul || matmul.getType() != op.getType())
+    if (!layer || layer->matmul.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "not a param minus a linear");
     if (!isParamOnly(p) || !isRowBroadcast(p, op.getType().getRank()))
       return rewriter.notifyMatchFailure(op,
                                          "the minuend is not a param-only row");
-    if (!allows(RewriteEffect::Exact))
+    if (!allows(layer->bias ? RewriteEffect::Rounding : RewriteEffect::Exact))
       return failure();
     Location loc = op.getLoc();
+    MatmulOp matmul = layer->matmul;
     Value negated = NegOp::create(rewriter, loc, matmul.getRhs());
     Value product =
         MatmulOp::create(rewriter, loc, matmul.getLhs(), negated,
                          matmul.getTransposeA(), matmul.getTransposeB());
-    rewriter.replaceOpWithNewOp<AddOp>(op, product, p);
+    Value shift = p;
+    if (layer->bias)
+      shift = createShift(rewriter, loc, p, layer->bias, !layer->subtractsBias);
+    rewriter.replaceOpWithNewOp<AddOp>(op, product, shift);
     return success();
   }
 };
@@ -244,7 +250,8 @@ struct CenteringCancelsShift : public SimplifyPattern<SubOp> {
     Operation *shifted = op.getLhs().getDefiningOp();
     if (!mean || mean.getInput() != op.getLhs() || !mean.getKeepdim() ||
         !isa_and_present<AddOp, SubOp>(shifted))
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "not a shifted value minus its mean (keepdim)");
     int64_t rank = op.getType().getRank();
     for (unsigned index : {0u, 1u}) {
       Value h = shifted->getOperand(index);
@@ -261,7 +268,8 @@ struct CenteringCancelsShift : public SimplifyPattern<SubOp> {
       rewriter.replaceOpWithNewOp<SubOp>(op, h, centered);
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "the shift varies along the reduced dims");
   }
 };
 
@@ -423,7 +431,8 @@ struct ScaleIntoContraction : public SimplifyPattern<MatmulOp> {
     Value weight = op.getRhs();
     if (!mul || !mul->hasOneUse() || op.getTransposeA() ||
         op.getRhs().getType().getRank() != 2 || !isParamOnly(weight))
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "not a single-use product times a param weight");
     int64_t rank = mul.getType().getRank();
     int64_t k = mul.getType().getShape().back();
     for (Value s : {mul.getRhs(), mul.getLhs()}) {
@@ -444,7 +453,8 @@ struct ScaleIntoContraction : public SimplifyPattern<MatmulOp> {
                                             op.getTransposeB());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no param row scale of the contraction dim");
   }
 };
 
@@ -456,7 +466,8 @@ struct DivByParamToMul : public SimplifyPattern<DivOp> {
                                 PatternRewriter &rewriter) const override {
     Value s = op.getRhs();
     if (matchSplatConstant(s) || !isParamOnly(s) || isParamOnly(op.getLhs()))
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "not a costly value divided by a non-constant param");
     if (!allows(RewriteEffect::Rounding))
       return failure();
     Location loc = op.getLoc();
