@@ -542,7 +542,8 @@ def constant_reduction(b, value):
     extra = ""
     if op in ("var", "std"):
         # The unbiased variance of one element is NaN (PyTorch too).
-        rows = b.batch if dims == [0] else n
+        rows = c[1][dims[0]]
+        rows = b.batch if rows is None else rows
         extra = " unbiased = false" if rows < 2 else rng.choice(
             ["", " unbiased = false"])
     reduced = b.reduction("var" if op == "std" else op, c, dims,
