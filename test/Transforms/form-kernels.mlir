@@ -497,3 +497,22 @@ func.func @argmax_not_segmented(%x: tensor<4x8x16xf32>) -> tensor<4x8xi64> {
   %a = sinter.argmax %c dims [2] : tensor<4x8x16xf32>
   return %a : tensor<4x8xi64>
 }
+
+// -----
+
+// Must not fuse: a max over dim 1 of [6, 4, 5] is in the middle of each row
+// of [6] that the sum over [1, 2] reads; row kernels reduce trailing dims only
+// (IR fuzzer seed 6517: planned, then refused by the kernel verifier). The
+// max gets a column kernel of its own.
+// CHECK-LABEL: func.func @middle_of_row
+//       CHECK:   %[[K0:.*]] = sinter.kernel row_reduction(%{{.*}}) : (tensor<6x4x5xf32>) -> tensor<6x1x1xf32>
+//       CHECK:     sinter.sum
+//       CHECK:   sinter.kernel column_reduction(%{{.*}}, %[[K0]])
+//       CHECK:     sinter.add
+//  CHECK-NEXT:     sinter.max
+func.func @middle_of_row(%x: tensor<6x4x5xf32>) -> tensor<6x1x5xf32> {
+  %s = sinter.sum %x dims [1, 2] keepdim : tensor<6x4x5xf32>
+  %a = sinter.add %x, %s : tensor<6x4x5xf32>, tensor<6x1x1xf32>
+  %m = sinter.max %a dims [1] keepdim : tensor<6x4x5xf32>
+  return %m : tensor<6x1x5xf32>
+}

@@ -67,6 +67,12 @@ static Legality reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
         return dim >= static_cast<int64_t>(rows.size());
       }))
     return Legality::reject("reduces across rows");
+  // Thread teams own contiguous runs of a row: the kernel verifier accepts
+  // trailing reductions only (a middle dim of the row, e.g. dim 1 of
+  // [R, 4, 5] with rows [R], needs a column kernel).
+  if (auto interface = dyn_cast<ReductionOpInterface>(op);
+      interface && interface.getGeometry() != ReductionGeometry::trailing)
+    return Legality::reject("reduces dims in the middle of each row");
   if (!isa<ArgmaxOp, ArgminOp>(op))
     return Legality();
   bool wholeRows = llvm::all_of(
