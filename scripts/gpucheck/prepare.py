@@ -205,16 +205,19 @@ def prepare_model(sinterc, source, out, sizes):
                         match = re.match(r"(\w+)\((.*)\)", t["init"])
                         hint = match.group(1)
                         args = match.group(2).replace(" ", "") or "-"
-                    if kind == "input" or t["name"] not in param_sums:
+                    # A param's values depend on its shape only (a param of a
+                    # symbolic shape is drawn again at each size).
+                    key = (t["name"], tuple(shape))
+                    if kind == "input" or key not in param_sums:
                         data = np.load(os.path.join(saved, t["user"] + ".npy"))
                         if list(data.shape) != shape:
                             sys.exit("gpu-check prepare: %s: saved shape %s, header %s"
                                      % (t["user"], list(data.shape), shape))
                         total = checksum(data.ravel())
                         if kind == "param":
-                            param_sums[t["name"]] = total
+                            param_sums[key] = total
                     else:
-                        total = param_sums[t["name"]]
+                        total = param_sums[key]
                     lines.append("%s %s %s %s %s %s %d" % (
                         kind, t["name"], t["user"], hint, args,
                         ",".join(map(str, shape)) or "-", total))
