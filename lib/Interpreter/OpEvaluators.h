@@ -40,7 +40,8 @@ FailureOr<HostTensor> evaluateBinary(Operation *op, const HostTensor &lhs,
                                      const HostTensor &rhs);
 
 /// Reductions over a dim list (sum ... var, argmax, argmin).
-FailureOr<HostTensor> evaluateReduction(Operation *op, const HostTensor &input);
+FailureOr<HostTensor> evaluateReduction(ReductionOpInterface reduction,
+                                        const HostTensor &input);
 
 /// softmax and log_softmax.
 FailureOr<HostTensor> evaluateSoftmax(Operation *op, const HostTensor &input);

@@ -210,7 +210,8 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   parameters.push_back(accType + " *__restrict__ partial");
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
-  return "/// Partial " + stringifyReductionKind(reduction.info.kind).str() +
+  return "/// Partial " +
+         stringifyReductionCombiner(reduction.info.kind).str() +
          " over dims [" +
          llvm::join(
              llvm::map_range(reduction.info.dims,
@@ -230,7 +231,7 @@ static constexpr int64_t kTreeFoldColumns = 1024;
 static std::string finishColumn(const ColumnReduction &reduction,
                                 StringRef indent) {
   std::string text;
-  if (reduction.info.kind == ReductionKind::Mean)
+  if (getCombinerInfo(reduction.info.kind).dividesByCount)
     text += indent.str() + "total = total / static_cast<float>(" +
             reduction.groupSize.str() + ");\n";
   return text + indent.str() +

@@ -247,29 +247,32 @@ static std::string getArgOp(StringRef type, StringRef function,
       .str();
 }
 
-std::string cuda::getReductionCombiner(ReductionKind kind,
+std::string cuda::getReductionCombiner(ReductionCombiner kind,
                                        EmitterContext &context) {
   switch (kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Mean:
+  case ReductionCombiner::sum:
+  case ReductionCombiner::mean:
     return "dev::SumOp";
-  case ReductionKind::Max:
+  case ReductionCombiner::max:
     return "dev::MaxOp";
-  case ReductionKind::Min:
+  case ReductionCombiner::min:
     return "dev::MinOp";
-  case ReductionKind::Prod:
+  case ReductionCombiner::prod:
     context.helpers.insert("prod");
     return "ProdOp";
-  case ReductionKind::Argmax:
+  case ReductionCombiner::argmax:
     context.helpers.insert("arg");
     context.helpers.insert("argmax");
     return "ArgMaxOp";
-  case ReductionKind::Argmin:
+  case ReductionCombiner::argmin:
     context.helpers.insert("arg");
     context.helpers.insert("argmin");
     return "ArgMinOp";
+  case ReductionCombiner::logsumexp:
+  case ReductionCombiner::var:
+    break;
   }
-  llvm_unreachable("unknown reduction kind");
+  llvm_unreachable("sinter-decompose rewrites logsumexp and var");
 }
 
 std::string cuda::getDeviceHelper(StringRef name) {

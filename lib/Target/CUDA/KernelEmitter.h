@@ -142,7 +142,8 @@ FailureOr<GeneratedKernel> generateMatvec(EmitterContext &context,
 /// The functor that combines two partial results of a reduction of `kind`:
 /// the runtime's, or a generated one, which it adds to the context's helpers
 /// (only the one it uses, so that generated code has no unused functor).
-std::string getReductionCombiner(ReductionKind kind, EmitterContext &context);
+std::string getReductionCombiner(ReductionCombiner kind,
+                                 EmitterContext &context);
 
 /// Returns the definition of helper `name` (device code, or the host
 /// function gridBlocks), one of the names generators add to

@@ -46,7 +46,7 @@ static constexpr int64_t kMediumRowLimit = 8192;
 namespace {
 /// One reduction of a row kernel.
 struct RowReduction {
-  ReductionKind kind;
+  ReductionCombiner kind;
   Operation *op;
   /// The value consumers read.
   Value result;
@@ -65,9 +65,7 @@ struct RowReduction {
   unsigned storageDepth = 0;
 
   bool isPerRow() const { return segments.isConstant(1); }
-  bool isArg() const {
-    return kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
-  }
+  bool isArg() const { return getCombinerInfo(kind).isIndex; }
 };
 
 /// A dot product whose operands are contiguous input buffers along the
@@ -147,7 +145,7 @@ collectReductions(EmitterContext &context, const EvalKernel &kernel) {
         matmul.getTransposeA() ? lhs[lhs.size() - 2] : lhs.back();
     shape.back() = contraction;
     RowReduction reduction;
-    reduction.kind = ReductionKind::Sum;
+    reduction.kind = ReductionCombiner::sum;
     reduction.op = &op;
     reduction.result = matmul.getResult();
     reduction.inputShape = shape;
@@ -416,27 +414,30 @@ static std::string getUpdate(const RowReduction &reduction,
                              const std::string &acc, const Expr &value,
                              const Expr &index) {
   switch (reduction.kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Mean:
+  case ReductionCombiner::sum:
+  case ReductionCombiner::mean:
     return acc + " + " + value.text;
-  case ReductionKind::Prod:
+  case ReductionCombiner::prod:
     return acc + " * " + value.text;
-  case ReductionKind::Max:
+  case ReductionCombiner::max:
     return "dev::maximum(" + acc + ", " + value.text + ")";
-  case ReductionKind::Min:
+  case ReductionCombiner::min:
     return "dev::minimum(" + acc + ", " + value.text + ")";
-  case ReductionKind::Argmax:
-  case ReductionKind::Argmin:
+  case ReductionCombiner::argmax:
+  case ReductionCombiner::argmin:
     return combiner + "()(" + acc + ", ArgValue{" + value.text + ", " +
            index.text + "})";
+  case ReductionCombiner::logsumexp:
+  case ReductionCombiner::var:
+    break;
   }
-  llvm_unreachable("unknown reduction kind");
+  llvm_unreachable("sinter-decompose rewrites logsumexp and var");
 }
 
 /// The result of a reduction from its combined accumulator.
 static std::string getFinal(const RowReduction &reduction,
                             const std::string &combined) {
-  if (reduction.kind == ReductionKind::Mean)
+  if (getCombinerInfo(reduction.kind).dividesByCount)
     return combined + " / static_cast<float>(" + reduction.groupSize.str() +
            ")";
   return combined;

@@ -96,9 +96,9 @@ static bool broadcastsOverSameRows(Operation *op, ArrayRef<int64_t> rows,
 
 /// Whether reduction `op` reduces inside rows: only dims after the rows.
 static bool reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
   return reduction && startsWithRows(getShape(op->getOperand(0)), rows) &&
-         llvm::all_of(reduction->dims, [&](int64_t dim) {
+         llvm::all_of(reduction.getDims(), [&](int64_t dim) {
            return dim >= static_cast<int64_t>(rows.size());
          });
 }
@@ -128,7 +128,7 @@ static bool fitsRows(Operation *op, ArrayRef<int64_t> rows,
                      IsInternalFn isInternal) {
   if (isElementwiseOp(op))
     return broadcastsOverSameRows(op, rows, isInternal);
-  if (getReductionInfo(op))
+  if (isa<ReductionOpInterface>(op))
     return reducesWithinRows(op, rows);
   return staysWithinRows(op, rows);
 }
@@ -154,9 +154,9 @@ static bool isColumnStatistic(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
 static bool fitsColumns(Operation *op, ArrayRef<int64_t> full,
                         unsigned numReduced, IsInternalFn isInternal,
                         bool allowFullSize) {
-  if (std::optional<ReductionInfo> reduction = getReductionInfo(op))
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op))
     return getShape(op->getOperand(0)) == full &&
-           llvm::equal(reduction->dims, llvm::seq<int64_t>(0, numReduced));
+           llvm::equal(reduction.getDims(), llvm::seq<int64_t>(0, numReduced));
   if (!isElementwiseOp(op))
     return false;
   auto isStatistic = [&](Value value) {
@@ -197,9 +197,9 @@ static bool readsElementwise(Operation *user, Value value) {
 /// The row dims of reduction `op` if it reduces a trailing run of dims and
 /// keeps at least one leading dim.
 static std::optional<SmallVector<int64_t>> getReductionRows(Operation *op) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
   ArrayRef<int64_t> input = getShape(op->getOperand(0));
-  SmallVector<int64_t> dims(reduction->dims);
+  SmallVector<int64_t> dims(reduction.getDims());
   llvm::sort(dims);
   int64_t first =
       static_cast<int64_t>(input.size()) - static_cast<int64_t>(dims.size());
@@ -212,9 +212,9 @@ static std::optional<SmallVector<int64_t>> getReductionRows(Operation *op) {
 /// The number of leading dims reduction `op` reduces, if it reduces exactly
 /// a leading run and keeps the last dim (column statistics).
 static std::optional<unsigned> getColumnReducedCount(Operation *op) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
   int64_t rank = getShape(op->getOperand(0)).size();
-  SmallVector<int64_t> dims(reduction->dims);
+  SmallVector<int64_t> dims(reduction.getDims());
   llvm::sort(dims);
   if (dims.empty() || static_cast<int64_t>(dims.size()) >= rank ||
       !llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())))
@@ -374,7 +374,7 @@ LogicalResult FusionPlanner::initialize() {
                                "(run sinter-decompose first)";
     bool existing = isa<KernelOp>(op);
     if (!existing && !isCheapOp(&op) && !isa<MatmulOp>(op) &&
-        !getReductionInfo(&op))
+        !isa<ReductionOpInterface>(&op))
       return op.emitError() << "'" << op.getName()
                             << "' cannot be computed by a sinter.kernel";
     position[&op] = nodes.size();
@@ -645,7 +645,8 @@ void FusionPlanner::collectCandidates(unsigned group,
   if (g.space.kind != Space::Kind::Rows && g.space.kind != Space::Kind::Columns)
     return;
   for (Operation *node : nodes)
-    if (!isPlaced(node) && getReductionInfo(node) && !consumers.contains(node))
+    if (!isPlaced(node) && isa<ReductionOpInterface>(node) &&
+        !consumers.contains(node))
       out.push_back(getProducerClosure(node));
 }
 
@@ -690,7 +691,7 @@ void FusionPlanner::formGemmGroups() {
 
 void FusionPlanner::formReductionGroups() {
   for (Operation *node : nodes) {
-    if (isPlaced(node) || !getReductionInfo(node))
+    if (isPlaced(node) || !isa<ReductionOpInterface>(node))
       continue;
     KernelKind kind = getReductionKind(node);
     SmallVector<int64_t> input(getShape(node->getOperand(0)));

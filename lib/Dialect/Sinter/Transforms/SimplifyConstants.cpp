@@ -43,8 +43,7 @@ static bool isZeroLike(Value value) {
 /// same way); for the transcendental ones the folded value is the
 /// correctly rounded one, which may differ from the GPU's in the last bit.
 static RewriteEffect getFoldEffect(Operation *op) {
-  if (isa<NegOp, AbsOp, ReluOp, ClampOp, HardtanhOp, SqrtOp, AddOp, SubOp,
-          MulOp, DivOp, MaximumOp, MinimumOp>(op))
+  if (op->hasTrait<OpTrait::sinter::CorrectlyRounded>())
     return RewriteEffect::Exact;
   return RewriteEffect::Rounding;
 }
