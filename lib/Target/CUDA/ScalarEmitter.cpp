@@ -8,6 +8,7 @@
 #include "ScalarEmitter.h"
 
 #include "OpClasses.h"
+#include "sinter/Target/CUDA/ElementwiseFormula.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -153,7 +154,8 @@ static std::optional<std::string> powByConstant(const std::string &base,
 }
 
 FailureOr<std::string>
-ScalarEmitter::emitElementwise(Operation *op, ArrayRef<std::string> operands) {
+cuda::getElementwiseFormula(Operation *op, ArrayRef<std::string> operands,
+                            std::optional<double> splatRhs) {
   const std::string &x = operands[0];
   auto binary = [&](StringRef symbol) {
     return (x + " " + symbol + " " + operands[1]).str();
@@ -166,8 +168,8 @@ ScalarEmitter::emitElementwise(Operation *op, ArrayRef<std::string> operands) {
       .Case([&](MaximumOp) { return call("dev::maximum", operands); })
       .Case([&](MinimumOp) { return call("dev::minimum", operands); })
       .Case([&](PowOp pow) -> std::string {
-        if (std::optional<double> exponent = getSplatValue(pow.getRhs()))
-          if (std::optional<std::string> text = powByConstant(x, *exponent))
+        if (splatRhs)
+          if (std::optional<std::string> text = powByConstant(x, *splatRhs))
             return *text;
         return call("powf", operands);
       })
@@ -340,7 +342,11 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
       }
       continue;
     }
-    FailureOr<std::string> text = emitElementwise(op, top.operands);
+    std::optional<double> splatRhs;
+    if (auto pow = dyn_cast<PowOp>(op))
+      splatRhs = getSplatValue(pow.getRhs());
+    FailureOr<std::string> text =
+        getElementwiseFormula(op, top.operands, splatRhs);
     if (failed(text))
       return failure();
     Expr result = writer.bind(Expr(*text, top.depth), "float", "v");

@@ -138,8 +138,6 @@ private:
                                          PendingValue &pending);
   FailureOr<Expr> emitConstant(Operation *constant, Value value,
                                const Coords &coords);
-  FailureOr<std::string> emitElementwise(Operation *op,
-                                         ArrayRef<std::string> operands);
   std::optional<double> getSplatValue(Value value) const;
 
   CodeWriter &writer;
