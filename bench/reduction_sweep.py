@@ -5,22 +5,30 @@
 # CUDA, built on MLIR.
 #
 # ===----------------------------------------------------------------------===#
-"""The reduction and normalization sweep: single-op models over trailing,
-leading, middle, strided and all dims, timed against PyTorch eager and
-torch.compile in one run, with accuracy against float64 and the fraction of
-the measured copy bandwidth.
+"""The reduction and normalization sweep: single-op models of every geometry
+(softmax, log_softmax, layer/rms/group/instance norm, training batch norm,
+sum/mean/max/argmax/var over the last, first, a middle, a strided set and all
+dims, rows of 32 to 67M elements) and every elementwise activation at 1 GiB,
+timed against PyTorch eager and torch.compile in one run, with errors
+against float64 and the fraction of the measured copy bandwidth.
 
-Two steps, on two machines:
+Three steps, on two machines:
 
   python3 bench/reduction_sweep.py prepare OUT   (where sinterc is built)
-      writes OUT/<case>/<case>.sinter and its generated .cu/.h, the runtime
-      sources and this script;
+      writes OUT/<case>/<case>.sinter, its generated .cu/.h and fusion plan,
+      the runtime sources and this script;
   python3 OUT/reduction_sweep.py run OUT --out results.json   (on the GPU)
-      builds every case with nvcc into a shared library, calls its C API
-      through ctypes on PyTorch's stream, and times every contestant with
+      compiles every case's torch.compile graph in worker processes (one
+      shared Inductor cache, whose autotuning choices are then dropped so
+      that the timing process re-tunes alone) while nvcc builds every case
+      into a shared library; then, in one process, calls each case's C API
+      through ctypes on PyTorch's stream and times every contestant with
       CUDA events after a warm-up, the L2 flushed before every run (median);
   python3 bench/reduction_sweep.py report results.json   (anywhere)
-      writes results.md beside it: one row per case.
+      writes results.md (tables by family, summary) and results.png (the
+      chart; needs matplotlib, skipped with a message without it).
+
+`--cases REGEX` restricts prepare and run to matching case names.
 """
 
 import argparse
@@ -28,7 +36,10 @@ import concurrent.futures
 import ctypes
 import glob
 import json
+import math
+import multiprocessing
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,120 +47,273 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# name: (sinter source body lines, inputs {name: shape}, params {name: shape},
-#        torch reference as a Python expression over the inputs and params)
-CASES = {
-    "sum_last": (["return sum(x, dim=1)"], {"x": [4096, 16384]}, {},
-                 "x.sum(dim=1)"),
-    "sum_first": (["return sum(x, dim=0)"], {"x": [16384, 4096]}, {},
-                  "x.sum(dim=0)"),
-    "sum_middle": (["return sum(x, dim=1)"], {"x": [64, 1024, 1024]}, {},
-                   "x.sum(dim=1)"),
-    "sum_all": (["return sum(x * x)"], {"x": [8192, 8192]}, {},
-                "(x * x).sum()"),
-    "mean_nchw": (["return mean(x, dim=[0, 2, 3])"],
-                  {"x": [64, 256, 64, 64]}, {}, "x.mean(dim=(0, 2, 3))"),
-    "max_last": (["return max(x, dim=1)"], {"x": [16384, 4096]}, {},
-                 "x.amax(dim=1)"),
-    "argmax_first": (["return argmax(x, dim=0)"], {"x": [16384, 4096]}, {},
-                     "x.argmax(dim=0)"),
-    "argmin_last": (["return argmin(x, dim=1)"], {"x": [4096, 16384]}, {},
-                    "x.argmin(dim=1)"),
-    "var_middle": (["return var(x, dim=1)"], {"x": [64, 1024, 1024]}, {},
-                   "x.var(dim=1)"),
-    "softmax_65536": (["return softmax(x, dim=1)"], {"x": [1024, 65536]}, {},
-                      "torch.softmax(x, dim=1)"),
-    "layer_norm_long": (["return layer_norm(x, [4194304], weight=w, bias=b)"],
-                        {"x": [16, 4194304]}, {"w": [4194304], "b": [4194304]},
-                        "F.layer_norm(x, (4194304,), w, b)"),
-    "rms_norm": (["return rms_norm(x, [1024], weight=w)"], {"x": [65536, 1024]},
-                 {"w": [1024]}, "F.rms_norm(x, (1024,), w)"),
-    "batch_norm_nc": (["return batch_norm(x, training=true)"],
-                      {"x": [65536, 1024]}, {},
-                      "F.batch_norm(x, None, None, training=True)"),
-    "batch_norm_nchw": (["return batch_norm(x, training=true)"],
-                        {"x": [64, 256, 64, 64]}, {},
-                        "F.batch_norm(x, None, None, training=True)"),
-    "relu_1gib": (["return relu(x)"], {"x": [16384, 16384]}, {},
-                  "torch.relu(x)"),
+# Elements of a reduction or normalization input: 256 MiB of f32.
+N = 1 << 26
+
+
+def case(family, name, body, inputs, expr, params=None):
+    """One single-op model: Sinter body lines, input and param shapes, and the
+    PyTorch reference as an expression over the inputs and params."""
+    return {"family": family, "name": name, "body": body, "inputs": inputs,
+            "params": params or {}, "expr": expr}
+
+
+def shape_name(shape):
+    return "x".join(map(str, shape))
+
+
+def row_cases():
+    """softmax, log_softmax, layer_norm, rms_norm over rows of 32 .. 67M."""
+    cases = []
+    lengths = [32, 256, 1024, 4096, 16384, 65536, 1 << 20, 1 << 22]
+    for length in lengths + [N]:
+        shape = [N // length, length]
+        tag = shape_name(shape)
+        cases.append(case("softmax", f"softmax_{tag}", ["return softmax(x, dim=1)"],
+                          {"x": shape}, "torch.softmax(x, dim=1)"))
+        cases.append(case("log_softmax", f"log_softmax_{tag}",
+                          ["return log_softmax(x, dim=1)"], {"x": shape},
+                          "torch.log_softmax(x, dim=1)"))
+    for length in lengths:
+        shape = [N // length, length]
+        tag = shape_name(shape)
+        cases.append(case("layer_norm", f"layer_norm_{tag}",
+                          [f"return layer_norm(x, [{length}], weight=w, bias=b)"],
+                          {"x": shape}, f"F.layer_norm(x, ({length},), w, b)",
+                          {"w": [length], "b": [length]}))
+        cases.append(case("rms_norm", f"rms_norm_{tag}",
+                          [f"return rms_norm(x, [{length}], weight=w)"], {"x": shape},
+                          f"F.rms_norm(x, ({length},), w)", {"w": [length]}))
+    return cases
+
+
+# [N, C, H, W] of 2^26 elements, and the groups of group_norm: from many
+# short groups (32 elements) to a few long ones (8M).
+NCHW = [([64, 256, 64, 64], 32), ([16, 1024, 64, 64], 32), ([256, 256, 32, 32], 32),
+        ([1024, 64, 32, 32], 8), ([8, 128, 256, 256], 32), ([2, 32, 1024, 1024], 4),
+        ([4096, 256, 8, 8], 64), ([65536, 64, 4, 4], 32)]
+
+
+def channel_cases():
+    """group_norm and instance_norm with affine params over NCHW, and training
+    batch_norm with affine params over [N, C] and [N, C, H, W]."""
+    cases = []
+    for shape, groups in NCHW:
+        c = shape[1]
+        tag = shape_name(shape)
+        cases.append(case("group_norm", f"group_norm_{tag}_g{groups}",
+                          [f"return group_norm(x, {groups}, weight=w, bias=b)"],
+                          {"x": shape}, f"F.group_norm(x, {groups}, w, b)",
+                          {"w": [c], "b": [c]}))
+        cases.append(case("instance_norm", f"instance_norm_{tag}",
+                          ["return instance_norm(x, weight=w, bias=b)"], {"x": shape},
+                          "F.instance_norm(x, weight=w, bias=b)", {"w": [c], "b": [c]}))
+    for shape in ([65536, 1024], [1 << 20, 64], [4096, 16384], [262144, 256],
+                  [64, 256, 64, 64], [256, 64, 64, 64], [16, 1024, 64, 64],
+                  [1024, 64, 32, 32]):
+        c = shape[1]
+        cases.append(case("batch_norm", f"batch_norm_{shape_name(shape)}",
+                          ["return batch_norm(x, weight=w, bias=b, training=true)"],
+                          {"x": shape},
+                          "F.batch_norm(x, None, None, w, b, training=True)",
+                          {"w": [c], "b": [c]}))
+    return cases
+
+
+# (geometry, input shape, Sinter dims, torch dims): last (many short and few
+# long rows), first (wide and narrow), middle, strided (NCHW's N, H, W) and
+# all dims.
+GEOMETRIES = [
+    ("last", [4096, 16384], "1", "1"),
+    ("last", [262144, 256], "1", "1"),
+    ("last", [16, 1 << 22], "1", "1"),
+    ("first", [16384, 4096], "0", "0"),
+    ("first", [1 << 22, 16], "0", "0"),
+    ("middle", [64, 1024, 1024], "1", "1"),
+    ("middle", [1024, 64, 1024], "1", "1"),
+    ("strided", [64, 256, 64, 64], "[0, 2, 3]", "(0, 2, 3)"),
+    ("all", [8192, 8192], "[0, 1]", "(0, 1)"),
+]
+
+
+def reduction_cases():
+    """sum, mean, max, argmax, var over each geometry (argmax reduces one dim:
+    its strided case is left out, its all-dims case is a 1-D tensor)."""
+    cases = []
+    ops = {"sum": ("sum", "x.sum(dim={d})"), "mean": ("mean", "x.mean(dim={d})"),
+           "max": ("amax", "x.amax(dim={d})"), "argmax": ("argmax", "x.argmax(dim={d})"),
+           "var": ("var", "x.var(dim={d})")}
+    for family, (builtin, expr) in ops.items():
+        for geometry, shape, dims, torch_dims in GEOMETRIES:
+            if family == "argmax" and geometry == "strided":
+                continue
+            if family == "argmax" and geometry == "all":
+                shape, dims, torch_dims = [N], "0", "0"
+            cases.append(case(family, f"{family}_{geometry}_{shape_name(shape)}",
+                              [f"return {builtin}(x, dim={dims})"], {"x": shape},
+                              expr.format(d=torch_dims)))
+    return cases
+
+
+# Every elementwise activation of the language, with its PyTorch reference.
+ACTIVATIONS = {
+    "relu": ("relu(x)", "torch.relu(x)"),
+    "relu6": ("relu6(x)", "F.relu6(x)"),
+    "leaky_relu": ("leaky_relu(x)", "F.leaky_relu(x)"),
+    "elu": ("elu(x)", "F.elu(x)"),
+    "selu": ("selu(x)", "F.selu(x)"),
+    "gelu": ("gelu(x)", "F.gelu(x)"),
+    "gelu_tanh": ("gelu(x, approximate='tanh')", "F.gelu(x, approximate='tanh')"),
+    "silu": ("silu(x)", "F.silu(x)"),
+    "mish": ("mish(x)", "F.mish(x)"),
+    "softplus": ("softplus(x)", "F.softplus(x)"),
+    "sigmoid": ("sigmoid(x)", "torch.sigmoid(x)"),
+    "logsigmoid": ("logsigmoid(x)", "F.logsigmoid(x)"),
+    "tanh": ("tanh(x)", "torch.tanh(x)"),
+    "hardtanh": ("hardtanh(x)", "F.hardtanh(x)"),
+    "hardsigmoid": ("hardsigmoid(x)", "F.hardsigmoid(x)"),
+    "hardswish": ("hardswish(x)", "F.hardswish(x)"),
+    "softsign": ("softsign(x)", "F.softsign(x)"),
 }
 
 
-def model_source(name, body, inputs, params):
-    lines = [f"# Reduction sweep case {name}.", f"model {name} {{"]
-    for arg, shape in inputs.items():
+def activation_cases():
+    shape = [16384, 16384]  # 1 GiB
+    return [case("elementwise", f"{name}_1gib", [f"return {body}"], {"x": shape}, expr)
+            for name, (body, expr) in ACTIVATIONS.items()]
+
+
+def all_cases(pattern=None):
+    cases = row_cases() + channel_cases() + reduction_cases() + activation_cases()
+    return [c for c in cases if not pattern or re.search(pattern, c["name"])]
+
+
+def model_source(c):
+    lines = [f"# Reduction sweep case {c['name']} ({c['family']}).",
+             f"model {c['name']} {{"]
+    for arg, shape in c["inputs"].items():
         lines.append(f"  input {arg}: f32[{', '.join(map(str, shape))}]")
-    for arg, shape in params.items():
+    for arg, shape in c["params"].items():
         lines.append(f"  param {arg}: f32[{', '.join(map(str, shape))}] = randn()")
-    lines += ["  " + line for line in body] + ["}"]
+    lines += ["  " + line for line in c["body"]] + ["}"]
     return "\n".join(lines) + "\n"
 
 
-def prepare(out, sinterc, root):
+def prepare(out, sinterc, root, pattern):
+    cases = all_cases(pattern)
     os.makedirs(out, exist_ok=True)
     shutil.copy(os.path.abspath(__file__), out)
     shutil.copytree(os.path.join(root, "runtime"), os.path.join(out, "runtime"),
                     dirs_exist_ok=True, ignore=shutil.ignore_patterns("test"))
-    for name, (body, inputs, params, _) in CASES.items():
-        folder = os.path.join(out, name)
+
+    def generate(c):
+        folder = os.path.join(out, c["name"])
         os.makedirs(folder, exist_ok=True)
-        source = os.path.join(folder, name + ".sinter")
+        source = os.path.join(folder, c["name"] + ".sinter")
         with open(source, "w") as f:
-            f.write(model_source(name, body, inputs, params))
+            f.write(model_source(c))
         subprocess.run([sinterc, source, "-o", folder], check=True)
-        plan = subprocess.run([sinterc, source, "-emit=fused",
-                               "--print-fusion-plan", "-o", os.devnull],
-                              check=True, capture_output=True, text=True)
+        plan = subprocess.run([sinterc, source, "-emit=fused", "--print-fusion-plan",
+                               "-o", os.devnull], check=True, capture_output=True,
+                              text=True)
         with open(os.path.join(folder, "plan.txt"), "w") as f:
             f.write(plan.stdout)
-    print(f"reduction_sweep: prepared {len(CASES)} cases in {out}")
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        list(pool.map(generate, cases))
+    print(f"reduction_sweep: prepared {len(cases)} cases in {out}")
 
 
-def build(folder, jobs):
+def build(folder, cases, jobs):
     """Builds the runtime once and every case into lib<case>.so."""
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     include = os.path.join(folder, "runtime", "include")
-    flags = ["-std=c++17", "-O3", "-arch=sm_90", "-Xcompiler", "-fPIC",
-             "-I", include]
-    objects = []
-    commands = []
-    for source in sorted(glob.glob(os.path.join(folder, "runtime", "src", "*.cu"))):
-        obj = source[:-3] + ".o"
-        objects.append(obj)
-        commands.append([nvcc] + flags + ["-c", source, "-o", obj])
+    flags = ["-std=c++17", "-O3", "-arch=sm_90", "-Xcompiler", "-fPIC", "-I", include]
+    sources = sorted(glob.glob(os.path.join(folder, "runtime", "src", "*.cu")))
+    objects = [s[:-3] + ".o" for s in sources]
+
+    def compile_runtime(source):
+        return subprocess.run([nvcc] + flags + ["-c", source, "-o", source[:-3] + ".o"],
+                              capture_output=True, text=True)
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        for result in pool.map(lambda c: subprocess.run(c, capture_output=True, text=True), commands):
+        for result in pool.map(compile_runtime, sources):
             if result.returncode:
                 sys.exit(result.stdout + result.stderr)
 
-    def build_case(name):
-        case = os.path.join(folder, name)
-        lib = os.path.join(case, f"lib{name}.so")
+    def build_case(c):
+        name = c["name"]
+        path = os.path.join(folder, name)
         result = subprocess.run(
-            [nvcc] + flags + ["-shared", "-I", case, os.path.join(case, name + ".cu")] +
-            objects + ["-lcublas", "-lcublasLt", "-o", lib], capture_output=True, text=True)
+            [nvcc] + flags + ["-shared", "-I", path, os.path.join(path, name + ".cu")] +
+            objects + ["-lcublas", "-lcublasLt", "-o", os.path.join(path, f"lib{name}.so")],
+            capture_output=True, text=True)
         return name, result
+    failed = {}
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        for name, result in pool.map(build_case, CASES):
+        for name, result in pool.map(build_case, cases):
             if result.returncode:
-                sys.exit(f"{name}: nvcc failed\n{result.stdout}{result.stderr}")
+                failed[name] = (result.stdout + result.stderr)[-2000:]
+                print(f"{name}: nvcc failed\n{failed[name]}", flush=True)
+    return failed
 
 
-def run(folder, out_path, reps, budget_s):
+def torch_function(c):
     import torch
-    import torch.nn.functional as F  # noqa: F401 (used by the references)
+    import torch.nn.functional as F
+    names = list(c["inputs"]) + list(c["params"])
+    return eval(f"lambda {', '.join(names)}: {c['expr']}", {"torch": torch, "F": F})
 
-    torch.backends.cuda.matmul.allow_tf32 = False
+
+def make_values(c, device):
+    import torch
+    gen = torch.Generator(device=device).manual_seed(0)
+    shapes = list(c["inputs"].values()) + list(c["params"].values())
+    return [torch.randn(s, device=device, generator=gen) for s in shapes]
+
+
+def precompile(cases):
+    """Runs in a worker process: torch.compile of each case, once, filling the
+    shared Inductor cache."""
+    import torch
+    for c in cases:
+        torch._dynamo.reset()
+        values = make_values(c, torch.device("cuda"))
+        try:
+            torch.compile(torch_function(c))(*values)
+        except Exception as error:  # the timing process reports it
+            print(f"{c['name']}: precompile failed: {error}", flush=True)
+        del values
+        torch.cuda.empty_cache()
+    torch.cuda.synchronize()
+
+
+def run(folder, cases, out_path, reps, workers, budget_s):
     start = time.time()
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(folder, "inductor-cache"))
+    cache = os.environ["TORCHINDUCTOR_CACHE_DIR"]
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        compiles = [pool.submit(precompile, cases[i::workers]) for i in range(workers)]
+        failed_builds = build(folder, cases, os.cpu_count() or 8)
+        for future in compiles:
+            future.result()
+    # The timing process tunes Inductor's kernels alone: the workers' choices
+    # were made with others sharing the GPU.
+    for path in glob.glob(os.path.join(cache, "**", "*.best_config"), recursive=True):
+        os.remove(path)
+    print(f"reduction_sweep: built and precompiled {len(cases)} cases in "
+          f"{time.time() - start:.0f} s", flush=True)
+
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
     device = torch.device("cuda")
     stream = torch.cuda.current_stream()
     flush = torch.empty(512 * 1024 * 1024 // 4, device=device)
 
-    def time_fn(fn):
+    def time_fn(fn, count):
         for _ in range(3):
             fn()
         times = []
-        for _ in range(reps):
+        for _ in range(count):
             flush.zero_()
             a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             a.record()
@@ -163,8 +327,7 @@ def run(folder, out_path, reps, budget_s):
     # The copy bandwidth: read + write of 1 GiB, device to device.
     src = torch.randn(256 * 1024 * 1024, device=device)
     dst = torch.empty_like(src)
-    copy_ms = time_fn(lambda: dst.copy_(src))
-    copy_bw = 2 * src.numel() * 4 / (copy_ms * 1e-3)
+    copy_bw = 2 * src.numel() * 4 / (time_fn(lambda: dst.copy_(src), reps) * 1e-3)
     del src, dst
 
     def rel_err(value, ref):
@@ -175,118 +338,252 @@ def run(folder, out_path, reps, budget_s):
 
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "copy_bandwidth_GBps": copy_bw / 1e9, "reps": reps, "cases": []}
-    for name, (_, inputs, params, expr) in CASES.items():
-        case = os.path.join(folder, name)
-        lib = ctypes.CDLL(os.path.join(case, f"lib{name}.so"))
-        gen = torch.Generator(device=device).manual_seed(0)
-        tensors = {k: torch.randn(s, device=device, generator=gen) for k, s in inputs.items()}
-        weights = {k: torch.randn(s, device=device, generator=gen) for k, s in params.items()}
-        names = list(inputs) + list(params)
-        values = list(tensors.values()) + list(weights.values())
-        fn = eval(f"lambda {', '.join(names)}: {expr}", {"torch": torch, "F": F})
+    for c in cases:
+        name = c["name"]
+        row = {"case": name, "family": c["family"], "inputs": c["inputs"],
+               "params": c["params"]}
+        with open(os.path.join(folder, name, "plan.txt")) as f:
+            row["plan"] = f.read()
+        values = make_values(c, device)
+        fn = torch_function(c)
         reference = fn(*values)
         ref64 = fn(*[v.double() for v in values])
-        out = torch.empty_like(reference)
+        moved = sum(v.numel() * 4 for v in values) + \
+            reference.numel() * reference.element_size()
+        row["min_bytes"] = moved
+        # Fewer repetitions where one run moves 1 GiB or more.
+        count = reps if moved < (1 << 30) else max(5, reps // 2)
+        row["reps"] = count
+        if name in failed_builds:
+            row["sinter_error"] = failed_builds[name]
+        else:
+            lib = ctypes.CDLL(os.path.join(folder, name, f"lib{name}.so"))
+            out = torch.empty_like(reference)
+            params = c["params"]
 
-        class Params(ctypes.Structure):
-            _fields_ = [(k, ctypes.c_void_p) for k in params] or [("unused", ctypes.c_void_p)]
-        handle = ctypes.c_void_p()
-        p = Params(*[weights[k].data_ptr() for k in params])
-        s = ctypes.c_void_p(stream.cuda_stream)
-        status = lib[f"{name}_create"](ctypes.byref(handle), ctypes.byref(p), s)
-        assert status == 0, f"{name}_create: status {status}"
-        forward = lib[f"{name}_forward"]
-        args = [handle] + [ctypes.c_void_p(t.data_ptr()) for t in tensors.values()] + \
-               [ctypes.c_void_p(out.data_ptr()), s]
+            class Params(ctypes.Structure):
+                _fields_ = [(k, ctypes.c_void_p) for k in params] or \
+                    [("unused", ctypes.c_void_p)]
+            handle = ctypes.c_void_p()
+            weights = values[len(c["inputs"]):]
+            p = Params(*[w.data_ptr() for w in weights])
+            s = ctypes.c_void_p(stream.cuda_stream)
+            status = lib[f"{name}_create"](ctypes.byref(handle), ctypes.byref(p), s)
+            assert status == 0, f"{name}_create: status {status}"
+            forward = lib[f"{name}_forward"]
+            args = [handle] + [ctypes.c_void_p(v.data_ptr())
+                               for v in values[:len(c["inputs"])]] + \
+                [ctypes.c_void_p(out.data_ptr()), s]
 
-        def sinter():
-            status = forward(*args)
-            assert status == 0, f"{name}_forward: status {status}"
-
-        sinter()
-        torch.cuda.synchronize()
-        row = {"case": name, "inputs": {k: list(v) for k, v in inputs.items()}}
-        row["sinter_ms"] = time_fn(sinter)
-        row["sinter_rel_err"] = rel_err(out, ref64)
-        row["eager_ms"] = time_fn(lambda: fn(*values))
+            def sinter():
+                status = forward(*args)
+                assert status == 0, f"{name}_forward: status {status}"
+            sinter()
+            torch.cuda.synchronize()
+            row["sinter_ms"] = time_fn(sinter, count)
+            row["sinter_rel_err"] = rel_err(out, ref64)
+            row["sinter_fraction_of_copy"] = moved / (row["sinter_ms"] * 1e-3) / copy_bw
+            lib[f"{name}_destroy"](handle)
+            del out
+        row["eager_ms"] = time_fn(lambda: fn(*values), count)
         row["eager_rel_err"] = rel_err(fn(*values), ref64)
         if time.time() - start < budget_s:
             # A fresh compiler per case: the cases share one lambda site,
             # whose recompile limit would send later cases to eager.
             torch._dynamo.reset()
-            compiled = torch.compile(fn)
-            row["compile_ms"] = time_fn(lambda: compiled(*values))
-            row["compile_rel_err"] = rel_err(compiled(*values), ref64)
-        moved = sum(t.numel() * 4 for t in tensors.values()) + \
-            sum(t.numel() * 4 for t in weights.values()) + out.numel() * out.element_size()
-        row["min_bytes"] = moved
-        row["sinter_fraction_of_copy"] = moved / (row["sinter_ms"] * 1e-3) / copy_bw
-        with open(os.path.join(case, "plan.txt")) as f:
-            row["plan"] = f.read()
+            try:
+                compiled = torch.compile(fn)
+                row["compile_rel_err"] = rel_err(compiled(*values), ref64)
+                row["compile_ms"] = time_fn(lambda: compiled(*values), count)
+            except Exception as error:
+                row["compile_error"] = str(error)[-500:]
         results["cases"].append(row)
-        lib[f"{name}_destroy"](handle)
+        results["seconds"] = time.time() - start
+        # Written after every case: a run cut short keeps what it measured.
+        with open(out_path, "w") as f:
+            json.dump(results, f, indent=1)
         print(json.dumps({k: v for k, v in row.items() if k != "plan"}), flush=True)
-        del tensors, weights, out, reference, ref64
+        del values, reference, ref64
         torch.cuda.empty_cache()
-    with open(out_path, "w") as f:
-        json.dump(results, f, indent=1)
+
+
+def geomean(values):
+    values = [v for v in values if v]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def strategy(plan):
+    """The strategies of the fusion plan's kernels, and their launches."""
+    kernels = [line.split() for line in plan.splitlines()
+               if line[:1] == "k" and line[1:2].isdigit()]
+    launches = sum(int(k[3]) for k in kernels if len(k) > 3 and k[3].isdigit())
+    return ", ".join(k[2] for k in kernels), launches
+
+
+def derive(row):
+    compile_ms = row.get("compile_ms")
+    sinter_ms = row.get("sinter_ms")
+    d = {"x_compile": compile_ms / sinter_ms if compile_ms and sinter_ms else None,
+         "x_eager": row["eager_ms"] / sinter_ms if sinter_ms else None,
+         "fraction": row.get("sinter_fraction_of_copy")}
+    err, eager_err = row.get("sinter_rel_err"), row.get("eager_rel_err")
+    # Equal errors count as no larger (argmax: both exact; sums: 1% slack for
+    # the float64 reference's own rounding).
+    d["err_ok"] = None if err is None else err <= eager_err * 1.01 + 1e-12
+    return d
 
 
 def report(path):
     with open(path) as f:
         results = json.load(f)
-    lines = [f"Device: {results['device']}, PyTorch {results['torch']}; "
-             f"measured copy bandwidth {results['copy_bandwidth_GBps']:.0f} GB/s; "
-             f"medians of {results['reps']} runs, L2 flushed before each.", "",
-             "| case | input | Sinter ms | eager ms | compile ms | x eager | x compile "
-             "| Sinter GB/s / copy | rel err Sinter | rel err eager | strategy |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
-    speedups = []
-    for row in results["cases"]:
-        compile_ms = row.get("compile_ms")
-        x_compile = compile_ms / row["sinter_ms"] if compile_ms else None
-        if x_compile:
-            speedups.append(x_compile)
-        strategy = [line.split()[2] for line in row["plan"].splitlines()
-                    if line[:1] == "k" and line[1:2].isdigit()]
-        shape = "x".join(map(str, row["inputs"]["x"]))
-        lines.append(
-            f"| {row['case']} | {shape} | {row['sinter_ms']:.3f} | {row['eager_ms']:.3f} | "
-            + (f"{compile_ms:.3f}" if compile_ms else "-") + " | "
-            + f"{row['eager_ms'] / row['sinter_ms']:.2f}x | "
-            + (f"{x_compile:.2f}x" if x_compile else "-") + " | "
-            + f"{row['sinter_fraction_of_copy']:.2f} | {row['sinter_rel_err']:.1e} | "
-            + f"{row['eager_rel_err']:.1e} | {', '.join(strategy)} |")
-    if speedups:
-        geomean = 1.0
-        for value in speedups:
-            geomean *= value
-        geomean **= 1.0 / len(speedups)
-        lines += ["", f"Geometric mean over torch.compile: {geomean:.2f}x "
-                  f"({len(speedups)} cases)."]
-    with open(os.path.splitext(path)[0] + ".md", "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    rows = results["cases"]
+    families = []
+    for row in rows:
+        if row["family"] not in families:
+            families.append(row["family"])
+    lines = [f"# Reduction sweep: {results['device']}", "",
+             f"PyTorch {results['torch']}; measured copy bandwidth "
+             f"{results['copy_bandwidth_GBps']:.0f} GB/s; medians of {results['reps']} "
+             "runs (half as many for cases moving 1 GiB or more), L2 flushed before "
+             "each; errors are ‖out − ref‖ / ‖ref‖ against float64 (argmax: the "
+             "fraction of wrong indices). Command: `python3 bench/reduction_sweep.py "
+             "prepare .carry/sweep` here, `python3 .carry/sweep/reduction_sweep.py run "
+             ".carry/sweep --out $OUT/sweep.json` on the GPU"
+             + (f" ({results['seconds']:.0f} s)" if results.get("seconds") else "")
+             + ".", ""]
+
+    # The summary: one line per family.
+    lines += ["## Summary", "",
+              "| family | cases | geomean × compile | min × compile | ≥ 0.95x compile "
+              "| ≥ 0.90 of copy (≥ 64 MiB) | error ≤ eager's |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    everything = []
+    for family in families + ["all"]:
+        members = [r for r in rows if family in ("all", r["family"])]
+        derived = [derive(r) for r in members]
+        speedups = [d["x_compile"] for d in derived if d["x_compile"]]
+        big = [d for r, d in zip(members, derived)
+               if r["min_bytes"] >= 64 << 20 and d["fraction"] is not None]
+        errs = [d["err_ok"] for d in derived if d["err_ok"] is not None]
+        g = geomean(speedups)
+        cells = [family if family != "all" else "**all**", str(len(members)),
+                 f"{g:.2f}x" if g else "–",
+                 f"{min(speedups):.2f}x" if speedups else "–",
+                 f"{sum(s >= 0.95 for s in speedups)}/{len(speedups)}",
+                 f"{sum(d['fraction'] >= 0.9 for d in big)}/{len(big)}",
+                 f"{sum(errs)}/{len(errs)}"]
+        lines.append("| " + " | ".join(cells) + " |")
+        if family == "all":
+            everything = speedups
+    lines += ["", f"Geometric mean over torch.compile: {geomean(everything) or 0:.2f}x "
+              f"({len(everything)} cases).", ""]
+
+    for family in families:
+        lines += [f"## {family}", "",
+                  "| case | input | Sinter ms | eager ms | compile ms | × eager "
+                  "| × compile | of copy | err Sinter | err eager | err compile "
+                  "| kernels (launches) |",
+                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                  "| ---: | --- |"]
+        for row in (r for r in rows if r["family"] == family):
+            d = derive(row)
+            kernels, launches = strategy(row["plan"])
+
+            def ms(key):
+                return f"{row[key]:.3f}" if row.get(key) else "failed"
+
+            def err(key):
+                return f"{row[key]:.1e}" if row.get(key) is not None else "–"
+
+            def fmt(value, pattern):
+                return pattern.format(value) if value else "–"
+            mark = "" if d["err_ok"] in (None, True) else " ⚠"
+            cells = [row["case"], shape_name(next(iter(row["inputs"].values()))),
+                     ms("sinter_ms"), ms("eager_ms"), ms("compile_ms"),
+                     fmt(d["x_eager"], "{:.2f}x"), fmt(d["x_compile"], "{:.2f}x"),
+                     fmt(d["fraction"], "{:.2f}"), err("sinter_rel_err") + mark,
+                     err("eager_rel_err"), err("compile_rel_err"),
+                     f"{kernels} ({launches})"]
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["⚠: Sinter's error is larger than eager's.", ""]
+    base = os.path.splitext(path)[0]
+    png = base + ".png"
+    if chart(results, png):
+        lines += [f"![speedup over torch.compile and fraction of the copy bandwidth]"
+                  f"({os.path.basename(png)})", ""]
+    with open(base + ".md", "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines[:len(families) + 12]))
+    print(f"reduction_sweep: wrote {base}.md")
+
+
+def chart(results, path):
+    """Speedup over torch.compile per case (log axis) and fraction of the copy
+    bandwidth, grouped by family. Returns False without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("reduction_sweep: matplotlib is not installed (python3 -m pip install "
+              "matplotlib): no chart written", file=sys.stderr)
+        return False
+    rows = results["cases"]
+    derived = [derive(r) for r in rows]
+    families = list(dict.fromkeys(r["family"] for r in rows))
+    colors = {f: plt.cm.tab20(i % 20) for i, f in enumerate(families)}
+    xs = range(len(rows))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(max(12, 0.16 * len(rows) + 2), 9),
+                                      sharex=True)
+    top.bar(xs, [d["x_compile"] or 0 for d in derived],
+            color=[colors[r["family"]] for r in rows])
+    top.set_yscale("log")
+    top.axhline(1.0, color="black", linewidth=0.8)
+    top.axhline(0.95, color="gray", linewidth=0.8, linestyle="--")
+    top.set_ylabel("Sinter speedup over torch.compile (×, log)")
+    top.set_title(f"Reduction sweep, {results['device']}, PyTorch {results['torch']}: "
+                  f"geomean {geomean([d['x_compile'] for d in derived]) or 0:.2f}x")
+    for family in families:
+        top.bar([], [], color=colors[family], label=family)
+    top.legend(fontsize=7, ncol=4)
+    bottom.bar(xs, [d["fraction"] or 0 for d in derived],
+               color=[colors[r["family"]] for r in rows])
+    bottom.axhline(0.9, color="gray", linewidth=0.8, linestyle="--")
+    bottom.set_ylabel("fraction of copy bandwidth")
+    bottom.set_ylim(0, 1.1)
+    bottom.set_xticks(list(xs))
+    bottom.set_xticklabels([r["case"] for r in rows], rotation=90, fontsize=5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=["prepare", "run", "report"])
-    parser.add_argument("folder")
+    parser.add_argument("command", choices=["prepare", "run", "report", "list"])
+    parser.add_argument("folder", nargs="?", default=".")
     parser.add_argument("--sinterc", default=os.path.join(HERE, "..", "build", "bin", "sinterc"))
     parser.add_argument("--out", default="reduction_sweep.json")
+    parser.add_argument("--cases", default=None, help="only the cases matching this regex")
     parser.add_argument("--reps", type=int, default=20)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
-    parser.add_argument("--budget-s", type=float, default=400,
+    parser.add_argument("--workers", type=int, default=8,
+                        help="processes that precompile torch.compile graphs")
+    parser.add_argument("--budget-s", type=float, default=480,
                         help="skip torch.compile once the run is this old")
     args = parser.parse_args()
     if args.command == "prepare":
-        prepare(args.folder, args.sinterc, os.path.join(HERE, ".."))
+        prepare(args.folder, args.sinterc, os.path.join(HERE, ".."), args.cases)
     elif args.command == "report":
         report(args.folder)
+    elif args.command == "list":
+        for c in all_cases(args.cases):
+            print(c["family"], c["name"], c["inputs"], c["expr"])
     else:
-        build(args.folder, args.jobs)
-        run(args.folder, args.out, args.reps, args.budget_s)
+        cases = [c for c in all_cases(args.cases)
+                 if os.path.isdir(os.path.join(args.folder, c["name"]))]
+        run(args.folder, cases, args.out, args.reps, args.workers, args.budget_s)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,9 @@
   - bench/report.py turns a synthetic results JSON, marked as a test
     fixture, into the markdown and chart in a temporary folder, and refuses
     to write a fixture into bench/results/;
-  - bench/prepare.sh lays out its folder with a fake sinterc.
+  - bench/prepare.sh lays out its folder with a fake sinterc;
+  - bench/gemm/chart.py draws the GEMM benchmark's chart from a copy of its
+    H100 results and links it from the table once.
 Nothing here writes into the repository. Tests that need PyTorch or
 matplotlib are skipped when they are missing.
 """
@@ -350,6 +352,25 @@ class SummaryAndReport(unittest.TestCase):
             # Fixtures never go to bench/results/.
             with self.assertRaises(SystemExit):
                 report.main([path])
+
+
+class GemmChart(unittest.TestCase):
+    @unittest.skipUnless(HAVE_MPL, "needs matplotlib")
+    def test_chart_beside_the_results(self):
+        sys.path.insert(0, os.path.join(HERE, "gemm"))
+        import chart
+        results = os.path.join(HERE, "results", "gemm-h100")
+        with tempfile.TemporaryDirectory() as tmp:
+            base = os.path.join(tmp, "gemm")
+            with open(results + ".json") as f, open(base + ".json", "w") as out:
+                out.write(f.read())
+            with open(base + ".md", "w") as out:
+                out.write("| M,N,K |\n|---|\n")
+            for _ in range(2):
+                self.assertEqual(chart.main([base + ".json"]), 0)
+            self.assertGreater(os.path.getsize(base + ".png"), 1000)
+            with open(base + ".md") as f:
+                self.assertEqual(f.read().count("](gemm.png)"), 1)
 
 
 class PrepareScript(unittest.TestCase):

@@ -354,7 +354,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 /// two float4s; x strides over a row's quads, y over the rows.
 __global__ void splitKernel(int64_t rows, int64_t cols, const float *src,
                             int64_t ldSrc, float *hi, float *lo, int64_t ldDst,
-                            bool vectorLoads, HiRounding rounding) {
+                            bool vectorLoads, Operand operand) {
   int64_t quads = ldDst / 4;
   for (int64_t row = blockIdx.y; row < rows; row += gridDim.y) {
     const float *in = src + row * ldSrc;
@@ -370,10 +370,10 @@ __global__ void splitKernel(int64_t rows, int64_t cols, const float *src,
         for (int e = 0; e < 4 && col + e < cols; ++e)
           values[e] = in[col + e];
       }
-      Tf32Pair p0 = splitTf32(values[0], rounding);
-      Tf32Pair p1 = splitTf32(values[1], rounding);
-      Tf32Pair p2 = splitTf32(values[2], rounding);
-      Tf32Pair p3 = splitTf32(values[3], rounding);
+      Tf32Pair p0 = splitTf32(values[0], operand);
+      Tf32Pair p1 = splitTf32(values[1], operand);
+      Tf32Pair p2 = splitTf32(values[2], operand);
+      Tf32Pair p3 = splitTf32(values[3], operand);
       int64_t out = row * ldDst + col;
       *reinterpret_cast<float4 *>(hi + out) =
           make_float4(p0.hi, p1.hi, p2.hi, p3.hi);
@@ -441,7 +441,7 @@ namespace {
 
 /// Launches splitKernel over a rows x cols matrix on \p ctx's stream.
 sinter_status launchSplit(sinter_rt_context *ctx, const char *fn,
-                          HiRounding rounding, int64_t rows, int64_t cols,
+                          Operand operand, int64_t rows, int64_t cols,
                           const float *src, int64_t ld, float *hi, float *lo) {
   int64_t ldSplit = splitLeadingDim(cols);
   bool vectorLoads =
@@ -451,7 +451,7 @@ sinter_status launchSplit(sinter_rt_context *ctx, const char *fn,
                 (ldSplit / 4 + kSplitThreads - 1) / kSplitThreads, 64)),
             static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
   splitKernel<<<grid, kSplitThreads, 0, ctx->stream>>>(
-      rows, cols, src, ld, hi, lo, ldSplit, vectorLoads, rounding);
+      rows, cols, src, ld, hi, lo, ldSplit, vectorLoads, operand);
   return sinter_rt_check_cuda(ctx, cudaGetLastError(), fn);
 }
 
@@ -526,8 +526,8 @@ sinter_status prepareWeight(sinter_rt_context *ctx, const char *fn,
     weight = &ctx->weights[ctx->weightCount++];
     *weight = {w, n, k, ld, parts};
   }
-  return launchSplit(ctx, fn, HiRounding::TowardZero, n, k, w, ld,
-                     weight->parts, weight->parts + n * splitLeadingDim(k));
+  return launchSplit(ctx, fn, Operand::W, n, k, w, ld, weight->parts,
+                     weight->parts + n * splitLeadingDim(k));
 }
 
 } // namespace
@@ -558,16 +558,14 @@ sinter_status sinter::rt::runTf32x3(sinter_rt_context *ctx, int64_t M,
     wLo = weight->parts + N * ldSplit;
   } else {
     float *hi = buffer, *lo = buffer + N * ldSplit;
-    SINTER_RT_TRY(
-        launchSplit(ctx, fn, HiRounding::TowardZero, N, K, W, ldw, hi, lo));
+    SINTER_RT_TRY(launchSplit(ctx, fn, Operand::W, N, K, W, ldw, hi, lo));
     wHi = hi;
     wLo = lo;
     buffer += 2 * N * ldSplit;
   }
   float *xHi = scratch ? static_cast<float *>(scratch) : buffer;
   float *xLo = xHi + M * ldSplit;
-  SINTER_RT_TRY(
-      launchSplit(ctx, fn, HiRounding::Nearest, M, K, X, ldx, xHi, xLo));
+  SINTER_RT_TRY(launchSplit(ctx, fn, Operand::X, M, K, X, ldx, xHi, xLo));
 
   CUtensorMap maps[4];
   SINTER_RT_TRY(encodeOperand(ctx, &maps[0], xHi, M, K, ldSplit, kTileM));

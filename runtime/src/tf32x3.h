@@ -9,10 +9,10 @@
 // arithmetic, callable on the host and the device so that the runtime's host
 // tests check it without a GPU:
 //  - the split of an fp32 value a into hi (a rounded to TF32: to nearest for
-//    X, toward zero for W) and lo = rna_tf32(a - hi) (never 0: see
-//    splitTf32), such that hi + lo carries 21-22 of a's 24 mantissa bits and
-//    hi * hi' + hi * lo' + lo * hi' is a product at fp32 accuracy, with
-//    infinities and NaNs in X propagating as in SGEMM;
+//    X, toward zero for W) and lo = rna_tf32(a - hi), such that hi + lo
+//    carries 21-22 of a's 24 mantissa bits and hi * hi' + hi * lo' + lo * hi'
+//    is a product at fp32 accuracy, with infinities and NaNs in X and W
+//    propagating as in SGEMM (see Operand);
 //  - the rule that picks it or cuBLAS SGEMM for a shape.
 //
 //===----------------------------------------------------------------------===//
@@ -70,44 +70,72 @@ struct Tf32Pair {
   float lo;
 };
 
-/// The smallest normal fp32 magnitude, 2^-126 (a TF32 value): the lo part
-/// that stands for a zero remainder.
+/// The smallest normal fp32 magnitude, 2^-126 (a TF32 value).
 constexpr uint32_t kTinyBits = 0x00800000u;
 constexpr uint32_t kSignBit = 0x80000000u;
+/// The quiet bit of an fp32 NaN: the highest mantissa bit, which TF32 keeps.
+constexpr uint32_t kQuietBit = 0x00400000u;
 
 /// \p value truncated to TF32 (toward zero): the same sign, never larger.
 SINTER_RT_TF32X3_HD float truncateToTf32(float value) {
   return floatOf(bitsOf(value) & ~kDroppedMask);
 }
 
-/// How splitTf32 makes the hi part.
-enum class HiRounding {
-  /// To nearest (ties away): hi + lo holds the value to 2^-22; lo's sign is
-  /// that of the remainder. For X, whose infinities then meet W's lo. (An
-  /// infinite weight times X's lo can therefore give NaN where SGEMM gives
-  /// inf; infinities and NaNs in X propagate as in SGEMM.)
-  Nearest,
-  /// Toward zero: hi + lo holds the value to 2^-21, and lo has the value's
-  /// sign. For W: an infinite x times W's lo is then an infinity of the sign
-  /// of x * w, as in SGEMM, never inf - inf.
-  TowardZero,
+/// Which operand of Y = X W^T a value belongs to: the two are split
+/// differently so that the three products Xh Wh, Xh Wl and Xl Wh give, for
+/// every pair (x, w), the class of SGEMM's x * w: finite, an infinity of the
+/// same sign, or NaN (their sum is then finite, the same infinity or NaN as
+/// SGEMM's sum in any order). The split keeps two invariants:
+///  (a) Wh and Xl are never infinite, so the term Xl Wh is finite or NaN
+///      (NaN only where w is NaN);
+///  (b) every infinity meets the other operand's part that has the sign of
+///      its value and is 0 only where the value is 0 (x's hi, or w's hi and
+///      lo), so inf times it is SGEMM's inf * x or NaN exactly where SGEMM
+///      has inf * 0.
+/// Case by case (T1 = Xh Wh, T2 = Xh Wl, T3 = Xl Wh):
+///  - x or w NaN: T1 = NaN, as SGEMM's;
+///  - x inf, w inf: T1 = inf 2^-126, T2 = inf inf (both inf with the sign
+///    of x w), T3 = 0;
+///  - x inf, w 0: T1 = inf 0 = NaN, as SGEMM's;
+///  - x inf, w finite and not 0: Wh and Wl have w's sign and are not 0, so
+///    T1 and T2 are inf with the sign of x w; T3 = 0 Wh = 0;
+///  - x finite, w inf: T2 = Xh inf, inf with the sign of x w or NaN where
+///    Xh = x = 0 (SGEMM's 0 inf); T1 = Xh 2^-126 and T3 = Xl 2^-126 finite.
+/// Subnormal values are outside this: one below 2^-136 (TF32's smallest
+/// subnormal) has hi = 0, so it times an infinity is NaN here where SGEMM
+/// gives inf (measured on the H100, whose tensor cores keep subnormal parts:
+/// 1e-40 * inf is inf, 1.4e-45 * inf NaN).
+enum class Operand {
+  /// X, the activation: hi rounded to nearest (ties away), so that hi + lo
+  /// holds x to 2^-22 and lo has either sign (unbiased products). x's
+  /// infinity is kept in hi (lo = 0, invariant (a)).
+  X,
+  /// W, the weight: hi truncated toward zero, so that lo has w's sign (hi +
+  /// lo holds w to 2^-21), and lo is 2^-126 with w's sign where the
+  /// remainder is 0 (invariant (b); the cost is at most 2^-126 |x| on a
+  /// product). w's infinity is kept in lo, with hi = 2^-126 of its sign
+  /// (invariant (a)).
+  W,
 };
 
-/// Splits \p value into hi (rounded to TF32 as \p rounding says) and
-/// lo = roundToTf32(value - hi); value - hi is exact in fp32, and a finite
-/// value never gives an infinite part. lo is never zero: where the remainder
-/// rounds to 0, and where value is infinite or NaN, lo is 2^-126 with
-/// value's sign, so that an infinite hi of the other operand times this lo
-/// is an infinity (inf * 0 would be NaN where SGEMM's x * w is inf). The
-/// cost is at most 2^-126 |w| added to a product x * w.
-SINTER_RT_TF32X3_HD Tf32Pair splitTf32(float value, HiRounding rounding) {
-  float hi = rounding == HiRounding::Nearest ? roundToTf32(value)
-                                             : truncateToTf32(value);
-  float lo = (bitsOf(value) & kExponentMask) == kExponentMask
-                 ? 0.0f
-                 : roundToTf32(value - hi);
-  if (lo == 0.0f)
-    lo = floatOf(kTinyBits | (bitsOf(value) & kSignBit));
+/// Splits \p value of operand \p operand into TF32 parts hi and lo (see
+/// Operand) with lo = roundToTf32(value - hi); value - hi is exact in fp32,
+/// and a finite value never gives an infinite part (values near FLT_MAX do
+/// not round up to inf). A NaN gives a quiet NaN hi (TF32 keeps its quiet
+/// bit, so the tensor cores see a NaN whatever the payload) and lo = 0.
+SINTER_RT_TF32X3_HD Tf32Pair splitTf32(float value, Operand operand) {
+  uint32_t bits = bitsOf(value);
+  if ((bits & kExponentMask) == kExponentMask) {
+    if (bits & ~(kSignBit | kExponentMask))
+      return {floatOf(bits | kQuietBit), 0.0f};
+    if (operand == Operand::X)
+      return {value, 0.0f};
+    return {floatOf(kTinyBits | (bits & kSignBit)), value};
+  }
+  float hi = operand == Operand::X ? roundToTf32(value) : truncateToTf32(value);
+  float lo = roundToTf32(value - hi);
+  if (operand == Operand::W && lo == 0.0f && value != 0.0f)
+    lo = floatOf(kTinyBits | (bits & kSignBit));
   return {hi, lo};
 }
 

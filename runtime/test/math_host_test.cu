@@ -6,10 +6,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Runs without a GPU (CI). The elementwise functions, NaN-propagating
-// comparisons and Welford states of sinter/rt_device.cuh are host-callable
-// too; this checks their formulas with the host's libm against float64
-// definitions, on the same cases as the GPU test (math_cases.h). Prints one
-// line per check and exits non-zero when any fails.
+// comparisons, Welford states and cascade sums of sinter/rt_device.cuh are
+// host-callable too; this checks their formulas with the host's libm against
+// float64 definitions, on the same cases as the GPU test (math_cases.h).
+// Prints one line per check and exits non-zero when any fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,12 +118,41 @@ void testWelford() {
   }
 }
 
+/// The cascade sums every push exactly once, saturated levels included,
+/// and a long sum as accurately as a pairwise tree.
+void testCascade() {
+  for (uint32_t length : {0u, 1u, 3u, 7u, 8u, 4097u}) {
+    // Three levels: pushes beyond 7 go through the saturated last level.
+    dev::Cascade<dev::SumOp, float, 3> small;
+    dev::Cascade<dev::SumOp, float> full;
+    for (uint32_t i = 0; i < length; ++i) {
+      small.push(static_cast<float>(i));
+      full.push(static_cast<float>(i));
+    }
+    double expected = 0.5 * length * (length > 0 ? length - 1.0 : 0.0);
+    std::string name = "cascade n=" + std::to_string(length);
+    report(name + " (3 levels)", std::fabs(small.result() - expected), 0);
+    report(name, std::fabs(full.result() - expected), 0);
+  }
+  const int length = 1 << 20;
+  dev::Cascade<dev::SumOp, float> cascade;
+  double exact = 0;
+  for (int i = 0; i < length; ++i) {
+    float value = 1.f + std::sin(static_cast<float>(i) * 0.37f);
+    cascade.push(value);
+    exact += value;
+  }
+  report("cascade n=2^20 relative error",
+         std::fabs(cascade.result() - exact) / exact, 1e-6);
+}
+
 } // namespace
 
 int main() {
   testFunctions();
   testComparisons();
   testWelford();
+  testCascade();
   std::printf("%s: %d of %d checks failed\n", failures ? "FAILED" : "PASSED",
               failures, checks);
   return failures ? 1 : 0;

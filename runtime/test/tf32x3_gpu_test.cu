@@ -8,15 +8,17 @@
 // Needs a GPU. Runs the kernel of sinter_rt_gemm_tf32x3 on shapes that are not
 // multiples of the tile (with padded leading dimensions, every epilogue, beta 0
 // and not), and checks against float64 on the host that its error is no larger
-// than cuBLAS SGEMM's on the same data; that infinities and NaNs in X give
-// the same non-finite outputs as SGEMM; that results are bitwise the same run
-// to run; and that the algorithm query matches the device. Prints one line
-// per check; exits non-zero when any fails.
+// than cuBLAS SGEMM's on the same data; that infinities and NaNs in X and W
+// (prepared or not) give the same non-finite outputs as SGEMM; that results are
+// bitwise the same run to run; and that the algorithm query matches the device.
+// Prints one line per check; exits non-zero when any fails.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../src/internal.h"
+#include "tf32x3_specials.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -199,25 +201,90 @@ bool sameSpecials(const std::vector<float> &a, const std::vector<float> &b) {
 void testSpecialValues(sinter_rt_context *ctx) {
   Problem p = makeProblem(256, 256, 256, 0.0f, SINTER_EPILOGUE_NONE);
   // Weights of both signs and a zero (inf * 0 is NaN in SGEMM), exact in
-  // TF32 (lo would be 0) where x is infinite. (An infinite weight may give
-  // NaN where SGEMM gives inf: X's lo, rounded to nearest, can have either
-  // sign; see splitTf32.)
+  // TF32 (W's lo would be 0) where x is infinite; infinite weights where X
+  // is normal data (X's lo, rounded to nearest, has either sign).
   for (int64_t n = 0; n < p.n; ++n)
     p.w[n * p.ldw + 5] = n % 2 ? -2.0f : 0.5f;
   p.w[2 * p.ldw + 5] = 0.0f;
+  p.w[20 * p.ldw + 9] = INFINITY;
+  p.w[21 * p.ldw + 9] = -INFINITY;
+  p.w[22 * p.ldw + 10] = NAN;
   p.x[3 * p.ldx + 5] = INFINITY;
   p.x[7 * p.ldx + 0] = -INFINITY;
   p.x[11 * p.ldx + 100] = NAN;
   p.x[13 * p.ldx + 17] = 1.0e37f; // Large, finite products.
+  p.x[15 * p.ldx + 9] = 0.0f;     // 0 * inf is NaN in SGEMM.
+  for (bool prepare : {false, true}) {
+    std::vector<float> ours = run(ctx, p, false, prepare);
+    std::vector<float> sgemm = run(ctx, p, true);
+    std::string weight = prepare ? " (prepared W)" : "";
+    check(sameSpecials(ours, sgemm),
+          "3xtf32 inf, -inf, NaN, 1e37 in X and inf, -inf, NaN, 0 in W: the "
+          "same inf (with sign) and NaN as SGEMM" +
+              weight);
+    check(std::isinf(ours[3 * p.ldy]) && ours[3 * p.ldy] > 0 &&
+              std::isinf(ours[3 * p.ldy + 1]) && ours[3 * p.ldy + 1] < 0 &&
+              std::isnan(ours[3 * p.ldy + 2]) && std::isnan(ours[11 * p.ldy]),
+          "3xtf32 inf * 0.5 = inf, inf * -2 = -inf, inf * 0 = NaN, NaN stays" +
+              weight);
+  }
+}
+
+/// Every pair of special values (tf32x3_specials.h) meets in one product of
+/// an otherwise normal GEMM: Y[i][j] holds values[i] * values[j] plus finite
+/// terms, and must have the class of SGEMM's Y[i][j].
+void testSpecialProducts(sinter_rt_context *ctx) {
+  using namespace sinter::rt::tf32x3::test;
+  const std::vector<float> values = specialValues();
+  int64_t count = static_cast<int64_t>(values.size());
+  Problem p = makeProblem(count, count, 64, 0.0f, SINTER_EPILOGUE_NONE);
+  p.alpha = 1.0f;
+  for (int64_t i = 0; i < count; ++i) {
+    p.x[i * p.ldx + 7] = values[i];
+    p.w[i * p.ldw + 7] = values[i];
+  }
+  for (bool prepare : {false, true}) {
+    std::vector<float> ours = run(ctx, p, false, prepare);
+    std::vector<float> sgemm = run(ctx, p, true);
+    int pairs = 0, wrong = 0;
+    for (int64_t i = 0; i < count; ++i)
+      for (int64_t j = 0; j < count; ++j) {
+        if (nearOverflow(values[i], values[j]))
+          continue;
+        ++pairs;
+        float got = ours[i * p.ldy + j], expected = sgemm[i * p.ldy + j];
+        if (classOf(got) == classOf(expected) &&
+            classOf(expected) == classOf(values[i] * values[j]))
+          continue;
+        ++wrong;
+        std::printf("     x = %a, w = %a: 3xtf32 %g, SGEMM %g\n", values[i],
+                    values[j], got, expected);
+      }
+    check(wrong == 0, "3xtf32 " + std::to_string(pairs) +
+                          " products of special values: the class of SGEMM's" +
+                          (prepare ? " (prepared W)" : ""));
+  }
+}
+
+/// Prints (checks nothing) what SGEMM and the kernel give for subnormals
+/// times infinities and ones, which Operand leaves out.
+void reportSubnormals(sinter_rt_context *ctx) {
+  const float xs[] = {1e-40f, -1e-40f, 1e-45f};
+  const float ws[] = {INFINITY, 1.0f};
+  Problem p = makeProblem(3, 2, 8, 0.0f, SINTER_EPILOGUE_NONE);
+  p.alpha = 1.0f;
+  std::fill(p.x.begin(), p.x.end(), 0.0f);
+  std::fill(p.w.begin(), p.w.end(), 0.0f);
+  for (int i = 0; i < 3; ++i)
+    p.x[i * p.ldx] = xs[i];
+  for (int j = 0; j < 2; ++j)
+    p.w[j * p.ldw] = ws[j];
   std::vector<float> ours = run(ctx, p, false);
   std::vector<float> sgemm = run(ctx, p, true);
-  check(sameSpecials(ours, sgemm),
-        "3xtf32 inf, -inf, NaN, 1e37 in X and 0 in W: the same inf (with "
-        "sign) and NaN as SGEMM");
-  check(std::isinf(ours[3 * p.ldy]) && ours[3 * p.ldy] > 0 &&
-            std::isinf(ours[3 * p.ldy + 1]) && ours[3 * p.ldy + 1] < 0 &&
-            std::isnan(ours[3 * p.ldy + 2]) && std::isnan(ours[11 * p.ldy]),
-        "3xtf32 inf * 0.5 = inf, inf * -2 = -inf, inf * 0 = NaN, NaN stays");
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j)
+      std::printf("info subnormal %g * %g: SGEMM %g, 3xtf32 %g\n", xs[i], ws[j],
+                  sgemm[i * p.ldy + j], ours[i * p.ldy + j]);
 }
 
 void testDeterminism(sinter_rt_context *ctx) {
@@ -258,6 +325,8 @@ int main() {
         "1x8192x8192 runs sgemm");
   testAccuracy(ctx);
   testSpecialValues(ctx);
+  testSpecialProducts(ctx);
+  reportSubnormals(ctx);
   testDeterminism(ctx);
   sinter_rt_destroy(ctx);
   std::printf("%s: %d of %d checks failed\n", failures ? "FAILED" : "PASSED",

@@ -13,25 +13,27 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../src/tf32x3.h"
+#include "tf32x3_specials.h"
 
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <random>
 #include <string>
 
 namespace {
 
 using namespace sinter::rt::tf32x3;
+using namespace sinter::rt::tf32x3::test;
 
 int checks = 0;
 int failures = 0;
 
-void check(bool ok, const char *what) {
+void check(bool ok, const std::string &what) {
   ++checks;
   failures += !ok;
-  std::printf("%-4s %s\n", ok ? "ok" : "FAIL", what);
+  std::printf("%-4s %s\n", ok ? "ok" : "FAIL", what.c_str());
 }
 
 /// Whether \p value fits in TF32: its 13 low mantissa bits are zero.
@@ -62,46 +64,94 @@ void testRounding() {
 
 void testSpecialSplits() {
   const float tiny = std::ldexp(1.0f, -126);
-  Tf32Pair inf = splitTf32(-INFINITY, HiRounding::Nearest);
-  check(sameBits(inf.hi, -INFINITY) && sameBits(inf.lo, -tiny),
-        "split -inf: hi -inf, lo -2^-126");
-  Tf32Pair nan = splitTf32(NAN, HiRounding::Nearest);
-  check(std::isnan(nan.hi) && std::fabs(nan.lo) == tiny,
-        "split NaN: hi NaN, lo finite");
-  Tf32Pair big = splitTf32(FLT_MAX, HiRounding::Nearest);
-  check(std::isfinite(big.hi) && std::isfinite(big.lo) && isTf32(big.hi) &&
-            isTf32(big.lo),
-        "split FLT_MAX: finite TF32 parts");
-  check(std::fabs(static_cast<double>(big.hi) + big.lo - FLT_MAX) <=
-            FLT_MAX * std::ldexp(1.0, -22),
-        "split FLT_MAX: hi + lo within 2^-22");
-  Tf32Pair up =
-      splitTf32(1.0f + 3 * std::ldexp(1.0f, -12), HiRounding::TowardZero);
+  Tf32Pair xInf = splitTf32(-INFINITY, Operand::X);
+  check(sameBits(xInf.hi, -INFINITY) && sameBits(xInf.lo, 0.0f),
+        "split X -inf: hi -inf, lo 0");
+  Tf32Pair wInf = splitTf32(-INFINITY, Operand::W);
+  check(sameBits(wInf.hi, -tiny) && sameBits(wInf.lo, -INFINITY),
+        "split W -inf: hi -2^-126, lo -inf");
+  for (Operand operand : {Operand::X, Operand::W}) {
+    const char *name = operand == Operand::X ? "X" : "W";
+    // A NaN whose payload is only in the bits TF32 drops reads as inf in
+    // TF32 unless hi is made quiet.
+    Tf32Pair nan = splitTf32(floatOf(0xff800001u), operand);
+    check(std::isnan(truncateToTf32(nan.hi)) && sameBits(nan.lo, 0.0f),
+          std::string("split ") + name +
+              " NaN with a low payload: hi NaN in TF32, lo 0");
+    Tf32Pair big = splitTf32(-FLT_MAX, operand);
+    check(std::isfinite(big.hi) && std::isfinite(big.lo) && isTf32(big.hi) &&
+              isTf32(big.lo) &&
+              std::fabs(static_cast<double>(big.hi) + big.lo + FLT_MAX) <=
+                  FLT_MAX * std::ldexp(1.0, -21),
+          std::string("split ") + name +
+              " -FLT_MAX: finite TF32 parts within 2^-21");
+  }
+  Tf32Pair up = splitTf32(1.0f + 3 * std::ldexp(1.0f, -12), Operand::W);
   check(up.hi == 1.0f && up.lo > 0.0f,
-        "split 1 + 3/4 TF32 ulp toward zero: hi 1, lo positive");
-  Tf32Pair near =
-      splitTf32(1.0f + 3 * std::ldexp(1.0f, -12), HiRounding::Nearest);
+        "split W 1 + 3/4 TF32 ulp (toward zero): hi 1, lo positive");
+  Tf32Pair near = splitTf32(1.0f + 3 * std::ldexp(1.0f, -12), Operand::X);
   check(near.hi == 1.0f + std::ldexp(1.0f, -10) && near.lo < 0.0f,
-        "split 1 + 3/4 TF32 ulp to nearest: hi 1 + ulp, lo negative");
-  Tf32Pair two = splitTf32(-2.0f, HiRounding::TowardZero);
+        "split X 1 + 3/4 TF32 ulp (to nearest): hi 1 + ulp, lo negative");
+  Tf32Pair two = splitTf32(-2.0f, Operand::W);
   check(sameBits(two.hi, -2.0f) && sameBits(two.lo, -tiny),
-        "split -2 (exact in TF32): lo -2^-126, not 0");
-  Tf32Pair zero = splitTf32(0.0f, HiRounding::Nearest);
-  check(zero.hi == 0.0f && sameBits(zero.lo, tiny), "split 0: lo 2^-126");
-  // What the small products then give: inf * lo' keeps the sign of x * w
-  // where SGEMM's x * w is inf, and stays NaN where x * w is NaN.
-  check(sameBits(inf.hi * two.lo, INFINITY) &&
-            sameBits(inf.lo * two.hi, tiny * 2.0f),
-        "products: -inf * -2 gives +inf in the small products");
-  check(std::isnan(inf.hi * zero.hi), "products: -inf * 0 stays NaN");
+        "split W -2 (exact in TF32): lo -2^-126, not 0");
+  check(sameBits(splitTf32(-2.0f, Operand::X).lo, 0.0f),
+        "split X -2 (exact in TF32): lo 0");
+  Tf32Pair zero = splitTf32(-0.0f, Operand::W);
+  check(sameBits(zero.hi, -0.0f) && sameBits(zero.lo, 0.0f),
+        "split W -0: hi -0, lo 0");
+}
+
+/// The class of the sum of terms of these classes (in any order).
+int classOfSum(std::initializer_list<int> classes) {
+  bool plus = false, minus = false;
+  for (int c : classes) {
+    if (c == 2)
+      return 2;
+    plus |= c == 1;
+    minus |= c == -1;
+  }
+  return plus && minus ? 2 : plus ? 1 : minus ? -1 : 0;
+}
+
+/// For every pair of values that matter (signed zeros, infinities, NaNs,
+/// FLT_MAX, values that TF32 holds exactly and that it rounds either way),
+/// Xh Wh + Xh Wl + Xl Wh has the class of SGEMM's x * w: finite, the same
+/// infinity, or NaN. (Pairs whose product overflows are left out: there
+/// rounding, not the split, decides; subnormals too, see Operand.)
+void testSpecialProducts() {
+  const std::vector<float> values = specialValues();
+  int pairs = 0, wrong = 0;
+  for (float x : values)
+    for (float w : values) {
+      if (nearOverflow(x, w))
+        continue;
+      Tf32Pair xs = splitTf32(x, Operand::X), ws = splitTf32(w, Operand::W);
+      // The tensor cores read TF32: the 13 low bits of each part dropped.
+      float xh = truncateToTf32(xs.hi), xl = truncateToTf32(xs.lo);
+      float wh = truncateToTf32(ws.hi), wl = truncateToTf32(ws.lo);
+      int got =
+          classOfSum({classOf(xh * wh), classOf(xh * wl), classOf(xl * wh)});
+      int expected = classOf(x * w);
+      ++pairs;
+      if (got != expected) {
+        ++wrong;
+        std::printf("     x = %a, w = %a: class %d, SGEMM's %d\n", x, w, got,
+                    expected);
+      }
+    }
+  char what[96];
+  std::snprintf(what, sizeof(what),
+                "products of specials: %d pairs of the class of x * w", pairs);
+  check(wrong == 0, what);
 }
 
 /// hi + lo holds a to 2^-22 |a| + 2^-126 (to nearest) or 2^-21 |a| + 2^-126
 /// (toward zero, where lo also has a's sign): hi's error is at most half a
-/// TF32 unit (or below one), lo rounds it to 11 bits, and a zero remainder
+/// TF32 unit (or below one), lo rounds it to 11 bits, and W's zero remainder
 /// becomes 2^-126; both parts fit in TF32.
-void testRandomSplits(HiRounding rounding, const char *name) {
-  bool towardZero = rounding == HiRounding::TowardZero;
+void testRandomSplits(Operand operand, const char *name) {
+  bool towardZero = operand == Operand::W;
   std::mt19937 random(7);
   std::uniform_real_distribution<double> mantissa(-1, 1);
   std::uniform_int_distribution<int> exponent(-100, 100);
@@ -112,7 +162,7 @@ void testRandomSplits(HiRounding rounding, const char *name) {
         static_cast<float>(std::ldexp(mantissa(random), exponent(random)));
     if (a == 0.0f)
       continue;
-    Tf32Pair parts = splitTf32(a, rounding);
+    Tf32Pair parts = splitTf32(a, operand);
     valid = valid && isTf32(parts.hi) && isTf32(parts.lo);
     if (towardZero)
       valid = valid && std::signbit(parts.hi) == std::signbit(a) &&
@@ -176,8 +226,9 @@ void testShapeRule() {
 int main() {
   testRounding();
   testSpecialSplits();
-  testRandomSplits(HiRounding::Nearest, "to nearest");
-  testRandomSplits(HiRounding::TowardZero, "toward zero");
+  testSpecialProducts();
+  testRandomSplits(Operand::X, "X (to nearest)");
+  testRandomSplits(Operand::W, "W (toward zero)");
   testShapeRule();
   std::printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -15,7 +15,9 @@ It copies the runtime sources and the GPU-side tools beside the cases:
 
   <out>/
     tools/gpucheck.h, tools/run.py     the GPU side
-    runtime/                           runtime/ without its tests
+    runtime/                           runtime/ without its tests, but for
+                                       the 3xTF32 GEMM's GPU test (its
+                                       accuracy and inf/NaN against SGEMM)
     cases/<model>/gen/<model>.{cu,h}   generated code
     cases/<model>/driver.cpp           the model's driver
     cases/<model>/B<k>/case.txt        dims, how to draw inputs and params
@@ -36,6 +38,8 @@ SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(SCRIPT_DIR))
 SEED = 1
 MAX_ROWS = 24
+# The runtime's own GPU tests that `gpu-check run` builds and runs too.
+RUNTIME_TESTS = ("tf32x3_gpu_test.cu", "tf32x3_specials.h")
 
 
 def checksum(values):
@@ -259,6 +263,10 @@ def main():
         shutil.rmtree(os.path.join(args.out, name), ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "runtime"), os.path.join(args.out, "runtime"),
                     ignore=shutil.ignore_patterns("test"))
+    os.makedirs(os.path.join(args.out, "runtime", "test"))
+    for test in RUNTIME_TESTS:
+        shutil.copy(os.path.join(ROOT, "runtime", "test", test),
+                    os.path.join(args.out, "runtime", "test"))
     os.makedirs(os.path.join(args.out, "tools"))
     for tool in ("gpucheck.h", "run.py"):
         shutil.copy(os.path.join(SCRIPT_DIR, tool), os.path.join(args.out, "tools"))

@@ -8,6 +8,9 @@ Runs on a GPU machine with nvcc (no MLIR needed). For the folder <dir>:
      for the runtime's 3xTF32 GEMM), in parallel;
   3. runs every case at every size it was prepared for, and once (at the
      smallest size above 1, in quick mode) under compute-sanitizer memcheck;
+     builds and runs the runtime's 3xTF32 GEMM test (<dir>/runtime/test:
+     accuracy against float64 and SGEMM, inf/NaN in X and W giving the same
+     infinities and NaNs as SGEMM, determinism), also under memcheck;
   4. prints one table row per case and size: max abs error and relative
      error norm against the f64 interpreter, the same with every buffer off
      16-byte alignment, determinism (two runs bitwise equal), the API error
@@ -40,23 +43,28 @@ def find_tool(name):
     return path
 
 
-def build_runtime(folder, nvcc, logs):
+def build_runtime(folder, nvcc, logs, jobs):
+    """Compiles the runtime's sources in parallel into a static library."""
     sources = sorted(glob.glob(os.path.join(folder, "runtime", "src", "*.cu")))
     build = os.path.join(folder, "build")
     os.makedirs(build, exist_ok=True)
-    objects = []
-    for source in sources:
+
+    def compile_one(source):
         obj = os.path.join(build, os.path.basename(source) + ".o")
         command = [nvcc] + NVCC_FLAGS + ["-I", os.path.join(folder, "runtime", "include"),
                                          "-c", source, "-o", obj]
         result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True)
+        return obj, result
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        compiled = list(pool.map(compile_one, sources))
+    for _, result in compiled:
         if result.returncode != 0:
             open(os.path.join(logs, "runtime.log"), "w").write(result.stdout)
             sys.exit("gpu-check: the runtime does not build:\n" + result.stdout)
-        objects.append(obj)
     library = os.path.join(build, "libsinter_rt.a")
-    subprocess.run(["ar", "rcs", library] + objects, check=True)
+    subprocess.run(["ar", "rcs", library] + [obj for obj, _ in compiled], check=True)
     return library
 
 
@@ -73,6 +81,52 @@ def build_case(folder, case, nvcc, library, logs):
     open(os.path.join(logs, model + ".build.log"), "w").write(
         " ".join(command) + "\n" + result.stdout)
     return model, result.returncode == 0, result.stdout
+
+
+def sanitizer_verdict(sanitizer, command, log):
+    """Runs command under compute-sanitizer memcheck: 'clean' or 'ERRORS'."""
+    result = subprocess.run([sanitizer, "--tool", "memcheck", "--error-exitcode", "99"]
+                            + command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    open(log, "w").write(result.stdout)
+    summary = re.search(r"ERROR SUMMARY: (\d+) error", result.stdout)
+    clean = result.returncode == 0 and summary and summary.group(1) == "0"
+    return "clean" if clean else "ERRORS"
+
+
+def runtime_test_rows(folder, nvcc, library, sanitizer, logs):
+    """Builds and runs the runtime's 3xTF32 GEMM test, also under memcheck:
+    its table rows and whether it failed."""
+    source = os.path.join(folder, "runtime", "test", "tf32x3_gpu_test.cu")
+    name = "runtime 3xtf32 test"
+    if not os.path.exists(source):
+        return [(name, "-") + ("-",) * 7 + ("skipped: not prepared",)], False
+    binary = os.path.join(folder, "build", "tf32x3_gpu_test")
+    command = [nvcc] + NVCC_FLAGS + ["-I", os.path.join(folder, "runtime", "include"),
+                                     source, library, "-lcublasLt", "-lcublas",
+                                     "-o", binary]
+    build = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+    open(os.path.join(logs, "tf32x3_gpu_test.build.log"), "w").write(
+        " ".join(command) + "\n" + build.stdout)
+    if build.returncode != 0:
+        print("gpu-check: the runtime's 3xTF32 test does not build:\n" + build.stdout[-3000:])
+        return [(name, "-") + ("-",) * 7 + ("BUILD FAILED",)], True
+    result = subprocess.run([binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    open(os.path.join(logs, "tf32x3_gpu_test.log"), "w").write(result.stdout)
+    print(result.stdout, end="", flush=True)
+    checks = re.search(r"(\d+) of (\d+) checks failed", result.stdout)
+    status = ("PASS" if result.returncode == 0 and checks else
+              "FAIL (%s of %s checks)" % checks.groups() if checks else "CRASH")
+    rows = [(name, "-") + ("-",) * 7 + (status,)]
+    failed = status != "PASS"
+    if sanitizer:
+        sanitized = sanitizer_verdict(sanitizer, [binary],
+                                      os.path.join(logs, "tf32x3_gpu_test.memcheck.log"))
+        rows.append((name, "memcheck", "", "", "", "", "", "", "", sanitized))
+        failed |= sanitized != "clean"
+    return rows, failed
 
 
 def parse_result(text):
@@ -93,7 +147,7 @@ def main():
     nvcc = find_tool("nvcc")
     sanitizer = None if args.no_sanitizer else find_tool("compute-sanitizer")
 
-    library = build_runtime(folder, nvcc, logs)
+    library = build_runtime(folder, nvcc, logs, args.jobs)
     cases = sorted(glob.glob(os.path.join(folder, "cases", "*")))
     built = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -118,15 +172,9 @@ def main():
             runnable = [d for d in sizes if not os.path.exists(os.path.join(d, "skip.txt"))]
             target = next((d for d in runnable if int(os.path.basename(d)[1:]) > 1),
                           runnable[0])
-            result = subprocess.run(
-                [sanitizer, "--tool", "memcheck", "--error-exitcode", "99",
-                 os.path.join(case, "driver"), target, "--quick"],
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            open(os.path.join(logs, model + ".memcheck.log"), "w").write(result.stdout)
-            summary = re.search(r"ERROR SUMMARY: (\d+) error", result.stdout)
-            sanitized = ("clean (%s)" % os.path.basename(target)
-                         if result.returncode == 0 and summary and summary.group(1) == "0"
-                         else "ERRORS (%s)" % os.path.basename(target))
+            sanitized = "%s (%s)" % (sanitizer_verdict(
+                sanitizer, [os.path.join(case, "driver"), target, "--quick"],
+                os.path.join(logs, model + ".memcheck.log")), os.path.basename(target))
             failed |= not sanitized.startswith("clean")
         for size in sizes:
             label = os.path.basename(size)
@@ -157,6 +205,11 @@ def main():
                          fields["offset_rel_norm"], fields["deterministic"],
                          fields["api"], fields["time_us"], fields["min_GBps"], status))
         add((model, "memcheck", "", "", "", "", "", "", "", sanitized))
+
+    runtime_rows, runtime_failed = runtime_test_rows(folder, nvcc, library, sanitizer, logs)
+    for row in runtime_rows:
+        add(row)
+    failed |= runtime_failed
 
     header = ("example", "dims", "max abs err", "rel err norm", "rel (unaligned)",
               "determ.", "api", "time us", "GB/s min", "result")

@@ -14,6 +14,16 @@ func.func @elementwise_vector(%x: tensor<?x64xf32>, %b: tensor<64xf32>) -> tenso
 
 // -----
 
+// Rows of 4097 read by one pass: not a multiple of 4, so scalar loads.
+// CHECK-LABEL: func.func @scalar_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1,
+func.func @scalar_rows(%x: tensor<?x4097xf32>) -> tensor<?xi64> {
+  %i = sinter.argmin %x dims [1] : tensor<?x4097xf32>
+  return %i : tensor<?xi64>
+}
+
+// -----
+
 // Rows of 7 broadcast along: four consecutive elements would straddle rows,
 // so scalar loads.
 // CHECK-LABEL: func.func @elementwise_scalar
@@ -53,13 +63,86 @@ func.func @block_per_row(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
 // -----
 
 // Rows of 65536 do not fit in shared memory: 1024 threads per row, every
-// pass (the mean, then the centered output) reads HBM: two reads.
+// pass (the mean, then the centered output) reads HBM: two reads, with
+// 16-byte vectors (rows of a multiple of 4 start aligned).
 // CHECK-LABEL: func.func @long_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 2, launches = 1, epilogue = none>
-func.func @long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none>
+func.func @long_rows(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<1024x65536xf32>
+  %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
+  return %d : tensor<1024x65536xf32>
+}
+
+// -----
+
+// Softmax over 1024 rows of 65536: the rows do not fit in shared memory, so
+// the max and the sum of exp(x - max) are computed in one pass (online
+// softmax), and the output pass reads the row again: two reads, not three.
+// CHECK-LABEL: func.func @online_softmax
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
+func.func @online_softmax(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<1024x65536xf32>
+  %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
+  %e = sinter.exp %d : tensor<1024x65536xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<1024x65536xf32>
+  %y = sinter.div %e, %s : tensor<1024x65536xf32>, tensor<1024x1xf32>
+  return %y : tensor<1024x65536xf32>
+}
+
+// -----
+
+// Instance norm over 512 rows of 65536: the mean and the mean of squared
+// deviations in one pass (Welford), then the normalizing pass.
+// CHECK-LABEL: func.func @welford
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
+func.func @welford(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<512x65536xf32>
+  %d = sinter.sub %x, %m : tensor<512x65536xf32>, tensor<512x1xf32>
+  %sq = sinter.mul %d, %d : tensor<512x65536xf32>, tensor<512x65536xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<512x65536xf32>
+  %y = sinter.div %d, %v : tensor<512x65536xf32>, tensor<512x1xf32>
+  return %y : tensor<512x65536xf32>
+}
+
+// -----
+
+// A sum of squares of x - mean that is not the mean of them: two passes
+// and the output pass, no single-pass pair.
+// CHECK-LABEL: func.func @no_single_pass
+// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, passes = 3, launches = 1, epilogue = none>}
+func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<512x65536xf32>
+  %d = sinter.sub %x, %m : tensor<512x65536xf32>, tensor<512x1xf32>
+  %sq = sinter.mul %d, %d : tensor<512x65536xf32>, tensor<512x65536xf32>
+  %v = sinter.sum %sq dims [1] keepdim : tensor<512x65536xf32>
+  %y = sinter.div %d, %v : tensor<512x65536xf32>, tensor<512x1xf32>
+  return %y : tensor<512x65536xf32>
+}
+
+// -----
+
+// 16 rows of 65536 would keep 16 of the GPU's SMs busy: each row is split
+// over many blocks (a block's threads split one row's elements), as a
+// whole-tensor sum is: partials, an ordered fold, and the apply step that
+// reads the rows again.
+// CHECK-LABEL: func.func @few_long_rows
+// CHECK: sinter.kernel row_reduction
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none>
+func.func @few_long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
   %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
   return %d : tensor<16x65536xf32>
+}
+
+// -----
+
+// 16 rows of 8192: short enough for a block of 256 threads each; float4
+// loads.
+// CHECK-LABEL: func.func @few_medium_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4,
+func.func @few_medium_rows(%x: tensor<16x8192xf32>) -> tensor<16x1xf32> {
+  %s = sinter.sum %x dims [1] keepdim : tensor<16x8192xf32>
+  return %s : tensor<16x1xf32>
 }
 
 // -----

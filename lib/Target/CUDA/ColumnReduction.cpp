@@ -88,6 +88,9 @@ static int64_t getColumnsPerBlock(const Shape &input, ArrayRef<int64_t> dims,
   return std::clamp<int64_t>(llvm::PowerOf2Ceil(*columns), 32, 256);
 }
 
+/// Rows a thread of a partial kernel loads at a time.
+static constexpr int64_t kChunk = 8;
+
 /// Writes the partial kernel of reduction `index`.
 static FailureOr<std::string>
 writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
@@ -131,7 +134,9 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   const std::string columns = std::to_string(reduction.columnsPerBlock);
   const std::string lanes = std::to_string(256 / reduction.columnsPerBlock);
   const std::string accType = reduction.getAccumulatorType().str();
-  writer.line(accType + " acc = " + reduction.combiner + "::identity();");
+  const std::string cascade =
+      "dev::Cascade<" + reduction.combiner + ", " + accType + ">";
+  writer.line(cascade + " cascade;");
   // A block covers `columns` columns; its threads split into `lanes` lanes
   // of adjacent columns (or, for one column, adjacent reduced elements).
   const bool oneColumn = reduction.columnsPerBlock == 1;
@@ -143,7 +148,13 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
                       columns + " + threadIdx.x % " + columns + ";");
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
-  writer.openScope(); // over this slice's rows
+  writer.line("const int64_t step = splits * " + lanes + ";");
+  writer.openScope(); // over this slice's rows, kChunk at a time
+  writer.line(accType + " chunk[" + std::to_string(kChunk) + "];");
+  writer.openScope(); // over the rows of one chunk
+  writer.line("chunk[u] = " + reduction.combiner + "::identity();");
+  writer.openScope(); // if (q < groupSize): the loads stay inside
+  writer.line("const int64_t q = q0 + u * step;");
   // The column indexes the kept dims (read only when some has size > 1).
   Coords keptCoords = delinearize(Expr("column", guardDepth), kept);
   Coords reducedCoords = delinearize(Expr("q", writer.getDepth()), reduced);
@@ -158,18 +169,23 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   if (failed(element))
     return failure();
   // The index of an argmax is q: it reduces one dim.
-  writer.line("acc = " + reduction.combiner + "()(acc, " +
+  writer.line("chunk[u] = " +
               (reduction.info.isArg() ? "ArgValue{" + element->text + ", q}"
                                       : element->text) +
-              ");");
-  // Unrolled so that each thread has four loads in flight (the order of the
-  // combines, and so the result, stays the same).
-  writer.closeScope("#pragma unroll 4\n"
-                    "for (int64_t q = static_cast<int64_t>(blockIdx.y) * " +
-                    lanes + " + " + lane + "; q < " +
-                    reduction.groupSize.str() + "; q += splits * " + lanes +
-                    ") {");
+              ";");
+  writer.closeScope("if (q0 + u * step < " + reduction.groupSize.str() + ") {");
+  // kChunk loads in flight per thread; the chunk combines as a fixed tree
+  // and joins the cascade, so the error grows with the log of the rows.
+  writer.closeScope("#pragma unroll\nfor (int u = 0; u < " +
+                    std::to_string(kChunk) + "; ++u) {");
+  writer.line("cascade.push(dev::treeCombine<" + reduction.combiner + ", " +
+              std::to_string(kChunk) + ">(chunk));");
+  writer.closeScope("for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * " +
+                    lanes + " + " + lane + "; q0 < " +
+                    reduction.groupSize.str() +
+                    "; q0 += " + std::to_string(kChunk) + " * step) {");
   writer.closeScope("if (column < " + reduction.positions.str() + ") {");
+  writer.line(accType + " acc = cascade.result();");
   if (lanes == "1") {
     writer.line("if (column < " + reduction.positions.str() + ")");
     writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
@@ -275,16 +291,19 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
            formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
            "}\n";
   }
-  std::string body =
-      "  for (int64_t p = dev::globalThreadIndex(); p < " + positions +
-      "; p += dev::gridStride()) {\n"
-      "    " +
-      reduction.getAccumulatorType().str() +
-      " total = partial[p];\n"
-      "    #pragma unroll 4\n"
-      "    for (int64_t s = 1; s < splits; ++s)\n"
-      "      total = " +
-      reduction.combiner + "()(total, partial[s * " + positions + " + p]);\n";
+  // A thread per column: its partials join a cascade in slice order.
+  std::string body = "  for (int64_t p = dev::globalThreadIndex(); p < " +
+                     positions +
+                     "; p += dev::gridStride()) {\n"
+                     "    dev::Cascade<" +
+                     reduction.combiner + ", " + accType +
+                     "> cascade;\n"
+                     "    for (int64_t s = 0; s < splits; ++s)\n"
+                     "      cascade.push(partial[s * " +
+                     positions +
+                     " + p]);\n"
+                     "    " +
+                     accType + " total = cascade.result();\n";
   body += finishColumn(reduction, "    ") + "  }\n";
   dims.assign(findUsedDims(body, allDims));
   SmallVector<std::string> parameters = {
@@ -293,7 +312,7 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
       reduction.getStatsType().str() + " *__restrict__ stats"};
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
-  return "/// Folds the partials of each column in slice order.\n"
+  return "/// Folds the partials of each column pairwise, in slice order.\n"
          "__global__ void __launch_bounds__(256)\n" +
          formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
          "}\n";

@@ -561,3 +561,10 @@ func.func @plan_cached_operand(%x: tensor<4x8xf32>) {
   }
   return
 }
+
+// -----
+
+// expected-error@+1 {{only row kernels compute statistics in a single pass}}
+func.func @plan_single_pass() attributes {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, single_pass = true>} {
+  return
+}

@@ -12,14 +12,24 @@
 // CHECK: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
-// CHECK: float acc = dev::SumOp::identity();
+// CHECK: dev::Cascade<dev::SumOp, float> cascade;
 // 96 columns: a block covers 128, its two lanes of threads split the rows.
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x % 128;
 // CHECK: if (column < 96) {
-// CHECK: #pragma unroll 4
-// CHECK-NEXT: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q < B; q += splits * 2) {
-// CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + column;
+// CHECK-NEXT: const int64_t step = splits * 2;
+// Eight rows in flight per thread, combined as a tree, then pairwise across
+// chunks; the loads stay inside the bound check.
+// CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q0 < B; q0 += 8 * step) {
+// CHECK-NEXT: float chunk[8];
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int u = 0; u < 8; ++u) {
+// CHECK-NEXT: chunk[u] = dev::SumOp::identity();
+// CHECK-NEXT: if (q0 + u * step < B) {
+// CHECK-NEXT: const int64_t q = q0 + u * step;
+// CHECK-NEXT: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: = x[[[X]]];
+// CHECK: cascade.push(dev::treeCombine<dev::SumOp, 8>(chunk));
+// CHECK: float acc = cascade.result();
 // CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + column] = total;
@@ -77,15 +87,19 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 
 // Wide rows (2000 columns): a block covers 256 adjacent columns with one lane
 // of threads, and writes its partials without a fold through shared memory;
-// so many columns are folded one per thread, in slice order.
+// so many columns are folded one per thread, pairwise in slice order.
 // RUN: sinterc %s -emit=cuda --model=column_sum | FileCheck %s --check-prefix=WIDE
 // WIDE-LABEL: column_sum_k0_column_reduction_partial0(
 // WIDE: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
-// WIDE: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q < B; q += splits * 1) {
+// WIDE: const int64_t step = splits * 1;
+// WIDE-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
 // WIDE-NOT: __shared__
 // WIDE: if (column < 2000)
 // WIDE-NEXT: partial[blockIdx.y * 2000 + column] = acc;
-// WIDE: for (int64_t s = 1; s < splits; ++s)
+// WIDE: dev::Cascade<dev::SumOp, float> cascade;
+// WIDE-NEXT: for (int64_t s = 0; s < splits; ++s)
+// WIDE-NEXT: cascade.push(partial[s * 2000 + p]);
+// WIDE-NEXT: float total = cascade.result();
 // WIDE: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
 // WIDE: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
@@ -113,8 +127,9 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
 // ARGMIN: struct ArgMinOp {
 // ARGMIN-LABEL: column_argmin_k0_column_reduction_partial0(
 // ARGMIN-NEXT: const float *__restrict__ x, ArgValue *__restrict__ partial, int64_t B,
-// ARGMIN: ArgValue acc = ArgMinOp::identity();
-// ARGMIN: acc = ArgMinOp()(acc, ArgValue{{{.*}}, q});
+// ARGMIN: dev::Cascade<ArgMinOp, ArgValue> cascade;
+// ARGMIN: chunk[u] = ArgValue{{{.*}}, q};
+// ARGMIN: cascade.push(dev::treeCombine<ArgMinOp, 8>(chunk));
 // ARGMIN: __shared__ ArgValue slices[4][64];
 // ARGMIN-LABEL: column_argmin_k0_column_reduction_final0(
 // ARGMIN-NEXT: const ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
@@ -146,7 +161,7 @@ module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
 // RUN: sinterc %s -emit=cuda --model=nchw_mean | FileCheck %s --check-prefix=NCHW
 // NCHW-LABEL: nchw_mean_k0_column_reduction_partial0(
 // NCHW: const int64_t column = blockIdx.x;
-// NCHW: for (int64_t q = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q < (B * 20); q += splits * 256) {
+// NCHW: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
 // NCHW: acc = dev::blockReduce<256, dev::SumOp>(acc);
 // NCHW-NEXT: if (threadIdx.x == 0)
 // NCHW-NEXT: partial[blockIdx.y * 3 + column] = acc;

@@ -37,7 +37,7 @@ module {
   // VEC-NEXT: sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
   // VEC-NEXT: sinter_rt_is_aligned(b, SINTER_RT_VECTOR_ALIGNMENT) &&
   // VEC-NEXT: sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
-  // VEC: bias_act_k0_pointwise<<<gridBlocks(ctx, work, 256), 256, 0, stream>>>(
+  // VEC: bias_act_k0_pointwise<<<coverBlocks(work, 256), 256, 0, stream>>>(
   // VEC-NEXT: x, b, y, B, vec);
   // VEC: return sinter_rt_check_launch(ctx, "bias_act_k0_pointwise");
   module @bias_act attributes {sinter.dims = {B = 8 : i64}} {

@@ -1,6 +1,7 @@
 // Row kernels: team per row chosen by row length, rows cached in shared
 // memory when read by more than one pass, reductions level by level,
-// segments of a row (group_norm), argmax, symbolic row lengths.
+// segments of a row (group_norm), argmax, symbolic row lengths, few long
+// rows split over many blocks, single-pass statistics of long rows.
 // RUN: sinterc %s -emit=cuda --model=softmax | FileCheck %s --check-prefix=SOFTMAX
 // RUN: sinterc %s -emit=cuda --model=softmax | FileCheck %s --check-prefix=NOBLAS
 // RUN: sinterc %s -emit=cuda --model=short_rows | FileCheck %s --check-prefix=WARP
@@ -8,6 +9,9 @@
 // RUN: sinterc %s -emit=cuda --model=argmax | FileCheck %s --check-prefix=ARGMAX
 // RUN: sinterc %s -emit=cuda --model=symbolic_rows | FileCheck %s --check-prefix=SYMBOLIC
 // RUN: sinterc %s -emit=cuda --model=long_rows | FileCheck %s --check-prefix=LONG
+// RUN: sinterc %s -emit=cuda --model=few_long_rows | FileCheck %s --check-prefix=SPLIT
+// RUN: sinterc %s -emit=cuda --model=online_softmax | FileCheck %s --check-prefix=ONLINE
+// RUN: sinterc %s -emit=cuda --model=welford | FileCheck %s --check-prefix=WELFORD
 
 // A model without GEMMs never sets up cuBLAS.
 // NOBLAS-NOT: sinter_rt_init_blas
@@ -138,9 +142,19 @@ module {
   // and NaN counting as the maximum; the output holds int64_t.
   // ARGMAX: struct ArgValue {
   // ARGMAX: struct ArgMaxOp {
+  // Rows of 100 are a multiple of 4: float4 loads when x is aligned, the
+  // lanes' indices 4 * q + l.
   // ARGMAX: argmax_k0_row_reduction(
-  // ARGMAX-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B) {
+  // ARGMAX-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
+  // ARGMAX-NEXT: int vec) {
   // ARGMAX: ArgValue [[ACC:acc[0-9]+]] = ArgMaxOp::identity();
+  // ARGMAX: const int64_t [[BASE:i[0-9]+]] = r * 100;
+  // ARGMAX: if (vec) { // float4 loads
+  // ARGMAX-NEXT: #pragma unroll 4
+  // ARGMAX-NEXT: for (int64_t q = tid; q < 25; q += kThreads) {
+  // ARGMAX-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFloat4(x + [[BASE]] + 4 * q);
+  // ARGMAX: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{[[V]][l], 4 * q + l});
+  // ARGMAX: if (!vec) {
   // ARGMAX: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{v{{[0-9]+}}, j});
   // ARGMAX: const ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, ArgMaxOp>([[ACC]]);
   // ARGMAX: for (int64_t j = tid; j < 1; j += kThreads) {
@@ -191,10 +205,14 @@ module {
   }
 
   // Rows of 100000 do not fit in shared memory: 1024 threads per row, each
-  // pass reads the row again (from L2 mostly).
+  // pass reads the row again (from L2 mostly), with float4 loads and stores
+  // where x and y are 16-byte aligned.
   // LONG: //       one block of 1024 threads per row, rows re-read (too long for shared memory)
   // LONG-NOT: sharedMemory
-  // LONG: return launch_long_rows_k0_row_reduction_rows<1024>(ctx, stream, x, y, B);
+  // LONG: const int vec = sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
+  // LONG-NEXT: sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
+  // LONG: return launch_long_rows_k0_row_reduction_rows<1024>(
+  // LONG-NEXT: ctx, stream, x, y, B, vec);
   module @long_rows attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
         -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
@@ -203,6 +221,87 @@ module {
         %s = sinter.sum %a dims [1] keepdim : tensor<?x100000xf32>
         %d = sinter.div %a, %s : tensor<?x100000xf32>, tensor<?x1xf32>
         sinter.yield %d : tensor<?x100000xf32>
+      }
+      return %0 : tensor<?x100000xf32>
+    }
+  }
+
+  // 16 rows of 100000 (fewer than two per SM): each row is split over many
+  // blocks, whose threads split its elements; an ordered fold per row, then
+  // the apply step over every element.
+  // SPLIT: //   few_long_rows_k0_row_reduction: sum, div
+  // SPLIT-NEXT: //       1 reduction(s): per-slice partials, ordered fold, then pointwise apply
+  // SPLIT: few_long_rows_k0_row_reduction_partial0(
+  // SPLIT: const int64_t column = blockIdx.x;
+  // SPLIT: acc = dev::blockReduce<256, dev::SumOp>(acc);
+  // SPLIT: few_long_rows_k0_row_reduction_final0(
+  // SPLIT: few_long_rows_k0_row_reduction_apply(
+  // SPLIT: const int64_t splits0 = sinterColumnSplits(100000, 256, (16 + 0) / 1);
+  module @few_long_rows {
+    func.func @forward(%x: tensor<16x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+        -> (tensor<16x100000xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+      %0 = sinter.kernel row_reduction(%x) : (tensor<16x100000xf32>) -> tensor<16x100000xf32> {
+      ^bb0(%a: tensor<16x100000xf32>):
+        %s = sinter.sum %a dims [1] keepdim : tensor<16x100000xf32>
+        %d = sinter.div %a, %s : tensor<16x100000xf32>, tensor<16x1xf32>
+        sinter.yield %d : tensor<16x100000xf32>
+      }
+      return %0 : tensor<16x100000xf32>
+    }
+  }
+
+  // Softmax over rows of 100000 (too long for shared memory): the max and
+  // the sum of exp(x - max) in one pass (online softmax), then the output
+  // pass; x is read twice.
+  // ONLINE: one block of 1024 threads per row, rows re-read (too long for shared memory)
+  // ONLINE: dev::OnlineSoftmax [[ACC:acc[0-9]+]] = dev::OnlineSoftmaxOp::identity();
+  // ONLINE: [[ACC]] = dev::onlineSoftmaxPush([[ACC]], v{{[0-9]+}});
+  // ONLINE: const dev::OnlineSoftmax [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::OnlineSoftmaxOp>([[ACC]]);
+  // ONLINE-NEXT: const float [[MAX:red[0-9]+]] = [[STATE]].max;
+  // ONLINE-NEXT: const float [[SUM:red[0-9]+]] = [[STATE]].sum;
+  // ONLINE-NOT: dev::SumOp
+  // ONLINE: - [[MAX]];
+  // ONLINE: / [[SUM]];
+  module @online_softmax attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+        -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      %0 = sinter.kernel row_reduction(%x) : (tensor<?x100000xf32>) -> tensor<?x100000xf32> {
+      ^bb0(%a: tensor<?x100000xf32>):
+        %m = sinter.max %a dims [1] keepdim : tensor<?x100000xf32>
+        %d = sinter.sub %a, %m : tensor<?x100000xf32>, tensor<?x1xf32>
+        %e = sinter.exp %d : tensor<?x100000xf32>
+        %s = sinter.sum %e dims [1] keepdim : tensor<?x100000xf32>
+        %p = sinter.div %e, %s : tensor<?x100000xf32>, tensor<?x1xf32>
+        sinter.yield %p : tensor<?x100000xf32>
+      }
+      return %0 : tensor<?x100000xf32>
+    }
+  }
+
+  // The mean and the variance of rows of 100000 in one pass (Welford): the
+  // variance is M2 over the row length.
+  // WELFORD: dev::Welford [[ACC:acc[0-9]+]] = dev::WelfordOp::identity();
+  // WELFORD: [[ACC]] = dev::welfordPush([[ACC]], v{{[0-9]+}});
+  // WELFORD: const dev::Welford [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::WelfordOp>([[ACC]]);
+  // WELFORD-NEXT: const float [[MEAN:red[0-9]+]] = [[STATE]].mean;
+  // WELFORD-NEXT: const float [[VAR:red[0-9]+]] = [[STATE]].m2 / static_cast<float>(100000);
+  // WELFORD-NEXT: = [[VAR]] + 1e-05f;
+  // WELFORD-NOT: teamReduce
+  // WELFORD: - [[MEAN]];
+  module @welford attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+        -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      %0 = sinter.kernel row_reduction(%x) : (tensor<?x100000xf32>) -> tensor<?x100000xf32> {
+      ^bb0(%a: tensor<?x100000xf32>):
+        %m = sinter.mean %a dims [1] keepdim : tensor<?x100000xf32>
+        %d = sinter.sub %a, %m : tensor<?x100000xf32>, tensor<?x1xf32>
+        %sq = sinter.mul %d, %d : tensor<?x100000xf32>, tensor<?x100000xf32>
+        %v = sinter.mean %sq dims [1] keepdim : tensor<?x100000xf32>
+        %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
+        %ve = sinter.add %v, %eps : tensor<?x1xf32>, tensor<f32>
+        %r = sinter.rsqrt %ve : tensor<?x1xf32>
+        %n = sinter.mul %d, %r : tensor<?x100000xf32>, tensor<?x1xf32>
+        sinter.yield %n : tensor<?x100000xf32>
       }
       return %0 : tensor<?x100000xf32>
     }

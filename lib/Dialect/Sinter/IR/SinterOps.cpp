@@ -800,9 +800,9 @@ ReductionGeometry mlir::sinter::classifyReduction(ArrayRef<int64_t> shape,
 //===----------------------------------------------------------------------===//
 
 /// Whether `strategy` can generate a kernel whose reductions lie as
-/// `geometry`: row strategies need trailing dims, a split reduction any other
-/// geometry, the elementwise strategy none; a library GEMM's epilogue may be
-/// any.
+/// `geometry`: row strategies need trailing dims, a split reduction any
+/// (few long rows are split too), the elementwise strategy none; a library
+/// GEMM's epilogue may be any.
 static bool isStrategyForGeometry(KernelStrategy strategy,
                                   ReductionGeometry geometry) {
   switch (strategy) {
@@ -813,8 +813,7 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
   case KernelStrategy::row_by_length:
     return geometry == ReductionGeometry::trailing;
   case KernelStrategy::split_reduction:
-    return geometry != ReductionGeometry::trailing &&
-           geometry != ReductionGeometry::none;
+    return geometry != ReductionGeometry::none;
   case KernelStrategy::library_gemm:
     return true;
   }
@@ -825,7 +824,7 @@ LogicalResult KernelPlanAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, KernelStrategy strategy,
     ReductionGeometry geometry, int64_t block, int64_t rowsPerBlock,
     int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
-    int64_t passes, int64_t launches, EpilogueForm epilogue) {
+    int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -855,6 +854,9 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "only row kernels cache operands";
   if (passes < 1 || launches < 1)
     return emitError() << "passes and launches must be at least 1";
+  if (singlePass && !rows && strategy != KernelStrategy::row_by_length)
+    return emitError() << "only row kernels compute statistics in a single "
+                          "pass";
   if ((epilogue != EpilogueForm::none) &&
       strategy != KernelStrategy::library_gemm)
     return emitError() << "only a library GEMM has an epilogue form";
@@ -874,9 +876,11 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length;
   case KernelKind::row_reduction:
+    // Few long rows are split over many blocks.
     return strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
-           strategy == KernelStrategy::row_by_length;
+           strategy == KernelStrategy::row_by_length ||
+           strategy == KernelStrategy::split_reduction;
   case KernelKind::column_reduction:
     return strategy == KernelStrategy::split_reduction;
   }

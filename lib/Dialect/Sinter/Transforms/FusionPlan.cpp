@@ -70,6 +70,8 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
       if (plan.getEpilogue() != EpilogueForm::none)
         summary.strategy +=
             "+" + stringifyEpilogueForm(plan.getEpilogue()).str();
+      if (plan.getSinglePass())
+        summary.strategy += "+single_pass";
       summary.launches = plan.getLaunches();
       passes = plan.getPasses();
     }

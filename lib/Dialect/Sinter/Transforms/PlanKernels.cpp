@@ -15,8 +15,11 @@
 //     per block) or a block (256 threads up to 8192, 1024 beyond), or lets
 //     the launch choose when the row length is symbolic; it caches in shared
 //     memory the inputs that more than one pass over the row reads, when
-//     they fit, and otherwise reads them once per pass;
-//   - any other geometry is a split reduction: partials over many blocks,
+//     they fit, and otherwise reads them once per pass, computing pairs of
+//     statistics that one pass can (online softmax, Welford) in one, with
+//     16-byte vectors when rows are a multiple of 4 long;
+//   - few long rows (fewer than two per SM, longer than 8192) and any other
+//     geometry are split reductions: partials over many blocks,
 //     an ordered fold, an apply step when some output is not a statistic;
 //     a block covers one position (its threads split the reduced elements)
 //     when the innermost dim is reduced, up to 256 adjacent positions
@@ -27,11 +30,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <set>
 
 namespace mlir::sinter {
 #define GEN_PASS_DEF_SINTERPLANKERNELS
@@ -50,6 +56,10 @@ static constexpr int64_t kMediumRowLimit = 8192;
 static constexpr int64_t kMaxSharedBytes = 160 * 1024;
 /// Threads per block of pointwise and split-reduction kernels.
 static constexpr int64_t kBlockThreads = 256;
+/// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
+/// GPU idle with a block per row: rows longer than kMediumRowLimit are then
+/// split over many blocks.
+static constexpr int64_t kMinRowBlocks = 264;
 
 /// The product of `shape`, or std::nullopt when a dim is dynamic.
 static std::optional<int64_t> getStaticCount(ArrayRef<int64_t> shape) {
@@ -101,35 +111,59 @@ static ReductionGeometry getKernelGeometry(Block &body) {
   return ReductionGeometry::none;
 }
 
-/// Kernel arguments that each pass of a row kernel reads: one pass per
-/// reduction (its operands) and one for the outputs, stopping at reduction
-/// results. Returns the number of passes that read each argument.
-static llvm::DenseMap<Value, int64_t> countPasses(Block &body) {
-  llvm::DenseSet<Value> stops;
-  for (Operation *reduction : getReductions(body))
-    stops.insert(reduction->getResult(0));
-  llvm::DenseMap<Value, int64_t> passes;
-  auto countPass = [&](ValueRange roots) {
+/// Kernel arguments that each pass of a row kernel reads, and how many
+/// passes read each: the row emitter computes the reductions of one level
+/// (those that read no reduction of the same level) and group size in one
+/// loop over the row, those in `fused` in the loop of another (see
+/// SinglePass.h), and writes the outputs in one more. Walks stop at
+/// reduction results.
+static llvm::DenseMap<Value, int64_t>
+countPasses(Block &body, const llvm::DenseSet<Operation *> &fused = {}) {
+  SmallVector<Operation *> reductions = getReductions(body);
+  llvm::DenseMap<Value, Operation *> stops;
+  for (Operation *reduction : reductions)
+    stops[reduction->getResult(0)] = reduction;
+  // The arguments the values `roots` read, and the reductions they read.
+  auto walk = [&](ValueRange roots, llvm::SetVector<Value> &arguments,
+                  SmallVectorImpl<Operation *> &read) {
     llvm::DenseSet<Value> visited;
-    llvm::SetVector<Value> found;
     SmallVector<Value> stack(roots.begin(), roots.end());
     while (!stack.empty()) {
       Value value = stack.pop_back_val();
-      if (!visited.insert(value).second || stops.contains(value))
+      if (!visited.insert(value).second)
         continue;
-      if (isa<BlockArgument>(value)) {
-        found.insert(value);
-        continue;
-      }
-      if (Operation *op = value.getDefiningOp())
+      if (Operation *reduction = stops.lookup(value))
+        read.push_back(reduction);
+      else if (isa<BlockArgument>(value))
+        arguments.insert(value);
+      else if (Operation *op = value.getDefiningOp())
         llvm::append_range(stack, op->getOperands());
     }
-    for (Value argument : found)
-      ++passes[argument];
   };
-  for (Operation *reduction : getReductions(body))
-    countPass(reduction->getOperands());
-  countPass(body.getTerminator()->getOperands());
+  // One loop per (level, group size); the outputs' loop is level -1.
+  llvm::DenseMap<Operation *, int64_t> levels;
+  llvm::DenseMap<Value, std::set<std::pair<int64_t, int64_t>>> loops;
+  for (Operation *reduction : reductions) {
+    llvm::SetVector<Value> arguments;
+    SmallVector<Operation *> read;
+    walk(reduction->getOperands(), arguments, read);
+    int64_t level = 0;
+    for (Operation *earlier : read)
+      level = std::max(level, levels.lookup(earlier) + 1);
+    levels[reduction] = level;
+    if (fused.contains(reduction))
+      continue;
+    for (Value argument : arguments)
+      loops[argument].insert({level, getGroupSize(reduction).value_or(-1)});
+  }
+  llvm::SetVector<Value> arguments;
+  SmallVector<Operation *> read;
+  walk(body.getTerminator()->getOperands(), arguments, read);
+  for (Value argument : arguments)
+    loops[argument].insert({-1, 0});
+  llvm::DenseMap<Value, int64_t> passes;
+  for (auto &[argument, keys] : loops)
+    passes[argument] = static_cast<int64_t>(keys.size());
   return passes;
 }
 
@@ -169,6 +203,45 @@ static std::optional<int64_t> getStaticRowLength(Block &body) {
       return std::nullopt;
   }
   return length;
+}
+
+/// The number of rows of a row kernel, if static: the results of the
+/// reduction with the fewest.
+static std::optional<int64_t> getStaticRowCount(Block &body) {
+  std::optional<int64_t> rows;
+  for (Operation *reduction : getReductions(body)) {
+    std::optional<int64_t> results =
+        getStaticCount(getShape(reduction->getResult(0)));
+    if (!results)
+      return std::nullopt;
+    rows = rows ? std::min(*rows, *results) : *results;
+  }
+  return rows;
+}
+
+/// Whether a row kernel has so few, so long rows that a block per row would
+/// leave most of the GPU idle: then each row is split over many blocks.
+/// Dot products stay in the row kernel.
+static bool hasFewLongRows(Block &body) {
+  if (!body.getOps<MatmulOp>().empty())
+    return false;
+  std::optional<int64_t> rows = getStaticRowCount(body);
+  std::optional<int64_t> length = getStaticRowLength(body);
+  return rows && length && *rows<kMinRowBlocks && * length> kMediumRowLimit;
+}
+
+/// The outer statistics of the single-pass pairs (see SinglePass.h) of a
+/// row kernel whose rows are `length` long: both statistics one per row.
+static llvm::DenseSet<Operation *> getSinglePassReductions(Block &body,
+                                                           int64_t length) {
+  llvm::DenseSet<Operation *> fused;
+  for (Operation *reduction : getReductions(body)) {
+    std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
+    if (pair && getGroupSize(pair->first) == length &&
+        getGroupSize(pair->second) == length)
+      fused.insert(pair->second);
+  }
+  return fused;
 }
 
 /// The team size of rows of `length` elements.
@@ -219,12 +292,31 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       cached.clear();
   }
   // Where rows are cached (or may be, at launch), HBM is read once.
-  int64_t hbmPasses = cached.empty() ? maxPasses : 1;
+  // Otherwise every pass reads it, and pairs of statistics that one pass
+  // computes (softmax's max and sum, a mean and a variance) save one.
+  int64_t hbmPasses = 1;
+  bool singlePass = false;
+  if (cached.empty() && length) {
+    llvm::DenseSet<Operation *> fused = getSinglePassReductions(body, *length);
+    singlePass = !fused.empty();
+    for (auto [argument, count] : countPasses(body, fused))
+      hbmPasses = std::max(hbmPasses, count);
+  } else if (cached.empty()) {
+    hbmPasses = maxPasses;
+  }
+  // Rows read from HBM in every pass use 16-byte vectors when they are a
+  // multiple of four long (so every row starts aligned) and one reduction
+  // covers a whole row.
+  bool vectorRows = length && cached.empty() && *length % 4 == 0 &&
+                    kernel.getKind() == KernelKind::row_reduction &&
+                    llvm::all_of(reductions, [&](Operation *reduction) {
+                      return getGroupSize(reduction) == *length;
+                    });
   return KernelPlanAttr::get(context, strategy, ReductionGeometry::trailing,
                              block, rowsPerBlock,
-                             /*columnsPerBlock=*/0, /*vectorWidth=*/1,
+                             /*columnsPerBlock=*/0, vectorRows ? 4 : 1,
                              DenseI64ArrayAttr::get(context, cached), hbmPasses,
-                             /*launches=*/1, EpilogueForm::none);
+                             /*launches=*/1, EpilogueForm::none, singlePass);
 }
 
 /// The positions a block of a split reduction covers: one when the
@@ -246,7 +338,8 @@ static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
   return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 32, kBlockThreads);
 }
 
-/// The plan of a split reduction (column_reduction kind).
+/// The plan of a split reduction (column_reduction kind, or a row_reduction
+/// of few long rows).
 static KernelPlanAttr planSplit(KernelOp kernel) {
   MLIRContext *context = kernel.getContext();
   Block &body = kernel.getBody().front();
@@ -387,6 +480,8 @@ static KernelPlanAttr planKernel(KernelOp kernel) {
         return planGemm(kernel);
     return planRows(kernel);
   case KernelKind::row_reduction:
+    if (hasFewLongRows(kernel.getBody().front()))
+      return planSplit(kernel);
     return planRows(kernel);
   case KernelKind::column_reduction:
     return planSplit(kernel);

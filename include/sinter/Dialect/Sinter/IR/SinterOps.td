@@ -771,7 +771,11 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     block's threads split one position's elements), the vector width of its
     loads, the operands it caches in shared memory (operand indices), how
     many times it reads each input element from HBM (`passes`), its launches,
-    and for a GEMM kernel the epilogue form.
+    for a GEMM kernel the epilogue form, and `single_pass` (row strategies
+    only, printed when set): whether pairs of statistics that one pass can
+    compute (softmax's max and sum of exp(x - max) as an online softmax, a
+    mean and the mean of squared deviations from it as Welford's) are
+    computed in one pass over the row.
 
     Example:
 
@@ -792,8 +796,21 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     "::mlir::DenseI64ArrayAttr":$cached,
     "int64_t":$passes,
     "int64_t":$launches,
-    EnumParameter<Sinter_EpilogueForm>:$epilogue);
+    EnumParameter<Sinter_EpilogueForm>:$epilogue,
+    DefaultValuedParameter<"bool", "false">:$single_pass);
   let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    // A plan without single-pass statistics.
+    AttrBuilder<(ins "KernelStrategy":$strategy,
+                     "ReductionGeometry":$geometry, "int64_t":$block,
+                     "int64_t":$rows_per_block, "int64_t":$columns_per_block,
+                     "int64_t":$vector_width,
+                     "::mlir::DenseI64ArrayAttr":$cached, "int64_t":$passes,
+                     "int64_t":$launches, "EpilogueForm":$epilogue), [{
+      return $_get($_ctxt, strategy, geometry, block, rows_per_block,
+                   columns_per_block, vector_width, cached, passes, launches,
+                   epilogue, /*single_pass=*/false);
+    }]>];
   let genVerifyDecl = 1;
 }
 

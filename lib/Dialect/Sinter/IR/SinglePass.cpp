@@ -1,0 +1,48 @@
+//===- SinglePass.cpp - Statistics that one pass computes -----------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+/// Whether `inner` reduces `input` over the same dims as `outer` does its
+/// input, keeping them, so that `inner`'s result broadcasts along them.
+static bool isKeptStatisticOf(ReductionOpInterface inner, Value input,
+                              ReductionOpInterface outer) {
+  auto rank = [](Value value) {
+    return cast<ShapedType>(value.getType()).getRank();
+  };
+  return inner && inner.getInput() == input &&
+         rank(inner->getResult(0)) == rank(input) &&
+         inner.getDims() == outer.getDims() &&
+         input.getType() == outer.getInput().getType();
+}
+
+std::optional<SinglePassPair>
+mlir::sinter::matchSinglePassPair(Operation *second) {
+  // sum(exp(x - m)) with m = max(x).
+  if (auto sum = dyn_cast<SumOp>(second)) {
+    auto exp = sum.getInput().getDefiningOp<ExpOp>();
+    auto sub = exp ? exp->getOperand(0).getDefiningOp<SubOp>() : SubOp();
+    auto max = sub ? sub.getRhs().getDefiningOp<MaxOp>() : MaxOp();
+    if (max && isKeptStatisticOf(max, sub.getLhs(), sum))
+      return SinglePassPair{max, sum, SinglePassForm::OnlineSoftmax};
+    return std::nullopt;
+  }
+  // mean(d * d) with d = x - m and m = mean(x).
+  if (auto mean = dyn_cast<MeanOp>(second)) {
+    auto mul = mean.getInput().getDefiningOp<MulOp>();
+    if (!mul || mul.getLhs() != mul.getRhs())
+      return std::nullopt;
+    auto sub = mul.getLhs().getDefiningOp<SubOp>();
+    auto inner = sub ? sub.getRhs().getDefiningOp<MeanOp>() : MeanOp();
+    if (inner && isKeptStatisticOf(inner, sub.getLhs(), mean))
+      return SinglePassPair{inner, mean, SinglePassForm::Welford};
+  }
+  return std::nullopt;
+}

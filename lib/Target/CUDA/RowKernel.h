@@ -1,0 +1,204 @@
+//===- RowKernel.h - Row kernels: plan and body writer ----------*- C++ -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The row kernels' emitter in three parts: RowPlan.cpp decides what a row
+// kernel reads (its reductions, rows, cached inputs, float4 paths and
+// single-pass pairs), RowWriter.cpp writes its body, RowReduction.cpp its
+// launch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_LIB_TARGET_CUDA_ROWKERNEL_H
+#define SINTER_LIB_TARGET_CUDA_ROWKERNEL_H
+
+#include "KernelEmitter.h"
+
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
+
+namespace mlir::sinter::cuda {
+
+/// The shared memory a row kernel may use per block: below the 227 KiB that
+/// Hopper allows, leaving room for the static storage of block reductions.
+inline constexpr int64_t kMaxSharedBytes = 160 * 1024;
+
+/// Rows up to this length go to one warp.
+inline constexpr int64_t kWarpRowLimit = 1024;
+/// Rows up to this length go to 256 threads, longer ones to 1024.
+inline constexpr int64_t kMediumRowLimit = 8192;
+
+/// The team size for rows of `length` elements.
+inline int getTeamSize(int64_t length) {
+  return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
+}
+
+/// One reduction of a row kernel.
+struct RowReduction {
+  ReductionCombiner kind;
+  Operation *op;
+  /// The value consumers read.
+  Value result;
+  /// The shape whose elements are reduced: the reduction's input, or for a
+  /// dot product the lhs as [..., M, K].
+  Shape inputShape;
+  /// Elements per reduced group.
+  DimExpr groupSize;
+  /// Groups per row (1: one result per row, kept in a register).
+  DimExpr segments;
+  /// 1 + the highest level of the reductions it reads.
+  unsigned level = 0;
+  /// The register variable or the shared array holding the results.
+  std::string storage;
+  /// The depth of the scope `storage` is declared in.
+  unsigned storageDepth = 0;
+  /// The outer statistic that this one's pass also computes (the plan's
+  /// single_pass: the sum of a softmax, the variance of a mean), and how.
+  RowReduction *fusedOuter = nullptr;
+  SinglePassForm form = SinglePassForm::OnlineSoftmax;
+  /// Whether another reduction's pass computes this one.
+  bool fusedIntoInner = false;
+
+  bool isPerRow() const { return segments.isConstant(1); }
+  bool isArg() const { return getCombinerInfo(kind).isIndex; }
+};
+
+/// A dot product whose operands are contiguous input buffers along the
+/// reduced dim, K a multiple of 4: it can read both with float4 loads.
+struct VectorDot {
+  RowReduction *reduction;
+  const Buffer *lhs, *rhs;
+  int64_t size;
+};
+
+/// How a row kernel runs, decided before any code is written.
+struct RowPlan {
+  /// The number of rows R.
+  DimExpr rows;
+  /// The reductions in the order they are computed.
+  std::vector<RowReduction> reductions;
+  /// Inputs copied to shared memory, with their elements per row.
+  std::vector<std::pair<const Buffer *, DimExpr>> cached;
+  /// The longest row the kernel walks, when every length is static.
+  std::optional<int64_t> staticRowLength;
+  /// The row lengths, for the host's choice of team size.
+  SmallVector<DimExpr> rowLengths;
+  /// Whether the shared memory sizes are static.
+  bool staticShared = true;
+  /// A matvec's dot product that has a float4 path (used when the host finds
+  /// both buffers 16-byte aligned).
+  std::optional<VectorDot> vectorDot;
+  /// The plan's vector width 4: the row loops read and write full-size
+  /// buffers with float4 (rows of a multiple of 4, static), when the host
+  /// finds them 16-byte aligned.
+  bool vectorRows = false;
+  /// The buffers whose alignment decides the float4 paths.
+  SmallVector<std::string> vectorBuffers;
+
+  /// Whether the kernel takes the `vec` flag of its float4 paths.
+  bool hasVectorPaths() const { return vectorDot || vectorRows; }
+};
+
+/// Decides rows, levels, segments, caching, float4 paths and single-pass
+/// pairs of a row kernel.
+FailureOr<RowPlan> planRowKernel(EmitterContext &context,
+                                 const EvalKernel &kernel);
+
+/// Writes the body of one row kernel.
+class RowWriter {
+public:
+  RowWriter(EmitterContext &context, const EvalKernel &kernel, RowPlan &plan,
+            StringRef cachedCondition)
+      : context(context), kernel(kernel), plan(plan),
+        cachedCondition(cachedCondition.str()),
+        emitter(writer, context.shapes, context.constants,
+                [this](Value value, const Coords &coords) {
+                  return readLeaf(value, coords);
+                }) {
+    addKernelLeaves(emitter, kernel, leafBuffers);
+    for (RowReduction &reduction : plan.reductions) {
+      emitter.addLeaf(reduction.result);
+      reductionsByResult[reduction.result] = &reduction;
+    }
+  }
+
+  /// Writes the kernel body and returns it.
+  FailureOr<std::string> write();
+
+  /// The shared memory per team, in floats, as a C expression over dims and
+  /// `cached` (segments first, then cached rows).
+  std::string getSharedFloats(StringRef cached) const;
+
+private:
+  FailureOr<Expr> readLeaf(Value value, const Coords &coords);
+  /// The coordinates of element `position` of the current row of a value of
+  /// shape `shape`.
+  Coords rowCoords(ArrayRef<DimExpr> shape, const Expr &position);
+  /// The index within the current row of linear index `linear` of a value
+  /// with `perRow` elements per row.
+  Expr rowLocal(const Expr &linear, const DimExpr &perRow);
+  /// Emits element `position` of the row of `reduction`'s reduced elements.
+  FailureOr<Expr> emitReducedElement(const RowReduction &reduction,
+                                     const Expr &position);
+  FailureOr<Expr> emitDotElement(MatmulOp matmul, const Coords &coords);
+  /// Declares one accumulator per reduction of `group`, at its identity.
+  void declareAccumulators(ArrayRef<RowReduction *> group,
+                           SmallVectorImpl<std::string> &accumulators,
+                           SmallVectorImpl<std::string> &combiners);
+  /// Combines every accumulator with its reduction's element at `position`
+  /// of the row.
+  LogicalResult writeUpdates(ArrayRef<RowReduction *> group,
+                             ArrayRef<std::string> accumulators,
+                             ArrayRef<std::string> combiners,
+                             const Expr &position);
+  /// Writes `if (vec) { <float4 loop> }` for the vector dot product
+  /// accumulating into `acc`, and opens the scope of the scalar loop's
+  /// `if (!vec)`.
+  void writeVectorDot(const std::string &acc);
+  /// Writes the results of `inner` and the outer statistic its pass also
+  /// computed from their combined single-pass state `reduced`.
+  void writeSinglePassResults(RowReduction &inner, const std::string &reduced);
+  LogicalResult writePerRowReductions(ArrayRef<RowReduction *> group);
+  LogicalResult writeSegmentReductions(ArrayRef<RowReduction *> group);
+  LogicalResult writeOutputs();
+  /// Writes the float4 loop over the outputs with rows of `length`.
+  LogicalResult writeVectorOutputs(ArrayRef<const Buffer *> outputs,
+                                   int64_t length);
+  /// Writes the float4 loop over the row (lanes `4 * q + l`) that `body`
+  /// fills, for rows of `length`, then opens the scope of the scalar loop's
+  /// `if (!vec)`, which the caller closes.
+  /// `finish` writes what follows the lanes in each group of four.
+  LogicalResult writeVectorRowLoop(
+      int64_t length, function_ref<LogicalResult(const Expr &)> body,
+      function_ref<void()> finish = [] {});
+  /// Element `coords` of `buffer` from the float4 loop's loads, if the
+  /// coordinates are those of lane l in a buffer with whole rows.
+  std::optional<Expr> readVectorLane(const Buffer &buffer,
+                                     const Coords &coords);
+  void writeCacheFill();
+  bool usesShared() const;
+
+  EmitterContext &context;
+  const EvalKernel &kernel;
+  RowPlan &plan;
+  std::string cachedCondition;
+  CodeWriter writer;
+  ScalarEmitter emitter;
+  llvm::DenseMap<Value, const Buffer *> leafBuffers;
+  llvm::DenseMap<Value, RowReduction *> reductionsByResult;
+  /// Cached inputs: their shared arrays.
+  llvm::DenseMap<Value, std::string> sharedRows;
+  unsigned rowDepth = 0;
+  /// While writing a float4 loop: the linear index of lane l's element in
+  /// a buffer with whole rows, the first lane's, and the loop's depth.
+  std::optional<Expr> laneLinear, vectorLinear;
+  unsigned vectorDepth = 0;
+  /// Arrays already loaded in the float4 loop, by buffer.
+  llvm::StringMap<std::string> vectors;
+};
+
+} // namespace mlir::sinter::cuda
+
+#endif // SINTER_LIB_TARGET_CUDA_ROWKERNEL_H

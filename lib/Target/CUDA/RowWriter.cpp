@@ -1,0 +1,558 @@
+//===- RowWriter.cpp - The body of a row kernel ---------------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernel.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+/// The accumulator's C type: a single-pass state where the reduction's pass
+/// also computes another.
+static StringRef getAccumulatorType(const RowReduction &reduction) {
+  if (reduction.fusedOuter)
+    return reduction.form == SinglePassForm::Welford ? "dev::Welford"
+                                                     : "dev::OnlineSoftmax";
+  return reduction.isArg() ? "ArgValue" : "float";
+}
+
+/// The functor that combines the accumulators of `reduction`.
+static std::string getCombiner(const RowReduction &reduction,
+                               EmitterContext &context) {
+  if (reduction.fusedOuter)
+    return reduction.form == SinglePassForm::Welford ? "dev::WelfordOp"
+                                                     : "dev::OnlineSoftmaxOp";
+  return getReductionCombiner(reduction.kind, context);
+}
+
+/// `acc` combined with the element `value` (at `index` along the reduced
+/// dim, for argmax/argmin).
+static std::string getUpdate(const RowReduction &reduction,
+                             const std::string &combiner,
+                             const std::string &acc, const Expr &value,
+                             const Expr &index) {
+  if (reduction.fusedOuter)
+    return (reduction.form == SinglePassForm::Welford
+                ? "dev::welfordPush("
+                : "dev::onlineSoftmaxPush(") +
+           acc + ", " + value.text + ")";
+  switch (reduction.kind) {
+  case ReductionCombiner::sum:
+  case ReductionCombiner::mean:
+    return acc + " + " + value.text;
+  case ReductionCombiner::prod:
+    return acc + " * " + value.text;
+  case ReductionCombiner::max:
+    return "dev::maximum(" + acc + ", " + value.text + ")";
+  case ReductionCombiner::min:
+    return "dev::minimum(" + acc + ", " + value.text + ")";
+  case ReductionCombiner::argmax:
+  case ReductionCombiner::argmin:
+    return combiner + "()(" + acc + ", ArgValue{" + value.text + ", " +
+           index.text + "})";
+  case ReductionCombiner::logsumexp:
+  case ReductionCombiner::var:
+    break;
+  }
+  llvm_unreachable("sinter-decompose rewrites logsumexp and var");
+}
+
+/// The result of a reduction from its combined accumulator.
+static std::string getFinal(const RowReduction &reduction,
+                            const std::string &combined) {
+  if (getCombinerInfo(reduction.kind).dividesByCount)
+    return combined + " / static_cast<float>(" + reduction.groupSize.str() +
+           ")";
+  return combined;
+}
+
+bool RowWriter::usesShared() const {
+  return (!plan.cached.empty() && cachedCondition != "false") ||
+         llvm::any_of(plan.reductions, [](const RowReduction &reduction) {
+           return !reduction.isPerRow();
+         });
+}
+
+std::string RowWriter::getSharedFloats(StringRef cached) const {
+  SmallVector<std::string> segments, rows;
+  for (const RowReduction &reduction : plan.reductions)
+    if (!reduction.isPerRow())
+      segments.push_back(reduction.segments.str());
+  for (auto &[buffer, perRow] : plan.cached)
+    rows.push_back(perRow.str());
+  if (!rows.empty() && cached == "true")
+    segments.append(rows.begin(), rows.end());
+  else if (!rows.empty() && cached != "false")
+    segments.push_back("(" + cached.str() + " ? " + llvm::join(rows, " + ") +
+                       " : 0)");
+  return segments.empty() ? "0" : llvm::join(segments, " + ");
+}
+
+Coords RowWriter::rowCoords(ArrayRef<DimExpr> shape, const Expr &position) {
+  DimExpr perRow = getNumElements(shape) / plan.rows;
+  Expr row("r", rowDepth);
+  Expr rowBase = emitter.bindIndex(mulIndex(row, sizeExpr(perRow)));
+  Expr linear = addIndex(rowBase, position);
+  // Split the shape into the dims that index rows and the dims within a
+  // row when they separate; otherwise go through the linear index.
+  DimExpr leading;
+  for (size_t k = 0; k <= shape.size(); ++k) {
+    if (leading == plan.rows) {
+      Coords coords = delinearize(row, shape.take_front(k));
+      Coords inner = delinearize(position, shape.drop_front(k));
+      coords.indices.append(inner.indices.begin(), inner.indices.end());
+      coords.linear = linear;
+      coords.linearShape.assign(shape.begin(), shape.end());
+      return coords;
+    }
+    if (k < shape.size())
+      leading = leading * shape[k];
+  }
+  return delinearize(emitter.bindIndex(linear), shape);
+}
+
+Expr RowWriter::rowLocal(const Expr &linear, const DimExpr &perRow) {
+  Expr rowBase =
+      emitter.bindIndex(mulIndex(Expr("r", rowDepth), sizeExpr(perRow)));
+  StringRef text = linear.text;
+  if (text == rowBase.text)
+    return Expr("0");
+  if (text.consume_front(rowBase.text + " + "))
+    return Expr(text.str(), linear.depth);
+  return Expr("(" + linear.text + ") - " + rowBase.text,
+              maxDepth(linear, rowBase));
+}
+
+FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
+  if (RowReduction *reduction = reductionsByResult.lookup(value)) {
+    if (reduction->isPerRow())
+      return Expr(reduction->storage + (reduction->isArg() ? ".index" : ""),
+                  reduction->storageDepth);
+    Expr local = emitter.bindIndex(
+        rowLocal(linearize(coords, context.shapes.getShape(reduction->result)),
+                 reduction->segments));
+    return writer.bind(Expr(reduction->storage + "[" + local.text + "]",
+                            std::max(local.depth, rowDepth)),
+                       "float", "v");
+  }
+  const Buffer &buffer = *leafBuffers.lookup(value);
+  if (std::optional<Expr> lane = readVectorLane(buffer, coords))
+    return *lane;
+  auto shared = sharedRows.find(value);
+  if (shared == sharedRows.end() || cachedCondition == "false")
+    return loadElement(emitter, buffer, coords);
+  DimExpr perRow = getNumElements(buffer.shape) / plan.rows;
+  Expr linear = linearize(coords, buffer.shape);
+  Expr local = emitter.bindIndex(rowLocal(linear, perRow));
+  if (cachedCondition != "true")
+    linear = emitter.bindIndex(linear);
+  std::string fromShared = shared->second + "[" + local.text + "]";
+  std::string text = cachedCondition == "true"
+                         ? fromShared
+                         : cachedCondition + " ? " + fromShared + " : " +
+                               buffer.name + "[" + linear.text + "]";
+  return writer.bind(Expr(text, std::max(local.depth, rowDepth)), "float", "v");
+}
+
+std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
+                                              const Coords &coords) {
+  if (!laneLinear || !coords.linear ||
+      coords.linear->text != laneLinear->text ||
+      ArrayRef<DimExpr>(coords.linearShape) !=
+          ArrayRef<DimExpr>(buffer.shape) ||
+      !llvm::is_contained(plan.vectorBuffers, buffer.name))
+    return std::nullopt;
+  auto it = vectors.find(buffer.name);
+  if (it == vectors.end()) {
+    std::string name = writer.freshName(buffer.name + "_v");
+    writer.lineAt(vectorDepth, "const float4 " + name + "4 = dev::loadFloat4(" +
+                                   buffer.name + " + " + vectorLinear->text +
+                                   ");");
+    writer.lineAt(vectorDepth, "const float " + name + "[4] = {" + name +
+                                   "4.x, " + name + "4.y, " + name + "4.z, " +
+                                   name + "4.w};");
+    it = vectors.insert({buffer.name, name}).first;
+  }
+  return Expr(it->second + "[l]", writer.getDepth());
+}
+
+LogicalResult
+RowWriter::writeVectorRowLoop(int64_t length,
+                              function_ref<LogicalResult(const Expr &)> body,
+                              function_ref<void()> finish) {
+  writer.openScope(); // if (vec)
+  writer.openScope(); // over groups of four
+  vectorDepth = writer.getDepth();
+  Expr rowBase = emitter.bindIndex(
+      mulIndex(Expr("r", rowDepth), sizeExpr(DimExpr::constant(length))));
+  vectorLinear = addIndex(rowBase, Expr("4 * q", vectorDepth));
+  writer.openScope(); // over the lanes
+  Expr position("4 * q + l", writer.getDepth());
+  laneLinear = addIndex(rowBase, position);
+  LogicalResult written = body(position);
+  laneLinear.reset();
+  vectors.clear();
+  if (failed(written))
+    return failure();
+  writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
+  finish();
+  // Unrolled so that each thread has four float4 loads in flight (the order
+  // of the combines, and so the result, stays the same).
+  writer.closeScope("#pragma unroll 4\nfor (int64_t q = tid; q < " +
+                    std::to_string(length / 4) + "; q += kThreads) {");
+  vectorLinear.reset();
+  writer.closeScope("if (vec) { // float4 loads");
+  // The scalar loop follows in an `if (!vec)` scope the caller closes.
+  writer.openScope();
+  return success();
+}
+
+FailureOr<Expr> RowWriter::emitDotElement(MatmulOp matmul,
+                                          const Coords &coords) {
+  // coords index [..., M, K]; lhs is [..., M, K] or [..., K, M], rhs is
+  // [..., K, 1] or [..., 1, K], either without the batch dim.
+  size_t rank = coords.indices.size();
+  Expr m = coords.indices[rank - 2], k = coords.indices[rank - 1];
+  auto operandCoords = [&](Value operand, Expr first, Expr second) {
+    const Shape &shape = context.shapes.getShape(operand);
+    Coords result;
+    if (shape.size() == 3)
+      result.indices.push_back(shape[0].isConstant(1) ? Expr("0")
+                                                      : coords.indices[0]);
+    result.indices.push_back(first);
+    result.indices.push_back(second);
+    return result;
+  };
+  Coords lhs = matmul.getTransposeA() ? operandCoords(matmul.getLhs(), k, m)
+                                      : operandCoords(matmul.getLhs(), m, k);
+  Coords rhs = matmul.getTransposeB()
+                   ? operandCoords(matmul.getRhs(), Expr("0"), k)
+                   : operandCoords(matmul.getRhs(), k, Expr("0"));
+  FailureOr<Expr> a = emitter.emit(matmul.getLhs(), lhs);
+  FailureOr<Expr> b = emitter.emit(matmul.getRhs(), rhs);
+  if (failed(a) || failed(b))
+    return failure();
+  return writer.bind(Expr(a->text + " * " + b->text, maxDepth(*a, *b)), "float",
+                     "v");
+}
+
+FailureOr<Expr> RowWriter::emitReducedElement(const RowReduction &reduction,
+                                              const Expr &position) {
+  Coords coords = rowCoords(reduction.inputShape, position);
+  if (auto matmul = dyn_cast<MatmulOp>(reduction.op))
+    return emitDotElement(matmul, coords);
+  return emitter.emit(reduction.op->getOperand(0), coords);
+}
+
+void RowWriter::writeCacheFill() {
+  if (plan.cached.empty() || cachedCondition == "false")
+    return;
+  writer.openScope();
+  for (auto &[buffer, perRow] : plan.cached) {
+    writer.openScope();
+    Expr row("r", rowDepth);
+    writer.line(sharedRows[buffer->value] + "[j] = " + buffer->name + "[" +
+                emitter.bindIndex(mulIndex(row, sizeExpr(perRow))).text +
+                " + j];");
+    writer.closeScope("for (int64_t j = tid; j < " + perRow.str() +
+                      "; j += kThreads) {");
+  }
+  writer.line("teamSync<kThreads>();");
+  writer.closeScope(cachedCondition == "true"
+                        ? "{ // Copy the rows read more than once."
+                        : "if (" + cachedCondition +
+                              ") { // Copy the rows read more than once.");
+}
+
+void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
+                                    SmallVectorImpl<std::string> &accumulators,
+                                    SmallVectorImpl<std::string> &combiners) {
+  for (RowReduction *reduction : group) {
+    std::string acc = writer.freshName("acc");
+    combiners.push_back(getCombiner(*reduction, context));
+    if (reduction->isArg())
+      context.helpers.insert("arg_shuffle");
+    writer.line((getAccumulatorType(*reduction) + " " + acc + " = " +
+                 combiners.back() + "::identity();")
+                    .str());
+    accumulators.push_back(acc);
+  }
+}
+
+LogicalResult RowWriter::writeUpdates(ArrayRef<RowReduction *> group,
+                                      ArrayRef<std::string> accumulators,
+                                      ArrayRef<std::string> combiners,
+                                      const Expr &position) {
+  for (auto [reduction, acc, combiner] :
+       llvm::zip(group, accumulators, combiners)) {
+    FailureOr<Expr> element = emitReducedElement(*reduction, position);
+    if (failed(element))
+      return failure();
+    writer.line(acc + " = " +
+                getUpdate(*reduction, combiner, acc, *element, position) + ";");
+  }
+  return success();
+}
+
+void RowWriter::writeVectorDot(const std::string &acc) {
+  const VectorDot &dot = *plan.vectorDot;
+  Expr rowBase = emitter.bindIndex(
+      mulIndex(Expr("r", rowDepth), sizeExpr(DimExpr::constant(dot.size))));
+  writer.openScope(); // if (vec)
+  writer.openScope(); // over groups of four
+  std::string a = writer.freshName("a"), b = writer.freshName("b");
+  writer.line("const float4 " + a + " = dev::loadFloat4(" + dot.lhs->name +
+              " + " + rowBase.text + " + 4 * j);");
+  writer.line("const float4 " + b + " = dev::loadFloat4(" + dot.rhs->name +
+              " + 4 * j);");
+  writer.line(acc + " = " + acc + " + " + a + ".x * " + b + ".x + " + a +
+              ".y * " + b + ".y + " + a + ".z * " + b + ".z + " + a + ".w * " +
+              b + ".w;");
+  writer.closeScope("for (int64_t j = tid; j < " +
+                    std::to_string(dot.size / 4) + "; j += kThreads) {");
+  writer.closeScope("if (vec) { // float4 loads of both operands");
+  // The scalar loop follows in an `if (!vec)` scope the caller closes.
+  writer.openScope();
+}
+
+void RowWriter::writeSinglePassResults(RowReduction &inner,
+                                       const std::string &reduced) {
+  RowReduction &outer = *inner.fusedOuter;
+  std::string state = writer.freshName("state");
+  writer.line("const " + getAccumulatorType(inner).str() + " " + state + " = " +
+              reduced + ";");
+  inner.storage = writer.freshName("red");
+  outer.storage = writer.freshName("red");
+  inner.storageDepth = outer.storageDepth = rowDepth;
+  bool welford = inner.form == SinglePassForm::Welford;
+  writer.line("const float " + inner.storage + " = " + state +
+              (welford ? ".mean;" : ".max;"));
+  // The mean of squared deviations is M2 over the count.
+  writer.line("const float " + outer.storage + " = " +
+              (welford ? state + ".m2 / static_cast<float>(" +
+                             outer.groupSize.str() + ");"
+                       : state + ".sum;"));
+}
+
+LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
+  DimExpr length = group.front()->groupSize;
+  SmallVector<std::string> accumulators, combiners;
+  declareAccumulators(group, accumulators, combiners);
+  bool vectorDot = plan.vectorDot && group.size() == 1 &&
+                   group.front() == plan.vectorDot->reduction;
+  if (vectorDot)
+    writeVectorDot(accumulators.front());
+  std::optional<int64_t> vectorLength = length.getConstant();
+  bool vectorRows = plan.vectorRows && vectorLength && *vectorLength % 4 == 0;
+  if (vectorRows &&
+      failed(writeVectorRowLoop(*vectorLength, [&](const Expr &position) {
+        return writeUpdates(group, accumulators, combiners, position);
+      })))
+    return failure();
+  writer.openScope();
+  if (failed(writeUpdates(group, accumulators, combiners,
+                          Expr("j", writer.getDepth()))))
+    return failure();
+  writer.closeScope("for (int64_t j = tid; j < " + length.str() +
+                    "; j += kThreads) {");
+  if (vectorDot || vectorRows)
+    writer.closeScope("if (!vec) {");
+  for (auto [reduction, acc, combiner] :
+       llvm::zip(group, accumulators, combiners)) {
+    context.helpers.insert("team_reduce");
+    std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + acc + ")";
+    if (reduction->fusedOuter) {
+      writeSinglePassResults(*reduction, reduced);
+      continue;
+    }
+    reduction->storage = writer.freshName("red");
+    reduction->storageDepth = rowDepth;
+    writer.line(("const " + getAccumulatorType(*reduction) + " " +
+                 reduction->storage + " = " + getFinal(*reduction, reduced) +
+                 ";")
+                    .str());
+  }
+  return success();
+}
+
+LogicalResult
+RowWriter::writeSegmentReductions(ArrayRef<RowReduction *> group) {
+  DimExpr size = group.front()->groupSize;
+  DimExpr segments = group.front()->segments;
+  writer.openScope(); // over segments
+  unsigned segmentDepth = writer.getDepth();
+  SmallVector<std::string> accumulators, combiners;
+  declareAccumulators(group, accumulators, combiners);
+  writer.openScope(); // over the elements of a segment
+  Expr position = addIndex(mulIndex(Expr("g", segmentDepth), sizeExpr(size)),
+                           Expr("q", writer.getDepth()));
+  if (failed(writeUpdates(group, accumulators, combiners, position)))
+    return failure();
+  writer.closeScope("for (int64_t q = lane; q < " + size.str() +
+                    "; q += dev::kWarpSize) {");
+  SmallVector<std::string> stores;
+  for (auto [reduction, acc, combiner] :
+       llvm::zip(group, accumulators, combiners)) {
+    writer.line(acc + " = dev::warpReduce<" + combiner + ">(" + acc + ");");
+    stores.push_back(reduction->storage + "[g] = " + getFinal(*reduction, acc) +
+                     ";");
+  }
+  writer.line("if (lane == 0) {");
+  for (const std::string &store : stores)
+    writer.line("  " + store);
+  writer.line("}");
+  writer.closeScope("for (int64_t g = warp; g < " + segments.str() +
+                    "; g += kThreads / dev::kWarpSize) {");
+  writer.line("teamSync<kThreads>();");
+  return success();
+}
+
+LogicalResult RowWriter::writeOutputs() {
+  // One loop per row length, outputs in order.
+  std::vector<std::pair<DimExpr, SmallVector<const Buffer *>>> groups;
+  for (const Buffer &output : kernel.outputs) {
+    DimExpr perRow = getNumElements(output.shape) / plan.rows;
+    auto it = llvm::find_if(groups,
+                            [&](auto &group) { return group.first == perRow; });
+    if (it == groups.end())
+      groups.push_back({perRow, {&output}});
+    else
+      it->second.push_back(&output);
+  }
+  for (auto &[perRow, outputs] : groups) {
+    std::optional<int64_t> length = perRow.getConstant();
+    bool vectorRows =
+        plan.vectorRows && length && *length % 4 == 0 &&
+        llvm::none_of(outputs, [](const Buffer *b) { return b->isIndex; });
+    if (vectorRows && failed(writeVectorOutputs(outputs, *length)))
+      return failure();
+    writer.openScope();
+    Expr position("j", writer.getDepth());
+    for (const Buffer *output : outputs) {
+      Coords coords = rowCoords(output->shape, position);
+      FailureOr<Expr> element = emitter.emit(output->value, coords);
+      if (failed(element))
+        return failure();
+      Expr index = emitter.bindIndex(linearize(coords, output->shape));
+      writer.line(output->name + "[" + index.text + "] = " + element->text +
+                  ";");
+    }
+    writer.closeScope("for (int64_t j = tid; j < " + perRow.str() +
+                      "; j += kThreads) {");
+    if (vectorRows)
+      writer.closeScope("if (!vec) {");
+  }
+  return success();
+}
+
+LogicalResult RowWriter::writeVectorOutputs(ArrayRef<const Buffer *> outputs,
+                                            int64_t length) {
+  // Rows of `length` are contiguous: element 4 * q + l of row r is at
+  // r * length + 4 * q + l in every output.
+  std::string rowBase;
+  return writeVectorRowLoop(
+      length,
+      [&](const Expr &position) -> LogicalResult {
+        rowBase = vectorLinear->text;
+        for (const Buffer *output : outputs) {
+          writer.lineAt(vectorDepth, "float " + output->name + "_out[4];");
+          FailureOr<Expr> element =
+              emitter.emit(output->value, rowCoords(output->shape, position));
+          if (failed(element))
+            return failure();
+          writer.line(output->name + "_out[l] = " + element->text + ";");
+        }
+        return success();
+      },
+      [&] {
+        for (const Buffer *output : outputs) {
+          std::string out = output->name + "_out";
+          writer.line("dev::storeFloat4(" + output->name + " + " + rowBase +
+                      ", make_float4(" + out + "[0], " + out + "[1], " + out +
+                      "[2], " + out + "[3]));");
+        }
+      });
+}
+
+FailureOr<std::string> RowWriter::write() {
+  writer.line("constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads "
+              ": 1;");
+  writer.line("const int tid = threadIdx.x % kThreads;");
+  bool hasSegments = llvm::any_of(
+      plan.reductions, [](const RowReduction &r) { return !r.isPerRow(); });
+  if (hasSegments) {
+    writer.line("const int warp = tid / dev::kWarpSize;");
+    writer.line("const int lane = tid % dev::kWarpSize;");
+  }
+  if (usesShared()) {
+    writer.line("extern __shared__ float sharedMemory[];");
+    writer.line("float *const shared = sharedMemory + threadIdx.x / kThreads "
+                "* (" +
+                getSharedFloats(cachedCondition) + ");");
+    std::string offset = "0";
+    for (RowReduction &reduction : plan.reductions) {
+      if (reduction.isPerRow())
+        continue;
+      reduction.storage = writer.freshName("segment");
+      writer.line("float *const " + reduction.storage + " = shared + " +
+                  offset + ";");
+      offset += " + " + reduction.segments.str();
+    }
+    if (cachedCondition != "false") {
+      for (auto &[buffer, perRow] : plan.cached) {
+        std::string name = buffer->name + "_row";
+        sharedRows[buffer->value] = name;
+        writer.line("float *const " + name + " = shared + " + offset + ";");
+        offset += " + " + perRow.str();
+      }
+    }
+  }
+
+  writer.openScope();
+  rowDepth = writer.getDepth();
+  writeCacheFill();
+  // Reductions level by level; per level, one loop per kind of group.
+  for (size_t begin = 0; begin < plan.reductions.size();) {
+    unsigned level = plan.reductions[begin].level;
+    size_t end = begin;
+    while (end < plan.reductions.size() && plan.reductions[end].level == level)
+      ++end;
+    SmallVector<RowReduction *> pending;
+    for (size_t i = begin; i < end; ++i)
+      if (!plan.reductions[i].fusedIntoInner)
+        pending.push_back(&plan.reductions[i]);
+    while (!pending.empty()) {
+      RowReduction *first = pending.front();
+      SmallVector<RowReduction *> group, rest;
+      for (RowReduction *reduction : pending)
+        (reduction->segments == first->segments &&
+                 reduction->groupSize == first->groupSize
+             ? group
+             : rest)
+            .push_back(reduction);
+      if (failed(first->isPerRow() ? writePerRowReductions(group)
+                                   : writeSegmentReductions(group)))
+        return failure();
+      pending = std::move(rest);
+    }
+    begin = end;
+  }
+  if (failed(writeOutputs()))
+    return failure();
+  if (usesShared())
+    writer.line("teamSync<kThreads>(); // The next row reuses shared memory.");
+  context.helpers.insert("team_reduce");
+  writer.closeScope(
+      "for (int64_t r = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + "
+      "threadIdx.x / kThreads; r < " +
+      plan.rows.str() +
+      "; r += static_cast<int64_t>(gridDim.x) * kRowsPerBlock) {");
+  return writer.finish(1);
+}
