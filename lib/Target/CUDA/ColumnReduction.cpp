@@ -52,7 +52,7 @@ struct ColumnReduction {
   /// The type of the partial results: a (value, index) pair for argmax and
   /// argmin, a float otherwise.
   StringRef getAccumulatorType() const {
-    return info.isArg() ? "ArgValue" : "float";
+    return info.isArg() ? "dev::ArgValue" : "float";
   }
   /// The element type of the final results.
   StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
@@ -170,8 +170,9 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     return failure();
   // The index of an argmax is q: it reduces one dim.
   writer.line("chunk[u] = " +
-              (reduction.info.isArg() ? "ArgValue{" + element->text + ", q}"
-                                      : element->text) +
+              (reduction.info.isArg()
+                   ? "dev::ArgValue{" + element->text + ", q}"
+                   : element->text) +
               ";");
   writer.closeScope("if (q0 + u * step < " + reduction.groupSize.str() + ") {");
   // kChunk loads in flight per thread; the chunk combines as a fixed tree
@@ -192,8 +193,6 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
                 " + column] = acc;");
   } else if (columns == "1") {
     // The whole block shares one column: a tree over its threads.
-    if (reduction.info.isArg())
-      context.helpers.insert("arg_shuffle");
     writer.line("acc = dev::blockReduce<256, " + reduction.combiner +
                 ">(acc);");
     writer.line("if (threadIdx.x == 0)");
@@ -332,14 +331,12 @@ cuda::generateColumnReduction(EmitterContext &context,
     if (!info)
       continue;
     ColumnReduction reduction{
-        *info, {}, {}, "", "", getReductionCombiner(info->kind, context)};
+        *info, {}, {}, "", "", getCombinerInfo(info->kind).deviceFunctor.str()};
     reduction.positions = getNumElements(context.shapes.getShape(info->result));
     // The kernel's plan decides; an epilogue's block shape follows the same
     // rule here.
     std::optional<int64_t> columns = reduction.positions.getConstant();
     reduction.treeFold = columns && *columns <= kTreeFoldColumns;
-    if (reduction.treeFold && reduction.info.isArg())
-      context.helpers.insert("arg_shuffle");
     if (!reduction.treeFold)
       context.helpers.insert("grid_blocks");
     reduction.columnsPerBlock =

@@ -20,7 +20,7 @@ static StringRef getAccumulatorType(const RowReduction &reduction) {
   if (reduction.fusedOuter)
     return reduction.form == SinglePassForm::Welford ? "dev::Welford"
                                                      : "dev::OnlineSoftmax";
-  return reduction.isArg() ? "ArgValue" : "float";
+  return reduction.isArg() ? "dev::ArgValue" : "float";
 }
 
 /// The functor that combines the accumulators of `reduction`.
@@ -29,7 +29,7 @@ static std::string getCombiner(const RowReduction &reduction,
   if (reduction.fusedOuter)
     return reduction.form == SinglePassForm::Welford ? "dev::WelfordOp"
                                                      : "dev::OnlineSoftmaxOp";
-  return getReductionCombiner(reduction.kind, context);
+  return getCombinerInfo(reduction.kind).deviceFunctor.str();
 }
 
 /// `acc` combined with the element `value` (at `index` along the reduced
@@ -55,7 +55,7 @@ static std::string getUpdate(const RowReduction &reduction,
     return "dev::minimum(" + acc + ", " + value.text + ")";
   case ReductionCombiner::argmax:
   case ReductionCombiner::argmin:
-    return combiner + "()(" + acc + ", ArgValue{" + value.text + ", " +
+    return combiner + "()(" + acc + ", dev::ArgValue{" + value.text + ", " +
            index.text + "})";
   case ReductionCombiner::logsumexp:
   case ReductionCombiner::var:
@@ -277,8 +277,6 @@ void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
     combiners.push_back(getCombiner(*reduction, context));
-    if (reduction->isArg())
-      context.helpers.insert("arg_shuffle");
     writer.line((getAccumulatorType(*reduction) + " " + acc + " = " +
                  combiners.back() + "::identity();")
                     .str());

@@ -139,24 +139,25 @@ module {
   }
 
   // argmax: (value, index) pairs combined with the first index winning ties
-  // and NaN counting as the maximum; the output holds int64_t.
-  // ARGMAX: struct ArgValue {
-  // ARGMAX: struct ArgMaxOp {
+  // and NaN counting as the maximum (the runtime's dev::ArgMaxOp, which the
+  // generated file does not define again); the output holds int64_t.
+  // ARGMAX-NOT: struct ArgValue
+  // ARGMAX-NOT: struct ArgMaxOp
   // Rows of 100 are a multiple of 4: float4 loads when x is aligned, the
   // lanes' indices 4 * q + l.
   // ARGMAX: argmax_k0_row_reduction(
   // ARGMAX-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
   // ARGMAX-NEXT: int vec) {
-  // ARGMAX: ArgValue [[ACC:acc[0-9]+]] = ArgMaxOp::identity();
+  // ARGMAX: dev::ArgValue [[ACC:acc[0-9]+]] = dev::ArgMaxOp::identity();
   // ARGMAX: const int64_t [[BASE:i[0-9]+]] = r * 100;
   // ARGMAX: if (vec) { // float4 loads
   // ARGMAX-NEXT: #pragma unroll 4
   // ARGMAX-NEXT: for (int64_t q = tid; q < 25; q += kThreads) {
   // ARGMAX-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFloat4(x + [[BASE]] + 4 * q);
-  // ARGMAX: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{[[V]][l], 4 * q + l});
+  // ARGMAX: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * q + l});
   // ARGMAX: if (!vec) {
-  // ARGMAX: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{v{{[0-9]+}}, j});
-  // ARGMAX: const ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, ArgMaxOp>([[ACC]]);
+  // ARGMAX: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{v{{[0-9]+}}, j});
+  // ARGMAX: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
   // ARGMAX: for (int64_t j = tid; j < 1; j += kThreads) {
   // ARGMAX: idx[{{i[0-9]+}}] = [[RED]].index;
   // ARGMAX: sinter_status argmax_forward(
