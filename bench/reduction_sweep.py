@@ -19,11 +19,13 @@ Three steps, on two machines:
       the runtime sources and this script;
   python3 OUT/reduction_sweep.py run OUT --out results.json   (on the GPU)
       compiles every case's torch.compile graph in worker processes (one
-      shared Inductor cache, whose autotuning choices are then dropped so
-      that the timing process re-tunes alone) while nvcc builds every case
-      into a shared library; then, in one process, calls each case's C API
-      through ctypes on PyTorch's stream and times every contestant with
-      CUDA events after a warm-up, the L2 flushed before every run (median);
+      shared Inductor cache, autotuning choices included: the workers tune
+      while others share the GPU) while nvcc builds every case into a shared
+      library; then, in one process, calls each case's C API through ctypes
+      on PyTorch's stream and times every contestant with CUDA events after a
+      warm-up, the L2 flushed before every run (median). Cases run one family
+      after another in turns, so that a run stopped by --stop-s (the time
+      after which it starts no new case) still covers every family;
   python3 bench/reduction_sweep.py report results.json   (anywhere)
       writes results.md (tables by family, summary) and results.png (the
       chart; needs matplotlib, skipped with a message without it).
@@ -184,8 +186,17 @@ def activation_cases():
 
 
 def all_cases(pattern=None):
+    """Every case, the families taking turns (one case of each, then the
+    next of each, ...)."""
     cases = row_cases() + channel_cases() + reduction_cases() + activation_cases()
-    return [c for c in cases if not pattern or re.search(pattern, c["name"])]
+    cases = [c for c in cases if not pattern or re.search(pattern, c["name"])]
+    families = {}
+    for c in cases:
+        families.setdefault(c["family"], []).append(c)
+    turns = []
+    for i in range(max((len(f) for f in families.values()), default=0)):
+        turns += [f[i] for f in families.values() if i < len(f)]
+    return turns
 
 
 def model_source(c):
@@ -286,20 +297,15 @@ def precompile(cases):
     torch.cuda.synchronize()
 
 
-def run(folder, cases, out_path, reps, workers, budget_s):
+def run(folder, cases, out_path, reps, workers, budget_s, stop_s):
     start = time.time()
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(folder, "inductor-cache"))
-    cache = os.environ["TORCHINDUCTOR_CACHE_DIR"]
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
         compiles = [pool.submit(precompile, cases[i::workers]) for i in range(workers)]
         failed_builds = build(folder, cases, os.cpu_count() or 8)
         for future in compiles:
             future.result()
-    # The timing process tunes Inductor's kernels alone: the workers' choices
-    # were made with others sharing the GPU.
-    for path in glob.glob(os.path.join(cache, "**", "*.best_config"), recursive=True):
-        os.remove(path)
     print(f"reduction_sweep: built and precompiled {len(cases)} cases in "
           f"{time.time() - start:.0f} s", flush=True)
 
@@ -338,8 +344,12 @@ def run(folder, cases, out_path, reps, workers, budget_s):
 
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "copy_bandwidth_GBps": copy_bw / 1e9, "reps": reps, "cases": []}
+    skipped = []
     for c in cases:
         name = c["name"]
+        if time.time() - start > stop_s:
+            skipped.append(name)
+            continue
         row = {"case": name, "family": c["family"], "inputs": c["inputs"],
                "params": c["params"]}
         with open(os.path.join(folder, name, "plan.txt")) as f:
@@ -399,12 +409,16 @@ def run(folder, cases, out_path, reps, workers, budget_s):
                 row["compile_error"] = str(error)[-500:]
         results["cases"].append(row)
         results["seconds"] = time.time() - start
+        results["not_run"] = [x["name"] for x in cases[cases.index(c) + 1:]]
         # Written after every case: a run cut short keeps what it measured.
         with open(out_path, "w") as f:
             json.dump(results, f, indent=1)
         print(json.dumps({k: v for k, v in row.items() if k != "plan"}), flush=True)
         del values, reference, ref64
         torch.cuda.empty_cache()
+    if skipped:
+        print(f"reduction_sweep: --stop-s reached, {len(skipped)} cases not run: "
+              f"{', '.join(skipped)}", flush=True)
 
 
 def geomean(values):
@@ -477,6 +491,9 @@ def report(path):
             everything = speedups
     lines += ["", f"Geometric mean over torch.compile: {geomean(everything) or 0:.2f}x "
               f"({len(everything)} cases).", ""]
+    if results.get("not_run"):
+        lines += [f"Not run (the run's --stop-s came first): "
+                  f"{', '.join(results['not_run'])}.", ""]
 
     for family in families:
         lines += [f"## {family}", "",
@@ -529,9 +546,9 @@ def chart(results, path):
         print("reduction_sweep: matplotlib is not installed (python3 -m pip install "
               "matplotlib): no chart written", file=sys.stderr)
         return False
-    rows = results["cases"]
+    families = list(dict.fromkeys(r["family"] for r in results["cases"]))
+    rows = sorted(results["cases"], key=lambda r: families.index(r["family"]))
     derived = [derive(r) for r in rows]
-    families = list(dict.fromkeys(r["family"] for r in rows))
     colors = {f: plt.cm.tab20(i % 20) for i, f in enumerate(families)}
     xs = range(len(rows))
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(max(12, 0.16 * len(rows) + 2), 9),
@@ -544,9 +561,9 @@ def chart(results, path):
     top.set_ylabel("Sinter speedup over torch.compile (×, log)")
     top.set_title(f"Reduction sweep, {results['device']}, PyTorch {results['torch']}: "
                   f"geomean {geomean([d['x_compile'] for d in derived]) or 0:.2f}x")
-    for family in families:
-        top.bar([], [], color=colors[family], label=family)
-    top.legend(fontsize=7, ncol=4)
+    from matplotlib.patches import Patch
+    top.legend(handles=[Patch(color=colors[f], label=f) for f in families],
+               fontsize=7, ncol=4)
     bottom.bar(xs, [d["fraction"] or 0 for d in derived],
                color=[colors[r["family"]] for r in rows])
     bottom.axhline(0.9, color="gray", linewidth=0.8, linestyle="--")
@@ -572,6 +589,8 @@ def main():
                         help="processes that precompile torch.compile graphs")
     parser.add_argument("--budget-s", type=float, default=480,
                         help="skip torch.compile once the run is this old")
+    parser.add_argument("--stop-s", type=float, default=1e9,
+                        help="start no new case once the run is this old")
     args = parser.parse_args()
     if args.command == "prepare":
         prepare(args.folder, args.sinterc, os.path.join(HERE, ".."), args.cases)
@@ -583,7 +602,8 @@ def main():
     else:
         cases = [c for c in all_cases(args.cases)
                  if os.path.isdir(os.path.join(args.folder, c["name"]))]
-        run(args.folder, cases, args.out, args.reps, args.workers, args.budget_s)
+        run(args.folder, cases, args.out, args.reps, args.workers, args.budget_s,
+            args.stop_s)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 config.substitutions.append(("%python", config.python_executable))
 
 tool_dirs = [config.sinter_tools_dir, config.llvm_tools_dir]
-tools = ["sinter-opt", "sinterc"]
+tools = ["sinter-opt", "sinter-translate", "sinterc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The C++ compiler of the build: emit-torch.test checks the syntax of

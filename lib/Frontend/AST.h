@@ -25,12 +25,13 @@
 
 namespace mlir::sinter::frontend {
 
-/// What to write for an elementwise choice, which the language has no
-/// where() or comparisons for (no select op, no boolean tensors).
+/// What to write for an elementwise choice or a boolean expression: masks
+/// are 0/1 tensors, so where() chooses and arithmetic combines them.
 constexpr llvm::StringLiteral kElementwiseChoiceHint =
-    "an elementwise choice is written with relu, clamp, maximum or minimum: "
-    "where(x > 0, x, 0) is relu(x), where(x > t, x, t) is clamp(x, min=t), "
-    "where(a > b, a, b) is maximum(a, b)";
+    "an elementwise choice is written where(cond, a, b), e.g. "
+    "where(x > 0, x, 0.1 * x); comparisons give 0/1 masks, so 'a and b' is "
+    "(a > 0) * (b > 0), 'a or b' is maximum(a > 0, b > 0) and 'not m' is "
+    "1 - m";
 
 /// Deepest expression tree the parser builds (a long chain `a + b + ...` is
 /// as deep as it has operators).

@@ -175,6 +175,8 @@ ArrayRef<Builtin> frontend::getBuiltins() {
     addReductionBuiltins(all);
     addNormBuiltins(all);
     addShapeBuiltins(all);
+    addMaskBuiltins(all);
+    addSliceBuiltins(all);
     llvm::sort(all, [](const Builtin &a, const Builtin &b) {
       return a.name < b.name;
     });
@@ -243,13 +245,9 @@ static SmallVector<StringRef> getInitHintNames() {
 /// yet, or "" for a name that is no such function.
 static StringRef getMissingFunctionHint(StringRef name) {
   return llvm::StringSwitch<StringRef>(name)
-      .Case("where", " yet (the dialect has no select op); where(x > 0, x, "
-                     "0) is relu(x), where(x > t, x, t) is clamp(x, min=t), "
-                     "where(a > b, a, b) is maximum(a, b)")
-      .Cases({"cat", "concat", "stack", "chunk", "split"},
-             " yet (the dialect has no slice or concatenation op); compute "
-             "the parts separately, e.g. two linear() of the halves of the "
-             "weight")
+      .Case("stack", "; write cat([unsqueeze(a, dim), unsqueeze(b, dim)], "
+                     "dim)")
+      .Case("masked_fill", "; write where(mask, value, input)")
       .Cases({"conv1d", "conv2d", "conv3d"}, ": Sinter fuses linear layers, "
                                              "elementwise ops, reductions and "
                                              "norms")
@@ -468,8 +466,8 @@ FailureOr<SmallVector<EvalValue>> ModelLowering::lowerUnpacked(const Expr &expr,
     if (value->kind != EvalValue::Kind::List)
       return emitError(expr.loc)
              << "cannot unpack " << value->describe() << " into " << count
-             << " names; unpacking takes a tuple: max(x, dim), min(x, dim) "
-                "or x.shape";
+             << " names; unpacking takes a tuple: chunk(), split(), max(x, "
+                "dim), min(x, dim) or x.shape";
     values.assign(value->list.begin(), value->list.end());
   }
   if (values.size() != count)

@@ -71,6 +71,8 @@ void addElementwiseBuiltins(std::vector<Builtin> &builtins);
 void addReductionBuiltins(std::vector<Builtin> &builtins);
 void addNormBuiltins(std::vector<Builtin> &builtins);
 void addShapeBuiltins(std::vector<Builtin> &builtins);
+void addMaskBuiltins(std::vector<Builtin> &builtins);
+void addSliceBuiltins(std::vector<Builtin> &builtins);
 
 /// Every builtin, sorted by name.
 ArrayRef<Builtin> getBuiltins();

@@ -69,7 +69,8 @@ FailureOr<ExprPtr> SyntaxParser::parseExpr() {
         word == "is")
       return emitError(token.getLoc())
              << "'" << word
-             << "' is not supported (there are no boolean values); "
+             << "' is not supported (comparisons give 0/1 masks, not "
+                "booleans); "
              << kElementwiseChoiceHint;
     if (word == "for")
       return emitError(token.getLoc())

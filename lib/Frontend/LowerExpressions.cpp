@@ -75,10 +75,7 @@ FailureOr<EvalValue> ModelLowering::lowerExprOfKind(const Expr &expr) {
   case Expr::Kind::Binary:
     return lowerBinary(expr);
   case Expr::Kind::Compare:
-    return emitError(expr.loc)
-           << "comparisons ('" << expr.source
-           << "') are not supported (there are no boolean tensors); "
-           << kElementwiseChoiceHint;
+    return lowerCompare(expr);
   case Expr::Kind::Negate:
     return lowerNegate(expr);
   case Expr::Kind::Transpose:

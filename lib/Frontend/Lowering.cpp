@@ -22,7 +22,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -54,13 +53,6 @@ bool mlir::sinter::frontend::suggestClosest(InFlightDiagnostic &diag,
     return false;
   diag << "; did you mean '" << best << "'?";
   return true;
-}
-
-std::string mlir::sinter::frontend::formatNumber(double value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::format("%g", value);
-  return text;
 }
 
 std::string EvalValue::describe() const {
@@ -218,6 +210,9 @@ void ModelLowering::propagateDimNames(Operation *op) {
   SmallVector<std::string> names;
   if (isElementwiseBinary(op))
     names = broadcastNames(operandNames(0), operandNames(1));
+  else if (isElementwiseTernary(op))
+    names = broadcastNames(broadcastNames(operandNames(1), operandNames(2)),
+                           operandNames(0));
   else if (auto reduction = dyn_cast<ReductionOpInterface>(op))
     names = reducedNames(reduction);
   else

@@ -24,6 +24,8 @@
 #include "AST.h"
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+#include "sinter/Support/Numbers.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -197,6 +199,19 @@ public:
   FailureOr<SmallVector<Value, 2>>
   lowerValuesAndIndices(const Expr &call, bool values, bool indices);
 
+  /// `lhs predicate rhs` as a 0/1 mask; either operand may be a number.
+  FailureOr<Value> createComparison(llvm::SMLoc loc, ComparePredicate predicate,
+                                    const EvalValue &lhs, const EvalValue &rhs);
+
+  /// `input[..., start:end]` along `dim`.
+  FailureOr<Value> createSlice(llvm::SMLoc loc, Value input, int64_t dim,
+                               int64_t start, int64_t end);
+
+  /// The static size of dim `dim` of `tensor`; reports at `loc`, starting
+  /// with `what` ("chunk() of"), when it is symbolic.
+  FailureOr<int64_t> getStaticDimSize(llvm::SMLoc loc, Value tensor,
+                                      int64_t dim, llvm::StringRef what);
+
   /// Lowers the right side of `a, b, ... = expr` to `count` values.
   FailureOr<SmallVector<EvalValue>> lowerUnpacked(const Expr &expr,
                                                   size_t count);
@@ -235,6 +250,7 @@ private:
   FailureOr<EvalValue> lowerName(const Expr &expr);
   FailureOr<EvalValue> lowerBinary(const Expr &expr);
   FailureOr<EvalValue> lowerNegate(const Expr &expr);
+  FailureOr<EvalValue> lowerCompare(const Expr &expr);
 
   FailureOr<EvalValue> lowerTranspose(const Expr &expr);
   FailureOr<EvalValue> lowerAttribute(const Expr &expr);
@@ -274,8 +290,10 @@ private:
   llvm::DenseMap<Value, SmallVector<std::string>> dimNames;
 };
 
-/// Formats a number for a message: 1, 0.5, 1e-05.
-std::string formatNumber(double value);
+/// Formats a number for a message, to 6 significant digits: 1, 0.5, 1e-05.
+inline std::string formatNumber(double value) {
+  return formatShortest(value, /*maxDigits=*/6);
+}
 
 /// Appends "; did you mean '<candidate>'?" to `diag` when a candidate is
 /// close enough to `name` (by edit distance) to be a likely typo; ties go to

@@ -13,6 +13,8 @@
 
 #include "Builtins.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::sinter;
 using namespace mlir::sinter::frontend;
@@ -154,18 +156,158 @@ FailureOr<EvalValue> ModelLowering::lowerIndex(const Expr &expr) {
   return lowerTensorIndex(expr, value->tensor);
 }
 
+/// Reports a subscript part that is not an integer, at `loc`.
+static LogicalResult emitNotAnInteger(ModelLowering &lowering, SMLoc loc,
+                                      const EvalValue &value) {
+  InFlightDiagnostic diag = lowering.emitError(loc);
+  if (value.kind == EvalValue::Kind::None)
+    diag << "indexing with None (a new dim) is not supported; use "
+            "unsqueeze(x, dim)";
+  else if (value.kind == EvalValue::Kind::Tensor)
+    diag << "indexing with a tensor is not supported; for a masked choice "
+            "use where(mask, x, other)";
+  else
+    diag << "a subscript must be an integer or a slice with integer bounds, "
+            "got "
+         << value.describe();
+  return diag;
+}
+
+/// Lowers an optional slice bound: absent or None gives `absent`, an integer
+/// is normalized against `size` and clamped to [0, size] as in Python.
+static FailureOr<int64_t> lowerBound(ModelLowering &lowering,
+                                     const ExprPtr &expr, int64_t size,
+                                     int64_t absent) {
+  if (!expr)
+    return absent;
+  FailureOr<EvalValue> value = lowering.lowerExpr(*expr);
+  if (failed(value))
+    return failure();
+  if (value->kind == EvalValue::Kind::None)
+    return absent;
+  if (value->kind != EvalValue::Kind::Number || !value->isInteger)
+    return emitNotAnInteger(lowering, value->loc, *value);
+  int64_t bound = value->integer < 0 ? value->integer + size : value->integer;
+  return std::clamp<int64_t>(bound, 0, size);
+}
+
 FailureOr<EvalValue> ModelLowering::lowerTensorIndex(const Expr &expr,
                                                      Value tensor) {
-  (void)tensor;
-  for (const Subscript &subscript : expr.subscripts)
-    if (subscript.step)
-      return emitError(subscript.step->loc)
-             << "slicing with a step (" << describeSubscripts(expr)
-             << ") is not supported; for windows of a dim use avg_pool1d() or "
-                "max_pool1d()";
-  return emitError(expr.loc)
-         << "indexing and slicing tensors (" << describeSubscripts(expr)
-         << ") is not supported yet (the dialect has no slice op); compute "
-            "the part directly, e.g. linear() with the rows of the weight it "
-            "needs; unsqueeze(x, dim) adds a dim, reshape() regroups";
+  auto type = cast<RankedTensorType>(tensor.getType());
+  // `...` stands for as many whole dims as the other subscripts leave.
+  auto isEllipsis = [](const Subscript &subscript) {
+    return !subscript.isSlice && subscript.index->kind == Expr::Kind::Name &&
+           subscript.index->text == "...";
+  };
+  int64_t numEllipses = llvm::count_if(expr.subscripts, isEllipsis);
+  int64_t numIndexed =
+      static_cast<int64_t>(expr.subscripts.size()) - numEllipses;
+  if (numEllipses > 1)
+    return emitError(expr.loc) << "more than one '...' in "
+                               << describeSubscripts(expr);
+  if (numIndexed > type.getRank())
+    return emitError(expr.loc)
+           << "too many subscripts in " << describeSubscripts(expr)
+           << " for a tensor of rank " << type.getRank();
+  SmallVector<std::pair<int64_t, const Subscript *>> items;
+  int64_t nextDim = 0;
+  for (const Subscript &subscript : expr.subscripts) {
+    if (isEllipsis(subscript)) {
+      nextDim += type.getRank() - numIndexed;
+      continue;
+    }
+    items.push_back({nextDim++, &subscript});
+  }
+  Value result = tensor;
+  SmallVector<int64_t> droppedDims;
+  for (auto [dim, subscriptPtr] : items) {
+    const Subscript &subscript = *subscriptPtr;
+    int64_t size = type.getDimSize(dim);
+    int64_t start = 0, end = size;
+    if (!subscript.isSlice) {
+      FailureOr<EvalValue> index = lowerExpr(*subscript.index);
+      if (failed(index))
+        return failure();
+      if (index->kind != EvalValue::Kind::Number || !index->isInteger)
+        return emitNotAnInteger(*this, subscript.loc, *index);
+      FailureOr<int64_t> staticSize =
+          getStaticDimSize(subscript.loc, result, dim, "indexing");
+      if (failed(staticSize))
+        return failure();
+      start = index->integer < 0 ? index->integer + size : index->integer;
+      if (start < 0 || start >= size)
+        return emitError(subscript.loc)
+               << "index " << index->integer << " is out of range for dim "
+               << dim << " of size " << size;
+      end = start + 1;
+      droppedDims.push_back(dim);
+    } else {
+      if (subscript.step) {
+        FailureOr<EvalValue> step = lowerExpr(*subscript.step);
+        if (failed(step))
+          return failure();
+        bool isOne = step->kind == EvalValue::Kind::None ||
+                     (step->kind == EvalValue::Kind::Number &&
+                      step->isInteger && step->integer == 1);
+        if (!isOne)
+          return emitError(subscript.step->loc)
+                 << "slicing with a step (" << describeSubscripts(expr)
+                 << ") is not supported; slices are contiguous (x[a:b]); "
+                    "for windows of a dim use avg_pool1d() or max_pool1d()";
+      }
+      bool full = (!subscript.start && !subscript.stop);
+      if (full)
+        continue;
+      if (ShapedType::isDynamic(size)) {
+        // A symbolic dim is sliced only whole.
+        if (failed(getStaticDimSize(subscript.loc, result, dim, "slicing")))
+          return failure();
+      }
+      FailureOr<int64_t> lo = lowerBound(*this, subscript.start, size, 0);
+      FailureOr<int64_t> hi =
+          failed(lo) ? FailureOr<int64_t>()
+                     : lowerBound(*this, subscript.stop, size, size);
+      if (failed(hi))
+        return failure();
+      if (*lo >= *hi)
+        return emitError(subscript.loc)
+               << "the slice " << describeSubscripts(expr) << " of dim " << dim
+               << " (size " << size << ") is empty; empty tensors are not "
+               << "supported";
+      start = *lo;
+      end = *hi;
+    }
+    if (start == 0 && end == size)
+      continue;
+    FailureOr<Value> sliced =
+        createSlice(subscript.loc, result, dim, start, end);
+    if (failed(sliced))
+      return failure();
+    result = *sliced;
+  }
+  if (droppedDims.empty())
+    return EvalValue::getTensor(result, expr.loc);
+  // Integer indices drop their dims, as in PyTorch.
+  auto slicedType = cast<RankedTensorType>(result.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<std::string> names;
+  for (auto [dim, size, name] :
+       llvm::enumerate(slicedType.getShape(), getDimNames(result))) {
+    if (llvm::is_contained(droppedDims, static_cast<int64_t>(dim)))
+      continue;
+    shape.push_back(size);
+    names.push_back(name);
+  }
+  if (llvm::count_if(shape, ShapedType::isDynamic) > 1)
+    return emitError(expr.loc)
+           << "an integer index in " << describeSubscripts(expr)
+           << " drops a dim of a tensor with several symbolic dims, which "
+              "needs a reshape the dialect cannot express; keep the dim with "
+              "a slice (i:i+1)";
+  FailureOr<Value> reshaped =
+      create<ReshapeOp>(expr.loc, {result}, {}, slicedType.clone(shape));
+  if (failed(reshaped))
+    return failure();
+  setDimNames(*reshaped, std::move(names));
+  return EvalValue::getTensor(*reshaped, expr.loc);
 }

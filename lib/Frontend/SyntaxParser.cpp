@@ -69,8 +69,8 @@ static bool isKeyword(StringRef word) {
 static StringRef getUnsupportedStatementHint(StringRef word) {
   return llvm::StringSwitch<StringRef>(word)
       .Cases({"if", "elif", "else"}, "a model is straight-line code; for "
-                                     "an elementwise choice use relu, "
-                                     "clamp, maximum or minimum")
+                                     "an elementwise choice use "
+                                     "where(cond, a, b)")
       .Cases({"for", "while"},
              "a model is straight-line code; write each step as a statement "
              "(reductions such as sum(x, dim=1) replace loops over a dim)")

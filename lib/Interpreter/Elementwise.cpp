@@ -17,6 +17,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -98,40 +99,74 @@ static FailureOr<HostTensor> mapUnary(Operation *op, const HostTensor &input,
   return result;
 }
 
+/// The run-time shape to which tensors `a` and `b` (declared with static
+/// shapes `aType` and `bType`) broadcast, or an error at `op`.
+static FailureOr<SmallVector<int64_t>>
+broadcastAtRunTime(Operation *op, ArrayRef<int64_t> aType, ArrayRef<int64_t> a,
+                   ArrayRef<int64_t> bType, ArrayRef<int64_t> b) {
+  int64_t mismatch = 0;
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastRunTimeShapes(aType, a, bType, b, &mismatch);
+  if (!shape)
+    return op->emitOpError("operands are not broadcast-compatible at run "
+                           "time: ")
+           << formatShape(a) << " vs " << formatShape(b) << " (result dim "
+           << mismatch
+           << "; a symbolic dim broadcasts only against an equal size, even "
+              "when it is 1)";
+  return *shape;
+}
+
+/// The declared shape of operand `index` of `op`.
+static ArrayRef<int64_t> getOperandShape(Operation *op, unsigned index) {
+  return cast<RankedTensorType>(op->getOperand(index).getType()).getShape();
+}
+
+/// result = fn(operands...) elementwise after broadcasting the operands
+/// (all of `op`'s, in order) against each other.
+template <size_t N, typename Fn>
+static FailureOr<HostTensor>
+mapBroadcast(Operation *op, std::array<const HostTensor *, N> operands, Fn fn) {
+  SmallVector<int64_t> typeShape(getOperandShape(op, 0));
+  SmallVector<int64_t> shape(operands[0]->shape);
+  for (size_t k = 1; k < N; ++k) {
+    FailureOr<SmallVector<int64_t>> joined = broadcastAtRunTime(
+        op, typeShape, shape, getOperandShape(op, k), operands[k]->shape);
+    if (failed(joined))
+      return failure();
+    typeShape = *broadcastShapes(typeShape, getOperandShape(op, k));
+    shape = std::move(*joined);
+  }
+  FailureOr<HostTensor> result = allocateResult(op, shape);
+  if (failed(result))
+    return failure();
+  std::array<SmallVector<int64_t>, N + 1> strides;
+  strides[0] = getContiguousStrides(shape);
+  for (size_t k = 0; k < N; ++k)
+    strides[k + 1] = getBroadcastStrides(operands[k]->shape, shape);
+  std::array<ArrayRef<int64_t>, N + 1> strideRefs;
+  for (size_t k = 0; k <= N; ++k)
+    strideRefs[k] = strides[k];
+  double *out = result->data.data();
+  forEachRow<N + 1>(
+      shape, strideRefs,
+      [&](const std::array<int64_t, N + 1> &offsets, int64_t count,
+          const std::array<int64_t, N + 1> &inner) {
+        for (int64_t j = 0; j < count; ++j) {
+          std::array<double, N> args;
+          for (size_t k = 0; k < N; ++k)
+            args[k] = operands[k]->data[offsets[k + 1] + j * inner[k + 1]];
+          out[offsets[0] + j * inner[0]] = std::apply(fn, args);
+        }
+      });
+  return result;
+}
+
 /// result = fn(lhs, rhs) elementwise after broadcasting both operands.
 template <typename Fn>
 static FailureOr<HostTensor> mapBinary(Operation *op, const HostTensor &lhs,
                                        const HostTensor &rhs, Fn fn) {
-  int64_t mismatch = 0;
-  std::optional<SmallVector<int64_t>> shape = broadcastRunTimeShapes(
-      cast<RankedTensorType>(op->getOperand(0).getType()).getShape(), lhs.shape,
-      cast<RankedTensorType>(op->getOperand(1).getType()).getShape(), rhs.shape,
-      &mismatch);
-  if (!shape)
-    return op->emitOpError("operands are not broadcast-compatible at run "
-                           "time: ")
-           << formatShape(lhs.shape) << " vs " << formatShape(rhs.shape)
-           << " (result dim " << mismatch
-           << "; a symbolic dim broadcasts only against an equal size, even "
-              "when it is 1)";
-  FailureOr<HostTensor> result = allocateResult(op, *shape);
-  if (failed(result))
-    return failure();
-  SmallVector<int64_t> outStrides = getContiguousStrides(*shape);
-  SmallVector<int64_t> lhsStrides = getBroadcastStrides(lhs.shape, *shape);
-  SmallVector<int64_t> rhsStrides = getBroadcastStrides(rhs.shape, *shape);
-  const double *a = lhs.data.data(), *b = rhs.data.data();
-  double *out = result->data.data();
-  forEachRow<3>(*shape, {outStrides, lhsStrides, rhsStrides},
-                [&](const std::array<int64_t, 3> &offsets, int64_t count,
-                    const std::array<int64_t, 3> &strides) {
-                  double *o = out + offsets[0];
-                  const double *x = a + offsets[1], *y = b + offsets[2];
-                  for (int64_t j = 0; j < count; ++j)
-                    o[j * strides[0]] =
-                        fn(x[j * strides[1]], y[j * strides[2]]);
-                });
-  return result;
+  return mapBroadcast<2>(op, {&lhs, &rhs}, fn);
 }
 
 //===----------------------------------------------------------------------===//
@@ -246,9 +281,26 @@ FailureOr<HostTensor> interp::evaluateBinary(Operation *op,
       .Case([&](PowOp) {
         return map([](double a, double b) { return std::pow(a, b); });
       })
+      .Case([&](CompareOp compare) {
+        ComparePredicate predicate = compare.getPredicate();
+        return map([predicate](double a, double b) {
+          return evaluateComparison(predicate, APFloat(a), APFloat(b)) ? 1.0
+                                                                       : 0.0;
+        });
+      })
       .Default([&](Operation *) -> Result {
         return op->emitOpError("is not an elementwise binary op");
       });
+}
+
+FailureOr<HostTensor> interp::evaluateSelect(Operation *op,
+                                             const HostTensor &condition,
+                                             const HostTensor &trueValue,
+                                             const HostTensor &falseValue) {
+  // NaN is nonzero: it selects the true value, as bool(nan) in Python.
+  return mapBroadcast<3>(
+      op, {&condition, &trueValue, &falseValue},
+      [](double c, double a, double b) { return c != 0.0 ? a : b; });
 }
 
 std::optional<double>
@@ -264,6 +316,8 @@ mlir::sinter::evaluateElementwiseScalar(Operation *op,
   FailureOr<HostTensor> result = failure();
   if (isElementwiseBinary(op))
     result = evaluateBinary(op, scalars[0], scalars[1]);
+  else if (isElementwiseTernary(op))
+    result = evaluateSelect(op, scalars[0], scalars[1], scalars[2]);
   else if (isElementwiseUnary(op))
     result = evaluateUnary(op, scalars[0]);
   if (failed(result))

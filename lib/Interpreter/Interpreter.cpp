@@ -261,6 +261,8 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
     return evaluateUnary(&op, operand(0));
   if (isElementwiseBinary(&op))
     return evaluateBinary(&op, operand(0), operand(1));
+  if (isElementwiseTernary(&op))
+    return evaluateSelect(&op, operand(0), operand(1), operand(2));
   if (auto reduction = dyn_cast<ReductionOpInterface>(&op))
     return evaluateReduction(reduction, operand(0));
   return llvm::TypeSwitch<Operation *, Result>(&op)
@@ -283,8 +285,10 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
       .Case([&](ReshapeOp reshape) {
         return evaluateReshape(reshape, operand(0));
       })
+      .Case([&](SliceOp slice) { return evaluateSlice(slice, operand(0)); })
+      .Case([&](ConcatOp concat) { return evaluateConcat(concat, lookup); })
       .Case([&](ConstantOp constant) { return evaluateConstant(constant); })
-      .Case([&](FillOp fill) { return evaluateFill(fill, operand(0)); })
+      .Case([&](FillOp fill) { return evaluateFill(fill, lookup); })
       .Default([&](Operation *) -> Result {
         return op.emitOpError("is not supported by the interpreter");
       });

@@ -35,9 +35,15 @@ FailureOr<HostTensor> allocateResult(Operation *op, ArrayRef<int64_t> shape,
 /// Elementwise unary ops (neg ... clamp).
 FailureOr<HostTensor> evaluateUnary(Operation *op, const HostTensor &input);
 
-/// Elementwise binary ops with NumPy broadcasting (add ... pow).
+/// Elementwise binary ops with NumPy broadcasting (add ... pow, compare).
 FailureOr<HostTensor> evaluateBinary(Operation *op, const HostTensor &lhs,
                                      const HostTensor &rhs);
+
+/// sinter.select: `trueValue` where `condition` is nonzero, with
+/// broadcasting.
+FailureOr<HostTensor> evaluateSelect(Operation *op, const HostTensor &condition,
+                                     const HostTensor &trueValue,
+                                     const HostTensor &falseValue);
 
 /// Reductions over a dim list (sum ... var, argmax, argmin).
 FailureOr<HostTensor> evaluateReduction(ReductionOpInterface reduction,
@@ -64,8 +70,10 @@ FailureOr<HostTensor> evaluateMatmul(MatmulOp op, const HostTensor &lhs,
 FailureOr<HostTensor> evaluateTranspose(TransposeOp op,
                                         const HostTensor &input);
 FailureOr<HostTensor> evaluateReshape(ReshapeOp op, const HostTensor &input);
+FailureOr<HostTensor> evaluateSlice(SliceOp op, const HostTensor &input);
+FailureOr<HostTensor> evaluateConcat(ConcatOp op, ValueLookup lookup);
 FailureOr<HostTensor> evaluateConstant(ConstantOp op);
-FailureOr<HostTensor> evaluateFill(FillOp op, const HostTensor &source);
+FailureOr<HostTensor> evaluateFill(FillOp op, ValueLookup lookup);
 
 } // namespace mlir::sinter::interp
 

@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Runs without a GPU (CI). The elementwise functions, NaN-propagating
-// comparisons, reduction combiners, Welford states and cascade sums of
-// sinter/rt_device.cuh are host-callable too; this checks their formulas with
-// the host's libm against float64 definitions, on the same cases as the GPU
-// test (math_cases.h). Prints one line per check and exits non-zero when any
-// fails.
+// comparisons, reduction combiners, Welford and online softmax states and
+// blocked sums of sinter/rt_device.cuh are host-callable too; this checks
+// their formulas with the host's libm against float64 definitions, on the
+// same cases as the GPU test (math_cases.h). Prints one line per check and
+// exits non-zero when any fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,32 +158,84 @@ void testWelford() {
   }
 }
 
-/// The cascade sums every push exactly once, saturated levels included,
-/// and a long sum as accurately as a pairwise tree.
-void testCascade() {
-  for (uint32_t length : {0u, 1u, 3u, 7u, 8u, 4097u}) {
-    // Three levels: pushes beyond 7 go through the saturated last level.
-    dev::Cascade<dev::SumOp, float, 3> small;
-    dev::Cascade<dev::SumOp, float> full;
-    for (uint32_t i = 0; i < length; ++i) {
-      small.push(static_cast<float>(i));
-      full.push(static_cast<float>(i));
-    }
-    double expected = 0.5 * length * (length > 0 ? length - 1.0 : 0.0);
-    std::string name = "cascade n=" + std::to_string(length);
-    report(name + " (3 levels)", std::fabs(small.result() - expected), 0);
-    report(name, std::fabs(full.result() - expected), 0);
+/// The online softmax state of \p values: pushed one by one into \p parts
+/// states, then combined as a tree (as a block of threads does).
+dev::OnlineSoftmax onlineSoftmaxOf(const std::vector<float> &values,
+                                   size_t parts) {
+  std::vector<dev::OnlineSoftmax> states(parts, dev::onlineSoftmaxEmpty());
+  for (size_t i = 0; i < values.size(); ++i)
+    states[i % parts] = dev::onlineSoftmaxPush(states[i % parts], values[i]);
+  for (size_t width = parts / 2; width > 0; width /= 2)
+    for (size_t i = 0; i < width; ++i)
+      states[i] = dev::onlineSoftmaxCombine(states[i], states[i + width]);
+  return states[0];
+}
+
+/// The max and sum of exp(x - max) of the online softmax against float64,
+/// and PyTorch's NaN for rows holding NaN or +inf.
+void testOnlineSoftmax() {
+  for (size_t length : {1, 5, 1000, 4097}) {
+    std::vector<float> values(length);
+    for (size_t i = 0; i < length; ++i)
+      values[i] = 20.f * std::sin(static_cast<float>(i) * 0.37f);
+    double max = -kInf, sum = 0;
+    for (float v : values)
+      max = std::max(max, double(v));
+    for (float v : values)
+      sum += std::exp(double(v) - max);
+    dev::OnlineSoftmax state = onlineSoftmaxOf(values, 256);
+    std::string name = "online softmax n=" + std::to_string(length);
+    report(name + " max", sameValue(state.max, static_cast<float>(max)), 0);
+    report(name + " sum", std::fabs(state.sum - sum) / sum, 1e-6);
   }
-  const int length = 1 << 20;
-  dev::Cascade<dev::SumOp, float> cascade;
+  const float inf = INFINITY;
+  // -inf counts for nothing next to a finite value.
+  dev::OnlineSoftmax masked = onlineSoftmaxOf({-inf, 0.f, -inf, 0.f}, 2);
+  report("online softmax -inf masked",
+         std::max(sameValue(masked.max, 0.f), sameValue(masked.sum, 2.f)), 0);
+  double error = 0;
+  for (std::vector<float> row :
+       {std::vector<float>{1.f, NAN, 2.f}, std::vector<float>{1.f, inf, 2.f},
+        std::vector<float>{NAN, -inf}}) {
+    dev::OnlineSoftmax state = onlineSoftmaxOf(row, 2);
+    error = std::max(error, sameValue(state.sum, NAN));
+  }
+  report("online softmax NaN, +inf: NaN sum", error, 0);
+}
+
+/// The accumulator sums every push exactly once, across runs, and a long
+/// sum about as accurately as a pairwise tree.
+void testAccumulator() {
+  for (int length : {0, 1, 3, 15, 16, 17, 4097}) {
+    dev::Accumulator<dev::SumOp, float> accumulator;
+    for (int i = 0; i < length; ++i)
+      accumulator.push(static_cast<float>(i));
+    double expected = 0.5 * length * (length > 0 ? length - 1.0 : 0.0);
+    report("accumulator n=" + std::to_string(length),
+           std::fabs(accumulator.result() - expected), 0);
+  }
+  const int length = 1 << 12;
+  dev::Accumulator<dev::SumOp, float> accumulator;
   double exact = 0;
   for (int i = 0; i < length; ++i) {
     float value = 1.f + std::sin(static_cast<float>(i) * 0.37f);
-    cascade.push(value);
+    accumulator.push(value);
     exact += value;
   }
-  report("cascade n=2^20 relative error",
-         std::fabs(cascade.result() - exact) / exact, 1e-6);
+  report("accumulator n=4096 relative error",
+         std::fabs(accumulator.result() - exact) / exact, 1e-6);
+  // Chunks of Welford states: three of five values, one cut short.
+  const float chunks[3][8] = {{1, 2, 3, 4, 5, 6, 7, 8},
+                              {9, 10, 11, 12, 13, 14, 15, 16},
+                              {17, 18, 19, 0, 0, 0, 0, 0}};
+  dev::Accumulator<dev::WelfordOp, dev::Welford, 2> welford;
+  for (int i = 0; i < 3; ++i)
+    welford.push(dev::welfordOfChunk<8>(chunks[i], i < 2 ? 8 : 3));
+  dev::Welford w = welford.result();
+  // 1 .. 19: mean 10, M2 = 19 * (19^2 - 1) / 12 = 570.
+  report("welford chunks mean", std::fabs(w.mean - 10.0), 0);
+  report("welford chunks m2", std::fabs(w.m2 - 570.0) / 570.0, 1e-6);
+  report("welford chunks count", std::fabs(w.count - 19.0), 0);
 }
 
 } // namespace
@@ -193,7 +245,8 @@ int main() {
   testComparisons();
   testCombiners();
   testWelford();
-  testCascade();
+  testOnlineSoftmax();
+  testAccumulator();
   std::printf("%s: %d of %d checks failed\n", failures ? "FAILED" : "PASSED",
               failures, checks);
   return failures ? 1 : 0;

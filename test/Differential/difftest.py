@@ -135,6 +135,15 @@ def check_decomposed(ref, orig32, dec32):
     return baseline
 
 
+def same_values(a, b):
+    """Whether `a` and `b` hold the same values, NaN equal to NaN and -0
+    unequal to +0."""
+    if not np.array_equal(a, b, equal_nan=True):
+        return False
+    numbers = ~np.isnan(a)
+    return np.array_equal(np.signbit(a[numbers]), np.signbit(b[numbers]))
+
+
 def check_optimized(mode, ref, dec32, baseline, opt32):
     """Checks the pipeline's f32 results `opt32` in fp mode `mode` against
     the f64 reference and the baseline of check_decomposed."""
@@ -153,9 +162,9 @@ def check_optimized(mode, ref, dec32, baseline, opt32):
                           f"original rel={base_rel:.3e} "
                           f"max={base_max:.3e}")
         # Strict rewrites preserve values: the pipeline must not change
-        # a single bit of what the decomposed model computes.
-        if mode == "strict" and not np.array_equal(
-                dec32[name], opt32[name], equal_nan=True):
+        # a single bit of what the decomposed model computes, the sign of a
+        # zero included (NaN payloads aside).
+        if mode == "strict" and not same_values(dec32[name], opt32[name]):
             raise Failure(f"strict: {name}: the pipeline changed the f32 "
                           f"values of the decomposed model")
 

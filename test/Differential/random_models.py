@@ -7,7 +7,7 @@
 # ===----------------------------------------------------------------------===#
 #
 # Generates random but valid model modules in the sinter dialect: chains and
-# DAGs over every op, with a symbolic batch dim, static dims of 1 and odd
+# DAGs over every op (comparisons, select, slices and concats included), with a symbolic batch dim, static dims of 1 and odd
 # sizes, params with init hints, and one or two results. The same seed always
 # gives the same model. Values are kept in the domain of each op (log, sqrt,
 # rsqrt, pow and div see positive inputs bounded away from 0), so that the f32
@@ -28,7 +28,7 @@ FEATURE_SIZES = [1, 2, 3, 4, 5, 7, 8, 12, 16, 33]
 
 
 def tensor_type(shape):
-    dims = "x".join("?" if d is None else str(d) for d in shape)
+    dims = "x".join("?" if d in (None, "T") else str(d) for d in shape)
     return f"tensor<{dims}xf32>" if shape else "tensor<f32>"
 
 
@@ -58,6 +58,7 @@ class ModelBuilder:
         self.counter = 0
         self.params = 0
         self.batch = 1  # the value of the symbolic dim B
+        self.second_dim = None  # the value of the symbolic dim T, if used
         # Results beside the last value (argmax/argmin), and the SSA names
         # of the values with i64 elements.
         self.extra_results = []
@@ -245,6 +246,51 @@ VOLUME_DIMS = {3: [[0], [1], [0, 2], [0, 1], [0, 1, 2]],
                4: [[1], [1, 2], [0, 2, 3], [1, 3], [0, 2], [0, 1, 2, 3]]}
 
 
+def random_mask(b, value):
+    """where(x > t, x, other) or (x > t) * x: a comparison's 0/1 mask used by
+    sinter.select or by arithmetic. The threshold is a constant or a
+    normal(0, 1) param, so that the f32 and f64 runs of a model choose alike
+    (ties are as unlikely as an exact hit of a random threshold)."""
+    rng = b.rng
+    shape = value[1]
+    pred = rng.choice(["lt", "le", "gt", "ge"])
+    if shape and shape[-1] is not None and rng.random() < 0.5:
+        threshold = b.param([shape[-1]], ("normal", (0.0, 1.0)))
+    else:
+        threshold = b.constant(rng.choice([0.0, 0.25, -0.5]))
+    mask = b.emit(f"sinter.compare {pred}, {value[0]}, {threshold[0]} : "
+                  f"{tensor_type(shape)}, {tensor_type(threshold[1])}", shape)
+    if rng.random() < 0.3:
+        return b.binary("mul", mask, value)
+    other = rng.choice([b.constant(rng.choice([0.0, -1.0])),
+                        b.unary("tanh", value)])
+    return b.emit(f"sinter.select {mask[0]}, {value[0]}, {other[0]} : "
+                  f"{tensor_type(shape)}, {tensor_type(shape)}, "
+                  f"{tensor_type(other[1])}", shape)
+
+
+def random_slices(b, value):
+    """Rotates the last dim: concat(x[..., k:], x[..., :k]), or doubles a
+    slice back to full size, concat(x[..., :h], x[..., :n-h] * 2), both of
+    the same shape, so that what follows composes as before."""
+    rng = b.rng
+    shape = value[1]
+    if not shape or shape[-1] is None or shape[-1] < 2:
+        return value
+    n, dim = shape[-1], len(shape) - 1
+
+    def slice_of(start, end):
+        return b.emit(f"sinter.slice {value[0]} dim {dim} start {start} "
+                      f"end {end} : {tensor_type(shape)}",
+                      shape[:-1] + [end - start])
+    k = rng.randint(1, n - 1)
+    first, second = slice_of(k, n), slice_of(0, k)
+    if rng.random() < 0.5:
+        second = b.binary("mul", second, b.constant(2.0))
+    return b.emit(f"sinter.concat {first[0]}, {second[0]} dim {dim} : "
+                  f"{tensor_type(first[1])}, {tensor_type(second[1])}", shape)
+
+
 def random_volume(b, value):
     """Views [B, n] as [B, C, H(, W)] and reduces it over leading, middle,
     strided or all dims (or normalizes it with training batch_norm), then
@@ -377,48 +423,77 @@ def random_linear(b, value):
 
 def random_algebra(b, value):
     """A pattern of the linear-map and constant rewrites (issue 15): a param
-    shift before a reduction, average pooling, a product with a param matrix,
-    y * c + y, a positive scale after relu, a scale of a linear's input,
-    training batch norm of a biased linear, and values that cancel (x - x,
-    x * 0)."""
+    (vector or scalar) added to or subtracted from a linear, or the linear
+    subtracted from it, before a reduction; sum or mean over groups of
+    adjacent or strided columns, alone or followed by a param matrix; a
+    product with a param matrix of any width; scalar and column scales then
+    a reduction; y * c + y and its mirrors; positive scales after relu and
+    leaky_relu; a scale of a linear's input; training batch norm of a
+    biased linear; values that cancel (x - x, x * 0); reductions and norms
+    of constants; and a constant of shape [B, T] from two inputs."""
     rng = b.rng
     shape = value[1]
     if len(shape) != 2 or shape[1] is None:
         return value
     k = shape[1]
-    case = rng.choice(["shift_reduce", "pool", "matmul_param", "factor",
-                       "relu_scale", "input_scale", "batch_norm", "cancel",
-                       "times_zero"])
+    case = rng.choice(["shift_reduce", "pool", "matmul_param", "pool_matmul",
+                       "scale_reduce", "factor", "relu_scale", "input_scale",
+                       "batch_norm", "cancel", "times_zero", "const_reduce",
+                       "outer_zero"])
+    if case == "outer_zero":
+        return outer_zero(b, value)
     if case == "input_scale":
         value = b.binary("mul", value, b.param([k], ("uniform", (0.5, 1.5))))
     n = rng.choice([g for g in FEATURE_SIZES if g > 1])
     out = b.matmul(value, n)
-    if case != "times_zero" and rng.random() < 0.7:
-        out = b.binary("add", out, b.param([n], ("normal", (0.0, 0.5))))
+    if case not in ("times_zero", "const_reduce") and rng.random() < 0.7:
+        bias = b.param([n], ("normal", (0.0, 0.5)))
+        out = b.binary("add", *rng.sample([out, bias], 2))
     if case == "shift_reduce":
-        out = b.binary(rng.choice(["sub", "add"]), out,
-                       b.param([n], ("normal", (0.0, 1.0))))
+        shift = b.param(rng.choice([[n], [1, n], []]), ("normal", (0.0, 1.0)))
+        op = rng.choice(["sub", "add", "rsub"])
+        out = (b.binary("sub", shift, out) if op == "rsub"
+               else b.binary(op, out, shift))
         return b.reduction(rng.choice(["sum", "mean"]), out, [1],
                            rng.random() < 0.5)
-    if case == "pool":
+    if case in ("pool", "pool_matmul"):
         g = rng.choice([d for d in (1, 2, 3, 4, n) if n % d == 0])
+        # [B, n/g, g] reduced over g adjacent columns, or over the n/g
+        # columns g apart.
         grouped = b.reshape(out, [None, n // g, g])
-        return b.reduction(rng.choice(["sum", "mean"]), grouped, [2],
-                           rng.random() < 0.3)
+        dims = [rng.choice([1, 2])]
+        if n % 4 == 0 and rng.random() < 0.3:
+            # [B, 2, n/4, 2], reduced over any of the three parts.
+            grouped = b.reshape(out, [None, 2, n // 4, 2])
+            dims = sorted(rng.sample([1, 2, 3], rng.randint(1, 2)))
+        pooled = b.reduction(rng.choice(["sum", "mean"]), grouped, dims,
+                             case == "pool" and rng.random() < 0.3)
+        if case == "pool":
+            return pooled
+        return param_matmul(b, pooled)
     if case == "matmul_param":
-        p = rng.choice([d for d in FEATURE_SIZES if d <= n])
-        v = b.param([n, p], ("linear_default", (float(n),)))
-        return b.emit(f"sinter.matmul {out[0]}, {v[0]} : "
-                      f"{tensor_type(out[1])}, {tensor_type(v[1])}",
-                      [None, p])
+        return param_matmul(b, out)
+    if case == "scale_reduce":
+        if rng.random() < 0.5:
+            out = b.binary("mul", b.constant(rng.choice([0.5, -2.0])), out)
+        s = b.param([n], ("uniform", (-1.5, 1.5)))
+        out = b.binary("mul", *rng.sample([out, s], 2))
+        return b.reduction(rng.choice(["sum", "mean"]), out, [1],
+                           rng.random() < 0.5)
     if case == "factor":
         c = rng.choice([b.constant(rng.choice([0.5, -1.5, 3.0])),
                         b.param([n], ("normal", (0.0, 1.0)))])
-        scaled = b.binary("mul", out, c)
-        return b.binary("add", *rng.sample([scaled, out], 2))
+        scaled = b.binary("mul", *rng.sample([out, c], 2))
+        return b.binary(rng.choice(["add", "sub"]), *rng.sample([scaled, out],
+                                                                2))
     if case == "relu_scale":
-        s = b.unary("exp", b.param([n], ("normal", (0.0, 0.5))))
-        return b.binary("mul", b.unary("relu", out), s)
+        p = b.param([n], ("normal", (0.0, 0.5)))
+        s = b.unary(rng.choice(["exp", "sigmoid"]), p)
+        if rng.random() < 0.5:
+            act = b.unary("relu", out)
+        else:
+            act = b.unary("leaky_relu", out, " alpha = 1.000000e-01")
+        return b.binary("mul", *rng.sample([act, s], 2))
     if case == "batch_norm":
         # Training statistics need two rows (as in PyTorch).
         rows = b.batch if out[1][0] is None else out[1][0]
@@ -432,7 +507,67 @@ def random_algebra(b, value):
     if case == "cancel":
         zero = b.binary("sub", out, out)
         return b.binary("add", random_unary(b, zero), b.constant(0.5))
+    if case == "const_reduce":
+        return constant_reduction(b, out)
     return b.binary("mul", out, b.constant(0.0))
+
+
+def param_matmul(b, value):
+    """value @ V for a param V of any width: the fold into the weights
+    happens only where it costs no more."""
+    n = value[1][-1]
+    p = b.rng.choice(FEATURE_SIZES)
+    v = b.param([n, p], ("linear_default", (float(n),)))
+    return b.emit(f"sinter.matmul {value[0]}, {v[0]} : "
+                  f"{tensor_type(value[1])}, {tensor_type(v[1])}",
+                  value[1][:-1] + [p])
+
+
+def constant_reduction(b, value):
+    """A reduction or norm of a constant (value * 0 + c), over the features
+    or the batch."""
+    rng = b.rng
+    c = b.binary("add", b.binary("mul", value, b.constant(0.0)),
+                 b.constant(rng.choice([1.0, 1.5, -0.75])))
+    op = rng.choice(REDUCTIONS + ["std", "layer_norm", "softmax"])
+    n = c[1][1]
+    if op == "layer_norm":
+        normed = b.emit(f"sinter.layer_norm {c[0]} shape [{n}] : "
+                        f"{tensor_type(c[1])}", c[1])
+        return b.binary("add", normed, b.constant(0.5))
+    if op == "softmax":
+        return b.emit(f"sinter.softmax {c[0]} dim {rng.choice([0, 1])} : "
+                      f"{tensor_type(c[1])}", c[1])
+    dims = [rng.choice([0, 1])]
+    extra = ""
+    if op in ("var", "std"):
+        # The unbiased variance of one element is NaN (PyTorch too).
+        rows = b.batch if dims == [0] else n
+        extra = " unbiased = false" if rows < 2 else rng.choice(
+            ["", " unbiased = false"])
+    reduced = b.reduction("var" if op == "std" else op, c, dims,
+                          rng.random() < 0.5, extra)
+    if op in ("var", "std"):
+        # A variance of a constant is exactly 0: 1 + it can be judged.
+        if op == "std":
+            reduced = b.unary("sqrt", reduced)
+        return b.binary("add", reduced, b.constant(1.0))
+    return reduced
+
+
+def outer_zero(b, value):
+    """(x @ y^T) * 0 + 0.5 for an input y of T rows: a constant of shape
+    [B, T], whose dims come from two inputs. It is an extra result, and the
+    chain goes on from `value`."""
+    k = value[1][1]
+    if b.second_dim is None:
+        b.second_dim = b.rng.choice([1, 2, 4])
+    y = b.argument("input", ["T", k], ["T", ""])
+    h = b.emit(f"sinter.matmul {value[0]}, {y[0]} transpose_b : "
+               f"{tensor_type(value[1])}, {tensor_type(y[1])}", [None, "T"])
+    zero = b.binary("mul", h, b.constant(0.0))
+    b.extra_results.append(b.binary("add", zero, b.constant(0.5)))
+    return value
 
 
 def generate(seed):
@@ -451,7 +586,8 @@ def generate(seed):
     for _ in range(steps):
         value = rng.choice(live[-3:])
         kind = rng.choices(["unary", "binary", "reduction", "norm", "linear",
-                            "algebra", "volume"], [4, 4, 2, 2, 2, 2, 2])[0]
+                            "algebra", "volume", "mask", "slices"],
+                           [4, 4, 2, 2, 2, 2, 2, 1, 1])[0]
         if kind == "unary":
             result = random_unary(b, value)
         elif kind == "binary":
@@ -464,6 +600,10 @@ def generate(seed):
             result = random_linear(b, value)
         elif kind == "algebra":
             result = random_algebra(b, value)
+        elif kind == "mask":
+            result = random_mask(b, value)
+        elif kind == "slices":
+            result = random_slices(b, value)
         else:
             result = random_volume(b, value)
         live.append(result)
@@ -475,8 +615,8 @@ def generate(seed):
     results += b.extra_results
 
     def dim_names(shape):
-        return "[" + ", ".join('"B"' if d is None else '""'
-                               for d in shape) + "]"
+        names = {None: '"B"', "T": '"T"'}
+        return "[" + ", ".join(names.get(d, '""') for d in shape) + "]"
     args = ",\n        ".join(f"{ssa}: {tensor_type(shape)} {attrs}"
                               for ssa, shape, attrs in b.arguments)
     def result_type(ssa, shape):
@@ -488,7 +628,10 @@ def generate(seed):
     body = "\n".join(b.lines)
     ret_values = ", ".join(v for v, _ in results)
     ret_types = ", ".join(result_type(v, s) for v, s in results)
-    text = (f"module @{name} attributes {{sinter.dims = {{B = {batch} : i64}}}} {{\n"
+    dims = f"B = {batch} : i64"
+    if b.second_dim is not None:
+        dims += f", T = {b.second_dim} : i64"
+    text = (f"module @{name} attributes {{sinter.dims = {{{dims}}}}} {{\n"
             f"  func.func @forward(\n        {args})\n      -> ({rets}) {{\n"
             f"{body}\n    return {ret_values} : {ret_types}\n  }}\n}}\n")
     return name, text

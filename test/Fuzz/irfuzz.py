@@ -14,13 +14,15 @@
 #   - the emitters: sinterc -emit=cuda with --emit-torch and
 #     --print-fusion-plan, in the fp mode of the seed's parity,
 # (sinter-opt runs over --chunk modules at a time, with --split-input-file,
-# and module by module when that fails) and reports every crash (a signal, an LLVM stack dump, a sanitizer
-# report), hang (a tool that runs past --timeout seconds), verifier failure
-# after a pass, error on a valid module, or mismatch. Modules with hostile
-# names (every --hostile-every'th seed) go through the passes and the
-# emitters only: their names are not file names for the interpreter's .npy
-# files. A few refusals are known and owned elsewhere (KNOWN_REFUSALS); they
-# are counted, not failures. A failing seed prints its module; rerun it with
+# and so does the interpreter, with `sinterc run --batch`; a chunk that
+# fails runs module by module, to name the seed) and reports every crash (a
+# signal, an LLVM stack dump, a sanitizer report), hang (a tool that runs
+# past --timeout seconds), verifier failure after a pass, error on a valid
+# module, or mismatch. Modules with hostile names (every --hostile-every'th
+# seed) go through the passes and the emitters only: their names are not
+# file names for the interpreter's .npy files. A few refusals are known and
+# owned elsewhere (KNOWN_REFUSALS); they are counted, not failures. A
+# failing seed prints its module; rerun it with
 # `irfuzz.py ... --first-seed N --count 1`. The last line is the summary.
 #
 # Python rather than C++ builders: the tools under test run as processes, so
@@ -39,6 +41,8 @@ import sys
 import tempfile
 import time
 
+import numpy as np
+
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 sys.path.insert(0, os.path.join(here, "..", "Differential"))
@@ -53,16 +57,7 @@ PASSES = ["sinter-decompose", "sinter-simplify",
 
 # Refusals of the emitter that other work owns: name -> pattern of the
 # message. Each is tolerated and counted; anything else is a failure.
-KNOWN_REFUSALS = {
-    # Issue 15 (constant model outputs emitted as a fill).
-    "constant result": r"a model result is a constant",
-    # Issue 13 (every reduction geometry on the GPU): the row and column
-    # reduction emitters' refusals of geometries they do not handle yet.
-    "reduction geometry": r"CUDA emitter: (\w+ over leading dims is not "
-    r"supported|a row_reduction kernel reduces trailing dims only|argmax/argmin"
-    r" over segments of a row|the reductions and outputs of a row_reduction "
-    r"kernel do not share rows|too many row segments)",
-}
+KNOWN_REFUSALS = {}
 
 # The name policy (sinter/Support/Names.h): sinterc refuses, at its
 # location, a name that is not an identifier. For modules with hostile names
@@ -151,25 +146,81 @@ def check_emitters(tools, path, work, seed, hostile=False):
     return None
 
 
-def interpret(tools, path, work, name, precision, seed=None, inputs=None):
-    return difftest.interpret(tools, path, os.path.join(work, name),
-                              precision, os.path.join(work, "data"), [],
-                              inputs, seed)
-
-
-def check_numerics(tools, case, decomposed, optimized):
-    """The differential test's comparison (difftest.py) of the module of
-    `case` before and after the pipeline."""
-    work, path, seed = case["work"], case["path"], case["seed"]
+def interpreter_args(case, path, name, precision, seed=None):
+    """The arguments of one `sinterc run` of `path` for `case`, writing its
+    outputs to <work>/<name>: with `seed`, drawing the inputs and saving
+    them to <work>/data; otherwise reading them from there."""
+    data = os.path.join(case["work"], "data")
+    args = [path, f"--precision={precision}",
+            f"--out-dir={os.path.join(case['work'], name)}"]
+    if seed is not None:
+        return args + [f"--seed={seed}", f"--save-inputs={data}"]
+    args.append(f"--params-dir={data}")
     inputs = difftest.parse_input_names(case["text"])
-    orig32 = interpret(tools, path, work, "orig32", "f32", seed=seed)
-    ref = interpret(tools, path, work, "ref", "f64", inputs=inputs)
-    dec32 = interpret(tools, decomposed, work, "dec32", "f32", inputs=inputs)
+    if inputs:
+        args += ["--inputs"] + [os.path.join(data, n + ".npy")
+                                for n in inputs]
+    return args
+
+
+def run_interpreter(tools, runs):
+    """Runs the interpreter once for each (case, arguments) of `runs`: all
+    in one process (`sinterc run --batch`), and run by run only when that
+    process crashes, to name the case. Returns {seed: finding} for the
+    cases whose run failed."""
+    if not runs:
+        return {}
+    work = os.path.dirname(runs[0][0]["work"])
+    commands = os.path.join(work, f"batch-{runs[0][0]['seed']}.txt")
+    with open(commands, "w") as f:
+        f.write("".join(" ".join(shlex.quote(a) for a in args) + "\n"
+                        for _, args in runs))
+    cmd = [tools.sinterc, "run", f"--batch={commands}"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              errors="replace",
+                              timeout=tools.timeout * len(runs))
+        output = proc.stdout + proc.stderr
+        crashed = proc.returncode < 0 or proc.returncode > 1 or any(
+            marker in output for marker in CRASH_MARKERS)
+    except subprocess.TimeoutExpired:
+        crashed = True
+    findings = {}
+    if crashed:
+        for case, args in runs:
+            try:
+                run_tool([tools.sinterc, "run"] + args, tools.timeout)
+            except Finding as finding:
+                findings.setdefault(case["seed"], f"interpreter: {finding}")
+        return findings
+    # Each run's stderr lies between its frame lines.
+    for index, (case, args) in enumerate(runs):
+        frame = f"sinterc run: batch line {index + 1}"
+        error = proc.stderr.split(frame + "\n", 1)[-1].split(frame + " exit",
+                                                               1)
+        status = proc.stdout.split(frame + " exit ", 1)[-1].split("\n", 1)[0]
+        if status != "0":
+            line = " ".join(shlex.quote(a) for a in ["sinterc", "run"] + args)
+            findings.setdefault(case["seed"], "interpreter: error on a valid "
+                                f"module: {line}\n{error[0][-3000:]}")
+    return findings
+
+
+def load_outputs(case, name):
+    out = os.path.join(case["work"], name)
+    return {f[:-4]: np.load(os.path.join(out, f))
+            for f in sorted(os.listdir(out)) if f.endswith(".npy")}
+
+
+def check_numerics(case):
+    """The differential test's comparison (difftest.py) of the interpreter's
+    results of `case` before and after the pipeline."""
+    ref, orig32, dec32 = (load_outputs(case, name)
+                          for name in ("ref", "orig32", "dec32"))
     baseline = difftest.check_decomposed(ref, orig32, dec32)
-    for mode, opt_path in optimized.items():
-        opt32 = interpret(tools, opt_path, work, f"opt-{mode}", "f32",
-                          inputs=inputs)
-        difftest.check_optimized(mode, ref, dec32, baseline, opt32)
+    for mode in case["optimized"]:
+        difftest.check_optimized(mode, ref, dec32, baseline,
+                                 load_outputs(case, f"opt-{mode}"))
 
 
 def write_stage(case, name, text):
@@ -188,8 +239,7 @@ def check_chunk(tools, seeds):
         for seed in seeds:
             hostile = tools.hostile_every > 0 and \
                 seed % tools.hostile_every == 0
-            _, text = random_modules.generate(seed, hostile=hostile,
-                                              pending=tools.pending_names)
+            _, text = random_modules.generate(seed, hostile=hostile)
             work = os.path.join(root, str(seed))
             os.makedirs(work)
             case = {"seed": seed, "text": text, "work": work,
@@ -227,10 +277,26 @@ def check_chunk(tools, seeds):
             for c in live:
                 c.setdefault("optimized", {})[mode] = write_stage(
                     c, f"opt-{mode}", outputs[c["seed"]])
+        # The interpreter before and after the pipeline, in two batches: the
+        # first draws the inputs that the second reads. Modules with
+        # hostile names go to the emitters only.
+        numeric = [c for c in live if not c["hostile"]]
+        failed.update(run_interpreter(tools, [
+            (c, interpreter_args(c, c["path"], "orig32", "f32", c["seed"]))
+            for c in numeric]))
+        numeric = [c for c in numeric if c["seed"] not in failed]
+        failed.update(run_interpreter(tools, [
+            (c, interpreter_args(c, path, name, precision))
+            for c in numeric
+            for name, path, precision in
+            [("ref", c["path"], "f64"), ("dec32", c["decomposed"], "f32")] +
+            [(f"opt-{mode}", path, "f32")
+             for mode, path in c["optimized"].items()]]))
+        live = [c for c in live if c["seed"] not in failed]
         for c in live:
             try:
                 if not c["hostile"]:
-                    check_numerics(tools, c, c["decomposed"], c["optimized"])
+                    check_numerics(c)
                 results[c["seed"]] = check_emitters(tools, c["path"],
                                                     c["work"], c["seed"],
                                                     c["hostile"])
@@ -258,14 +324,10 @@ def main():
                         help="seconds one tool may run before it hangs")
     parser.add_argument("--hostile-every", type=int, default=10,
                         help="every Nth seed gets hostile names (0: none)")
-    parser.add_argument("--pending-names", action="store_true",
-                        help="also the hostile names that hang sinterc "
-                        "until issue 19's reliability work lands")
     parser.add_argument("--chunk", type=int, default=10,
                         help="modules per sinter-opt run (--split-input-file)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     tools = parser.parse_args()
-    tools.modes = "fast,strict"
 
     start = time.monotonic()
     seeds = iter(range(tools.first_seed, tools.first_seed + tools.count))

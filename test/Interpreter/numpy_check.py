@@ -296,6 +296,32 @@ CASES += [
 ]
 
 
+# Comparisons give 0/1 masks; "integer" inputs make ties (==, <=, >=) occur.
+for pred, ref in [("lt", np.less), ("le", np.less_equal), ("gt", np.greater),
+                  ("ge", np.greater_equal), ("eq", np.equal), ("ne", np.not_equal)]:
+    CASES.append(("compare-" + pred, {"a": ((6, 7), "integer"), "b": ((7,), "integer")},
+                  "%y = sinter.compare " + pred + ", %a, %b : {T:a}, {T:b}",
+                  lambda a, b, ref=ref: ref(a, b).astype(np.float64)))
+
+CASES += [
+    ("select-broadcast", {"c": ((6, 1), "integer"), "a": ((6, 7), "normal"), "b": ((7,), "normal")},
+     "%y = sinter.select %c, %a, %b : {T:c}, {T:a}, {T:b}",
+     lambda c, a, b: np.where(c != 0, a, b)),
+    ("slice-last", {"a": ((4, 9), "normal")},
+     "%y = sinter.slice %a dim 1 start 2 end 7 : {T:a}", lambda a: a[:, 2:7]),
+    ("slice-middle", {"a": ((3, 5, 4), "normal")},
+     "%y = sinter.slice %a dim 1 start 1 end 4 : {T:a}", lambda a: a[:, 1:4]),
+    ("slice-first", {"a": ((6, 3), "normal")},
+     "%y = sinter.slice %a dim 0 start 5 end 6 : {T:a}", lambda a: a[5:6]),
+    ("concat-last", {"a": ((4, 3), "normal"), "b": ((4, 5), "normal")},
+     "%y = sinter.concat %a, %b dim 1 : {T:a}, {T:b}",
+     lambda a, b: np.concatenate([a, b], axis=1)),
+    ("concat-three-middle", {"a": ((2, 1, 4), "normal"), "b": ((2, 3, 4), "normal"),
+                             "c": ((2, 2, 4), "normal")},
+     "%y = sinter.concat %a, %b, %c dim 1 : {T:a}, {T:b}, {T:c}",
+     lambda a, b, c: np.concatenate([a, b, c], axis=1)),
+]
+
 # ---------------------------------------------------------------------------
 # Driver
 # ---------------------------------------------------------------------------

@@ -478,3 +478,22 @@ func.func @matmul_computed_operand(%x: tensor<3xf32>, %w: tensor<2x1xf32>) -> te
   %m = sinter.matmul %r, %w transpose_b : tensor<3x1xf32>, tensor<2x1xf32>
   return %m : tensor<3x2xf32>
 }
+
+// -----
+
+// Must not fuse: an argmax over part of the rows of a row kernel (here rows
+// of [4] over [8, 16], the argmax over the 16 of each of them) would be
+// segmented, which row kernels have no form of (issue 19: planned, then
+// refused by the emitter); it gets rows of its own.
+// CHECK-LABEL: func.func @argmax_not_segmented
+//       CHECK:   %[[K0:.*]] = sinter.kernel row_reduction(%{{.*}}) : (tensor<4x8x16xf32>) -> tensor<4x1x1xf32>
+//       CHECK:     sinter.mean
+//       CHECK:   sinter.kernel row_reduction(%{{.*}}, %[[K0]]) : {{.*}} -> tensor<4x8xi64>
+//       CHECK:     sinter.sub
+//  CHECK-NEXT:     sinter.argmax
+func.func @argmax_not_segmented(%x: tensor<4x8x16xf32>) -> tensor<4x8xi64> {
+  %m = sinter.mean %x dims [1, 2] keepdim : tensor<4x8x16xf32>
+  %c = sinter.sub %x, %m : tensor<4x8x16xf32>, tensor<4x1x1xf32>
+  %a = sinter.argmax %c dims [2] : tensor<4x8x16xf32>
+  return %a : tensor<4x8xi64>
+}

@@ -4,15 +4,16 @@
 
 // gemm_scale_batchnorm: three kernels, each with its plan's strategy and
 // launches; bytes count each input read as many times as the plan's passes
-// (the column statistics read k0#0 twice: mean, then variance) and each
-// output written once, with B at its default (x: 1024 * 512 * 4 bytes).
+// (the column statistics read k0#0 once: the mean and the variance in one
+// pass of Welford states) and each output written once, with B at its
+// default (x: 1024 * 512 * 4 bytes).
 
 // CHECK-LABEL: fusion plan of @forward in @gemm_scale_batchnorm: 3 kernels; bytes and FLOPs estimated with symbolic dims at their sinter.dims defaults (B = 1024)
 // CHECK-NEXT:  kernel  kind              strategy                launches    bytes      FLOPs  inputs                                outputs     ops
 // CHECK-NEXT:  k0      gemm              library_gemm+generated         2  3672064  268959744  x, weight, bias, scale                k0#0        matmul, add, mul
-// CHECK-NEXT:  k1      column_reduction  split_reduction                5  2099200    1049088  k0#0                                  k1#0, k1#1  mean, sub, mul, mean, add, rsqrt
+// CHECK-NEXT:  k1      column_reduction  split_welford                  3  1050624    1049088  k0#0                                  k1#0, k1#1  mean, sub, mul, mean, add, rsqrt
 // CHECK-NEXT:  k2      pointwise         elementwise                    1  2101248    1048576  k0#0, k1#0, k1#1, bn_weight, bn_bias  y           sub, mul, mul, add
-// CHECK-NEXT:  total                                                       7872512  271057408
+// CHECK-NEXT:  total                                                       6823936  271057408
 
 // Without kernels, the plan says so.
 

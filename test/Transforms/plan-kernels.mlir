@@ -106,14 +106,14 @@ func.func @welford(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
 
 // -----
 
-// A sum of squares of x - mean that is not the mean of them: two passes
-// and the output pass, no single-pass pair.
+// A sum of (x - mean) * x, not of squared deviations (whose sum is
+// Welford's M2, a single-pass pair): two passes and the output pass.
 // CHECK-LABEL: func.func @no_single_pass
 // CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, passes = 3, launches = 1, epilogue = none>}
 func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<512x65536xf32>
   %d = sinter.sub %x, %m : tensor<512x65536xf32>, tensor<512x1xf32>
-  %sq = sinter.mul %d, %d : tensor<512x65536xf32>, tensor<512x65536xf32>
+  %sq = sinter.mul %d, %x : tensor<512x65536xf32>, tensor<512x65536xf32>
   %v = sinter.sum %sq dims [1] keepdim : tensor<512x65536xf32>
   %y = sinter.div %d, %v : tensor<512x65536xf32>, tensor<512x1xf32>
   return %y : tensor<512x65536xf32>
@@ -254,4 +254,26 @@ func.func @kept(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
     sinter.yield %r : tensor<?x64xf32>
   }
   return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// A mean and the variance around it in one kernel (training batch_norm's
+// statistics): one pass of Welford states reads the input for both; an
+// apply step computes rsqrt of the statistics: 1 pass, 3 launches (partials,
+// fold, apply). The normalization is a pointwise kernel.
+// CHECK-LABEL: func.func @split_welford
+// CHECK: sinter.kernel column_reduction
+// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 1, launches = 3, epilogue = none>
+// CHECK: sinter.kernel pointwise
+func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
+  %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
+  %d = sinter.sub %x, %m : tensor<?x96xf32>, tensor<1x96xf32>
+  %sq = sinter.mul %d, %d : tensor<?x96xf32>, tensor<?x96xf32>
+  %v = sinter.mean %sq dims [0] keepdim : tensor<?x96xf32>
+  %e = sinter.constant dense<1.0e-5> : tensor<f32>
+  %ve = sinter.add %v, %e : tensor<1x96xf32>, tensor<f32>
+  %r = sinter.rsqrt %ve : tensor<1x96xf32>
+  %y = sinter.mul %d, %r : tensor<?x96xf32>, tensor<1x96xf32>
+  return %y : tensor<?x96xf32>
 }

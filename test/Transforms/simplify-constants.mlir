@@ -1,5 +1,5 @@
-// RUN: sinter-opt %s --split-input-file --sinter-simplify | FileCheck %s
-// RUN: sinter-opt %s --split-input-file --sinter-simplify=fp-mode=strict | FileCheck %s --check-prefix=STRICT
+// RUN: sinter-opt %s --split-input-file --sinter-decompose --sinter-simplify | FileCheck %s
+// RUN: sinter-opt %s --split-input-file --sinter-decompose --sinter-simplify=fp-mode=strict | FileCheck %s --check-prefix=STRICT
 
 // Constants of any shape (SimplifyConstants.cpp): `x - x` and `x * 0` of a
 // symbolic shape become a sinter.fill of a model input's dims, so that what
@@ -67,4 +67,86 @@ func.func @fold_unary() -> (tensor<4xf32>, tensor<4xf32>) {
   %n = sinter.neg %c : tensor<4xf32>
   %e = sinter.exp %c : tensor<4xf32>
   return %n, %e : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Every reduction of a constant over static dims is a constant: prod 2^8,
+// logsumexp 2 + log 8, var and std 0, a norm's centered value 0 (its sum
+// too), softmax 1/8; over the symbolic batch, the biased var (0) and max
+// (2). Strict mode folds the exact ones (prod, var, std, max) and keeps
+// exp, log and rsqrt.
+// CHECK-LABEL: func.func @reductions_of_constants
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x8xf32>)
+//   CHECK-DAG:   %[[MB:.*]] = sinter.constant dense<2.000000e+00> : tensor<1x8xf32>
+//   CHECK-DAG:   %[[VB:.*]] = sinter.constant dense<0.000000e+00> : tensor<1x8xf32>
+//   CHECK-DAG:   %[[P:.*]] = sinter.fill 2.560000e+02 dims [0] of %[[X]] : tensor<?x8xf32> -> tensor<?x1xf32>
+//   CHECK-DAG:   %[[L:.*]] = sinter.fill 4.0794415473937988 dims [0] of %[[X]] : tensor<?x8xf32> -> tensor<?x1xf32>
+//   CHECK-DAG:   %[[Z:.*]] = sinter.fill 0.000000e+00 dims [0] of %[[X]] : tensor<?x8xf32> -> tensor<?x1xf32>
+//   CHECK-DAG:   %[[SM:.*]] = sinter.fill 1.250000e-01 dims [0] of %[[X]] : tensor<?x8xf32> -> tensor<?x8xf32>
+//   CHECK-NOT:   sinter.{{sum|max|prod|exp|log|mean|var}}
+//       CHECK:   return %[[P]], %[[L]], %[[Z]], %[[Z]], %[[Z]], %[[VB]], %[[MB]], %[[SM]]
+// STRICT-LABEL: func.func @reductions_of_constants
+//       STRICT:   %[[P:.*]] = sinter.fill 2.560000e+02
+//       STRICT:   sinter.exp
+//       STRICT:   %[[Z:.*]] = sinter.fill 0.000000e+00 dims [0] of %{{.*}} : tensor<?x8xf32> -> tensor<?x1xf32>
+//       STRICT:   return %[[P]], %{{.*}}, %[[Z]], %[[Z]],
+func.func @reductions_of_constants(%x: tensor<?x8xf32>) -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<1x8xf32>, tensor<1x8xf32>, tensor<?x8xf32>) {
+  %f = sinter.fill 2.0 dims [0] of %x : tensor<?x8xf32> -> tensor<?x8xf32>
+  %p = sinter.prod %f dims [1] keepdim : tensor<?x8xf32>
+  %l = sinter.logsumexp %f dims [1] keepdim : tensor<?x8xf32>
+  %v = sinter.var %f dims [1] keepdim : tensor<?x8xf32>
+  %vs = sinter.var %f dims [1] keepdim : tensor<?x8xf32>
+  %s = sinter.sqrt %vs : tensor<?x1xf32>
+  %n = sinter.layer_norm %f shape [8] : tensor<?x8xf32>
+  %ns = sinter.sum %n dims [1] keepdim : tensor<?x8xf32>
+  %vb = sinter.var %f dims [0] keepdim unbiased = false : tensor<?x8xf32>
+  %mb = sinter.max %f dims [0] keepdim : tensor<?x8xf32>
+  %sm = sinter.softmax %f dim 1 : tensor<?x8xf32>
+  return %p, %l, %v, %s, %ns, %vb, %mb, %sm : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<1x8xf32>, tensor<1x8xf32>, tensor<?x8xf32>
+}
+
+// -----
+
+// prod over the symbolic batch: 1^B = 1 for every B, 2^B is not a
+// constant. 0.3^8 rounds (fast only). logsumexp over a size-1 dim is x
+// exactly; over 8 elements of x it stays.
+// CHECK-LABEL: func.func @prod_of_constants
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x8xf32>)
+//   CHECK-DAG:   %[[ONE:.*]] = sinter.constant dense<1.000000e+00> : tensor<1x8xf32>
+//   CHECK-DAG:   %[[TWO:.*]] = sinter.prod %{{.*}} dims [0] keepdim
+//   CHECK-DAG:   %[[T8:.*]] = sinter.fill 6.5610023739282042E-5 dims [0] of %[[X]]
+//       CHECK:   %[[LSE:.*]] = sinter.add
+//       CHECK:   return %[[ONE]], %[[TWO]], %[[T8]], %[[LSE]], %[[X]]
+// STRICT-LABEL: func.func @prod_of_constants
+//       STRICT:   %[[ONE:.*]] = sinter.constant dense<1.000000e+00> : tensor<1x8xf32>
+//       STRICT:   sinter.prod %{{.*}} dims [1] keepdim
+//       STRICT:   return %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %arg0
+func.func @prod_of_constants(%x: tensor<?x8xf32>) -> (tensor<1x8xf32>, tensor<1x8xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x8xf32>) {
+  %one = sinter.fill 1.0 dims [0] of %x : tensor<?x8xf32> -> tensor<?x8xf32>
+  %pb = sinter.prod %one dims [0] keepdim : tensor<?x8xf32>
+  %two = sinter.fill 2.0 dims [0] of %x : tensor<?x8xf32> -> tensor<?x8xf32>
+  %tb = sinter.prod %two dims [0] keepdim : tensor<?x8xf32>
+  %third = sinter.fill 0.3 dims [0] of %x : tensor<?x8xf32> -> tensor<?x8xf32>
+  %pt = sinter.prod %third dims [1] keepdim : tensor<?x8xf32>
+  %lu = sinter.logsumexp %x dims [1] keepdim : tensor<?x8xf32>
+  %r = sinter.reshape %x : tensor<?x8xf32> -> tensor<?x8x1xf32>
+  %l1 = sinter.logsumexp %r dims [2] : tensor<?x8x1xf32>
+  return %pb, %tb, %pt, %lu, %l1 : tensor<1x8xf32>, tensor<1x8xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x8xf32>
+}
+
+// -----
+
+// A constant of shape [B, T], B from x and T from y: a fill of both, and
+// the matmul that computed its shape is dead.
+// CHECK-LABEL: func.func @two_sources
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x8xf32>, %[[Y:.*]]: tensor<?x8xf32>)
+//       CHECK:   %[[F:.*]] = sinter.fill 1.000000e+00 dims [0, 0] of %[[X]], %[[Y]] : tensor<?x8xf32>, tensor<?x8xf32> -> tensor<?x?xf32>
+//  CHECK-NEXT:   return %[[F]]
+func.func @two_sources(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> tensor<?x?xf32> {
+  %h = sinter.matmul %x, %y transpose_b : tensor<?x8xf32>, tensor<?x8xf32>
+  %c = sinter.constant dense<0.0> : tensor<f32>
+  %z = sinter.mul %h, %c : tensor<?x?xf32>, tensor<f32>
+  %e = sinter.exp %z : tensor<?x?xf32>
+  return %e : tensor<?x?xf32>
 }

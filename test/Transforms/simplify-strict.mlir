@@ -87,8 +87,7 @@ func.func @no_regroup(%x: tensor<?x64xf32>, %p: tensor<64xf32> {sinter.role = "p
 //       CHECK:   %[[A:.*]] = sinter.add %[[Y]], %[[Z]]
 //       CHECK:   return %[[Z]], %[[M]], %[[A]]
 func.func @zeros(%x: tensor<4x1xf32>, %y: tensor<4x1xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>) {
-  %m = sinter.mean %x dims [1] keepdim : tensor<4x1xf32>
-  %z = sinter.sub %x, %m : tensor<4x1xf32>, tensor<4x1xf32>
+  %z = sinter.sub %x, %x : tensor<4x1xf32>, tensor<4x1xf32>
   %g = sinter.gelu %z : tensor<4x1xf32>
   %r = sinter.relu %g : tensor<4x1xf32>
   %c0 = sinter.constant dense<0.0> : tensor<f32>
@@ -115,23 +114,32 @@ func.func @clamps(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 
 // -----
 
-// Exact: a positive constant leaves max, size-1 dims leave a reduction.
-// Not exact: a scalar does not leave a sum.
+// Exact: a positive constant leaves max, size-1 dims leave a max and leave
+// a sum that reduces other dims too. Not exact: a scalar does not leave a
+// sum; a sum or mean over size-1 dims only is 0 + y, which turns -0 into
+// +0 (issue 19: dropping it made strict mode return -0), with keepdim too.
 // CHECK-LABEL: func.func @reductions
-//  CHECK-SAME: (%[[X:.*]]: tensor<?x64xf32>, %[[Y:.*]]: tensor<?x1xf32>)
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x64xf32>, %[[Y:.*]]: tensor<?x1xf32>, %[[Z:.*]]: tensor<4x1x8xf32>)
 //       CHECK:   %[[P:.*]] = sinter.mul %[[X]], %[[C:.*]] : tensor<?x64xf32>, tensor<f32>
 //       CHECK:   %[[S:.*]] = sinter.sum %[[P]] dims [1]
 //       CHECK:   %[[M:.*]] = sinter.max %[[X]] dims [1]
 //       CHECK:   %[[MC:.*]] = sinter.mul %[[M]], %[[C]]
+//       CHECK:   %[[U:.*]] = sinter.sum %[[Y]] dims [1] : tensor<?x1xf32>
+//       CHECK:   %[[K:.*]] = sinter.mean %[[Y]] dims [1] keepdim : tensor<?x1xf32>
 //       CHECK:   %[[R:.*]] = sinter.reshape %[[Y]] : tensor<?x1xf32> -> tensor<?xf32>
-//       CHECK:   return %[[S]], %[[MC]], %[[R]]
-func.func @reductions(%x: tensor<?x64xf32>, %y: tensor<?x1xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+//       CHECK:   %[[ZS:.*]] = sinter.sum %[[Z]] dims [2] : tensor<4x1x8xf32>
+//       CHECK:   %[[ZR:.*]] = sinter.reshape %[[ZS]] : tensor<4x1xf32> -> tensor<4xf32>
+//       CHECK:   return %[[S]], %[[MC]], %[[U]], %[[K]], %[[R]], %[[ZR]]
+func.func @reductions(%x: tensor<?x64xf32>, %y: tensor<?x1xf32>, %z: tensor<4x1x8xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x1xf32>, tensor<?xf32>, tensor<4xf32>) {
   %c = sinter.constant dense<2.5> : tensor<f32>
   %0 = sinter.mul %x, %c : tensor<?x64xf32>, tensor<f32>
   %1 = sinter.sum %0 dims [1] : tensor<?x64xf32>
   %2 = sinter.max %0 dims [1] : tensor<?x64xf32>
   %3 = sinter.sum %y dims [1] : tensor<?x1xf32>
-  return %1, %2, %3 : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+  %4 = sinter.mean %y dims [1] keepdim : tensor<?x1xf32>
+  %5 = sinter.max %y dims [1] : tensor<?x1xf32>
+  %6 = sinter.sum %z dims [1, 2] : tensor<4x1x8xf32>
+  return %1, %2, %3, %4, %5, %6 : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x1xf32>, tensor<?xf32>, tensor<4xf32>
 }
 
 // -----
@@ -159,4 +167,20 @@ func.func @matmuls(%x: tensor<?x64xf32>, %w: tensor<32x64xf32> {sinter.role = "p
   %4 = sinter.sum %3 dims [1] keepdim : tensor<?x32xf32>
   %5 = sinter.mul %2, %s : tensor<?x32xf32>, tensor<32xf32>
   return %1, %4, %5 : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x32xf32>
+}
+
+// -----
+
+// x + -0 = x for every x; x + +0 is +0 where x is -0, so it stays (issue
+// 19: the folder dropped it, and strict mode returned -0).
+// CHECK-LABEL: func.func @add_zero
+//  CHECK-SAME: (%[[X:.*]]: tensor<8xf32>)
+//       CHECK:   %[[A:.*]] = sinter.add %[[X]], %{{.*}} : tensor<8xf32>, tensor<f32>
+//       CHECK:   return %[[A]], %[[X]]
+func.func @add_zero(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %pz = sinter.constant dense<0.0> : tensor<f32>
+  %nz = sinter.constant dense<-0.0> : tensor<f32>
+  %0 = sinter.add %x, %pz : tensor<8xf32>, tensor<f32>
+  %1 = sinter.add %nz, %x : tensor<f32>, tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
 }

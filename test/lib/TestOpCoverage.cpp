@@ -68,6 +68,8 @@ func::FuncOp buildInstance(OpBuilder &builder, RegisteredOperationName name) {
     numOperands = 1;
   else if (name.hasTrait<OpTrait::sinter::BroadcastingBinary>())
     numOperands = 2;
+  else if (name.hasTrait<OpTrait::sinter::BroadcastingTernary>())
+    numOperands = 3;
   else
     return nullptr;
   Location loc = builder.getUnknownLoc();
@@ -125,7 +127,7 @@ LogicalResult checkFormula(func::FuncOp func) {
   WalkResult result = func.walk([](Operation *op) {
     if (!isElementwiseOp(op))
       return WalkResult::advance();
-    SmallVector<std::string> operands = {"x", "y"};
+    SmallVector<std::string> operands = {"x", "y", "z"};
     operands.resize(op->getNumOperands());
     return failed(cuda::getElementwiseFormula(op, operands))
                ? WalkResult::interrupt()

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunCommand.h"
+#include "OutputSummary.h"
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
@@ -41,13 +42,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cmath>
-#include <cstring>
 
 namespace cl = llvm::cl;
 using namespace mlir;
@@ -82,7 +80,8 @@ struct RunOptions {
       "dim",
       cl::desc("Set a symbolic dim of the model, e.g. --dim B=4 (repeat "
                "the flag or separate with commas for several); the default "
-               "is the value the model declares"),
+               "is the value the model declares; 0, for a dim that every "
+               "output has, is an empty batch: empty outputs, nothing runs"),
       cl::value_desc("NAME=VALUE"), cl::CommaSeparated,
       cl::cat(getRunCategory())};
   cl::opt<uint64_t> seed{
@@ -127,12 +126,17 @@ struct RunOptions {
       cl::desc("Also print every value of outputs of at most 4096 "
                "elements, one row of the last dim per line"),
       cl::cat(getRunCategory())};
+  cl::opt<std::string> batchFile{
+      "batch",
+      cl::desc("Run every line of <file> as the arguments of one sinterc "
+               "run, one after the other in this process (no start-up cost "
+               "per run). Each run's output is framed by `sinterc run: batch "
+               "line N` and `sinterc run: batch line N exit K` lines on "
+               "stdout and stderr; the exit status is the largest K"),
+      cl::value_desc("file"), cl::cat(getRunCategory())};
   cl::opt<bool> shortHelp{"h", cl::desc("Alias for --help"),
                           cl::cat(getRunCategory())};
 };
-
-/// The largest output --print-values prints in full.
-constexpr int64_t kMaxPrintedElements = 4096;
 
 /// Values of the symbolic dims and where each came from.
 struct DimBindings {
@@ -161,9 +165,10 @@ static bool isNpyArgument(StringRef arg) {
 /// Rewrites `--inputs a.npy b.npy` into one `--inputs=<file>` per file: the
 /// flag takes every following argument that names a .npy file. Drops
 /// argv[1] ("run") so that the rest parses as its own command line.
-static SmallVector<std::string> expandInputLists(int argc, char **argv) {
-  SmallVector<std::string> args{std::string(argv[0]) + " run"};
-  for (int i = 2; i < argc; ++i) {
+static SmallVector<std::string> expandInputLists(ArrayRef<StringRef> argv) {
+  SmallVector<std::string> args{argv[0].str() + " run"};
+  size_t argc = argv.size();
+  for (size_t i = 2; i < argc; ++i) {
     StringRef arg = argv[i];
     StringRef flag = arg.take_until([](char c) { return c == '='; });
     if (flag != "--inputs" && flag != "-inputs") {
@@ -174,7 +179,7 @@ static SmallVector<std::string> expandInputLists(int argc, char **argv) {
       args.push_back(arg.str());
     bool any = arg.contains('=');
     for (; i + 1 < argc && isNpyArgument(argv[i + 1]); ++i, any = true)
-      args.push_back("--inputs=" + std::string(argv[i + 1]));
+      args.push_back("--inputs=" + argv[i + 1].str());
     if (!any)
       args.push_back(arg.str());
   }
@@ -192,9 +197,20 @@ static std::string getNpyPath(StringRef dir, StringRef name) {
 // Dims and shapes
 //===----------------------------------------------------------------------===//
 
+/// Returns true if every output of the model has the symbolic dim `name`:
+/// with it 0, every output is empty (an empty batch), the rule of the C
+/// API's forward.
+static bool emptiesEveryOutput(const ModelSignature &signature,
+                               StringRef name) {
+  return !signature.results.empty() &&
+         llvm::all_of(signature.results, [&](const ModelValue &result) {
+           return llvm::is_contained(result.dimNames, name);
+         });
+}
+
 /// Applies the --dim flags to the model's defaults. Unknown names and
-/// malformed flags are usage errors; values that are not integers >= 1 are
-/// input errors.
+/// malformed flags are usage errors; values that are not integers >= 0 are
+/// input errors (checkEmptyDims refuses the 0s that are not empty batches).
 static int applyDimFlags(ArrayRef<std::string> flags,
                          const ModelSignature &signature,
                          DimBindings &bindings) {
@@ -215,15 +231,38 @@ static int applyDimFlags(ArrayRef<std::string> flags,
                       (known.empty() ? Twine("") : "; its dims: " + known));
     }
     int64_t value = 0;
-    if (text.getAsInteger(10, value) || value < 1 || value > kMaxTensorElements)
+    if (text.getAsInteger(10, value) || value < 0 || value > kMaxTensorElements)
       return fail(ExitInputError, "--dim " + flag +
                                       ": the value must be an "
-                                      "integer from 1 to " +
+                                      "integer from 0 to " +
                                       Twine(kMaxTensorElements));
     bindings.values[name] = value;
     bindings.setBy[name] = ("--dim " + flag).str();
   }
   return ExitSuccess;
+}
+
+/// Checks the dims that are 0 (set by --dim or by a .npy file): only a dim
+/// that every output has may be 0. Returns whether one is, i.e. whether
+/// every output is empty.
+static FailureOr<bool> checkEmptyDims(const ModelSignature &signature,
+                                      const DimBindings &bindings) {
+  bool empty = false;
+  for (const auto &[name, value] : bindings.values) {
+    if (value != 0)
+      continue;
+    if (!emptiesEveryOutput(signature, name)) {
+      auto setBy = bindings.setBy.find(name);
+      fail(ExitInputError, (setBy == bindings.setBy.end() ? Twine("the model")
+                                                          : setBy->second) +
+                               " sets " + name +
+                               " = 0, but only a dim that every output "
+                               "has may be 0 (an empty batch)");
+      return failure();
+    }
+    empty = true;
+  }
+  return empty;
 }
 
 /// Formats the declared type of `value`, symbolic dims by name: f32[B, 16].
@@ -409,93 +448,6 @@ static int saveArguments(StringRef dir, const ModelSignature &signature,
 // Outputs
 //===----------------------------------------------------------------------===//
 
-/// 64-bit FNV-1a of the values of `tensor` as little-endian float32 (int64
-/// for integer tensors).
-static uint64_t getChecksum(const HostTensor &tensor) {
-  uint64_t hash = kFnv1a64Basis;
-  for (double value : tensor.data) {
-    uint64_t bits = 0;
-    size_t size = 8;
-    if (tensor.isInteger) {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(value));
-    } else {
-      float single = static_cast<float>(value);
-      uint32_t singleBits;
-      std::memcpy(&singleBits, &single, sizeof(singleBits));
-      bits = singleBits;
-      size = 4;
-    }
-    char bytes[8];
-    for (size_t i = 0; i < size; ++i)
-      bytes[i] = static_cast<char>(bits >> (8 * i));
-    hash = getFnv1a64(StringRef(bytes, size), hash);
-  }
-  return hash;
-}
-
-/// Prints one value as %.6g (floats; every NaN as `nan`) or exactly
-/// (indices).
-static void printValue(llvm::raw_ostream &os, double value, bool isInteger) {
-  if (isInteger)
-    os << static_cast<int64_t>(value);
-  else if (std::isnan(value))
-    os << "nan";
-  else
-    os << llvm::format("%.6g", value);
-}
-
-/// Prints `<name> <type>[<shape>] min= max= mean= fnv1a=`; min, max and
-/// mean are NaN if any value is.
-static void printSummary(llvm::raw_ostream &os, const ModelValue &value,
-                         const HostTensor &tensor) {
-  double min = HUGE_VAL, max = -HUGE_VAL, sum = 0.0;
-  for (double x : tensor.data) {
-    min = std::isnan(x) || std::isnan(min) ? NAN : std::min(min, x);
-    max = std::isnan(x) || std::isnan(max) ? NAN : std::max(max, x);
-    sum += x;
-  }
-  if (tensor.data.empty())
-    min = max = NAN;
-  double mean = sum / static_cast<double>(tensor.data.size());
-  os << value.name << ' ' << value.type.getElementType()
-     << formatShape(tensor.shape) << " min=";
-  printValue(os, min, false);
-  os << " max=";
-  printValue(os, max, false);
-  os << " mean=";
-  printValue(os, mean, false);
-  os << " fnv1a=" << llvm::format_hex_no_prefix(getChecksum(tensor), 16)
-     << "\n";
-}
-
-/// Prints every value of `tensor`, one row of its last dim per line,
-/// prefixed by the indices of the other dims: `  [0, 1] 1 2 3`.
-static void printValues(llvm::raw_ostream &os, const HostTensor &tensor) {
-  if (tensor.numElements() > kMaxPrintedElements) {
-    os << "  (" << tensor.numElements() << " values, not printed)\n";
-    return;
-  }
-  ArrayRef<int64_t> shape = tensor.shape;
-  int64_t rowLength = shape.empty() ? 1 : shape.back();
-  int64_t rows = rowLength ? tensor.numElements() / rowLength : 0;
-  ArrayRef<int64_t> outer = shape.drop_back(shape.empty() ? 0 : 1);
-  for (int64_t row = 0; row < rows; ++row) {
-    SmallVector<int64_t> index(outer.size());
-    for (int64_t d = outer.size() - 1, rest = row; d >= 0; --d) {
-      index[d] = rest % outer[d];
-      rest /= outer[d];
-    }
-    os << "  [";
-    llvm::interleaveComma(index, os);
-    os << ']';
-    for (int64_t j = 0; j < rowLength; ++j) {
-      os << ' ';
-      printValue(os, tensor.data[row * rowLength + j], tensor.isInteger);
-    }
-    os << '\n';
-  }
-}
-
 /// Summarizes every output and writes it to --out-dir.
 static int emitOutputs(const RunOptions &options,
                        const ModelSignature &signature,
@@ -525,25 +477,73 @@ static int emitOutputs(const RunOptions &options,
 // Entry point
 //===----------------------------------------------------------------------===//
 
+/// Parses the command line `argv` (argv[1] is "run") into the options.
+static bool parseCommandLine(ArrayRef<StringRef> argv) {
+  SmallVector<std::string> args = expandInputLists(argv);
+  SmallVector<const char *> argPointers = llvm::map_to_vector(
+      args, [](const std::string &arg) { return arg.c_str(); });
+  return cl::ParseCommandLineOptions(
+      argPointers.size(), argPointers.data(),
+      "sinterc run: execute a model with the reference interpreter\n\n"
+      "  Inputs and params come from .npy files or are drawn from the "
+      "init hints\n  with --seed; outputs are summarized on stdout and "
+      "written with --out-dir.\n  Exit status: 0 success, 1 input error, "
+      "2 usage error.\n",
+      &llvm::errs());
+}
+
+static int runOnce(RunOptions &options);
+
+/// Runs every line of the file `path` as the arguments of one run (--batch).
+static int runBatch(RunOptions &options, StringRef path, StringRef tool) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &errorMessage);
+  if (!file)
+    return fail(ExitInputError, errorMessage);
+  SmallVector<StringRef> lines;
+  file->getBuffer().split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  int worst = ExitSuccess;
+  for (auto [index, line] : llvm::enumerate(lines)) {
+    llvm::BumpPtrAllocator allocator;
+    llvm::StringSaver saver(allocator);
+    SmallVector<const char *> words;
+    cl::TokenizeGNUCommandLine(line, saver, words);
+    SmallVector<StringRef> argv{tool, "run"};
+    argv.append(words.begin(), words.end());
+    std::string frame = "sinterc run: batch line " + std::to_string(index + 1);
+    llvm::outs() << frame << "\n";
+    llvm::outs().flush();
+    llvm::errs() << frame << "\n";
+    cl::ResetAllOptionOccurrences();
+    int code = !parseCommandLine(argv) ? ExitUsageError
+               : !options.batchFile.empty()
+                   ? fail(ExitUsageError, "--batch in a batch line")
+                   : runOnce(options);
+    llvm::outs() << frame << " exit " << code << "\n";
+    llvm::outs().flush();
+    llvm::errs() << frame << " exit " << code << "\n";
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
 int mlir::sinter::runMain(int argc, char **argv) {
   RunOptions options;
   cl::HideUnrelatedOptions(getRunCategory());
-  SmallVector<std::string> args = expandInputLists(argc, argv);
-  SmallVector<const char *> argPointers = llvm::map_to_vector(
-      args, [](const std::string &arg) { return arg.c_str(); });
-  if (!cl::ParseCommandLineOptions(
-          argPointers.size(), argPointers.data(),
-          "sinterc run: execute a model with the reference interpreter\n\n"
-          "  Inputs and params come from .npy files or are drawn from the "
-          "init hints\n  with --seed; outputs are summarized on stdout and "
-          "written with --out-dir.\n  Exit status: 0 success, 1 input error, "
-          "2 usage error.\n",
-          &llvm::errs()))
+  SmallVector<StringRef> args(argv, argv + argc);
+  if (!parseCommandLine(args))
     return ExitUsageError;
   if (options.shortHelp) {
     cl::PrintHelpMessage();
     return ExitSuccess;
   }
+  if (!options.batchFile.empty())
+    return runBatch(options, options.batchFile, argv[0]);
+  return runOnce(options);
+}
+
+/// Runs the model of one command line.
+static int runOnce(RunOptions &options) {
   std::string inputFilename = options.inputFilename;
   if (inputFilename.empty())
     return fail(ExitUsageError, "no input file; usage: sinterc run [options] "
@@ -582,12 +582,27 @@ int mlir::sinter::runMain(int argc, char **argv) {
   if (int code =
           readArgumentFiles(options, *signature, bindings, tensors, given))
     return code;
+  FailureOr<bool> empty = checkEmptyDims(*signature, bindings);
+  if (failed(empty))
+    return ExitInputError;
   if (int code = drawArguments(options, *signature, bindings, tensors, given))
     return code;
   if (!options.saveInputsDir.empty())
     if (int code = saveArguments(options.saveInputsDir, *signature, tensors))
       return code;
 
+  // An empty batch: every output is empty and nothing runs, as in the C API.
+  if (*empty) {
+    std::vector<HostTensor> outputs;
+    for (const ModelValue &result : signature->results) {
+      llvm::Expected<SmallVector<int64_t>> shape =
+          getConcreteShape(result, bindings);
+      if (!shape)
+        return fail(ExitInputError, llvm::toString(shape.takeError()));
+      outputs.emplace_back(*shape, result.type.getElementType().isInteger());
+    }
+    return emitOutputs(options, *signature, outputs);
+  }
   Interpreter interpreter(options.precision);
   FailureOr<std::vector<HostTensor>> outputs =
       interpreter.runModel(*module, tensors);

@@ -346,10 +346,7 @@ static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   if (failed(output))
     return ExitInputError;
   if (options.outputPath == "-") {
-    llvm::outs() << "// ===== " << output->modelName << ".h =====\n"
-                 << output->header << "// ===== " << output->modelName
-                 << ".cu =====\n"
-                 << output->source;
+    sinter::printCUDAOutput(llvm::outs(), *output);
     return ExitSuccess;
   }
   std::optional<StringRef> runtime;

@@ -99,7 +99,9 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
     case KernelKind::row_reduction:
       // Few long rows: the plan splits each row over many blocks.
       code = kernel.op.getPlanAttr().getStrategy() ==
-                     KernelStrategy::split_reduction
+                         KernelStrategy::split_reduction ||
+                     kernel.op.getPlanAttr().getStrategy() ==
+                         KernelStrategy::split_welford
                  ? generateColumnReduction(
                        local, makeEvalKernel(kernel.request, kernel.name))
                  : generateRowReduction(

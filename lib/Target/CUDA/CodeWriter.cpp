@@ -7,13 +7,13 @@
 
 #include "CodeWriter.h"
 
+#include "sinter/Support/Numbers.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -40,14 +40,7 @@ std::string cuda::formatFloatLiteral(double value) {
     return "NAN";
   if (std::isinf(single))
     return single > 0 ? "INFINITY" : "-INFINITY";
-  char buffer[32];
-  for (int digits = 1; digits <= 9; ++digits) {
-    std::snprintf(buffer, sizeof(buffer), "%.*g", digits,
-                  static_cast<double>(single));
-    if (std::strtof(buffer, nullptr) == single)
-      break;
-  }
-  std::string text = buffer;
+  std::string text = formatShortest(single);
   if (text.find_first_of(".en") == std::string::npos)
     text += ".0";
   return text + "f";

@@ -6,16 +6,25 @@
 //===----------------------------------------------------------------------===//
 //
 // A column kernel reduces over dims other than the trailing ones (training
-// batch_norm: mean and variance over the batch), then applies the result to
+// batch_norm: mean and variance over N, H, W), then applies the result to
 // every element. Without atomics, so that results are bitwise reproducible:
 //   - per reduction, a partial kernel: a block of 256 threads covers up to
 //     256 columns (adjacent threads read adjacent columns, so each row is
-//     read in runs of up to 1 KiB), its other threads split the rows, and it
-//     covers one of `splits` slices of the rows; it writes one partial result
-//     per column and slice;
-//   - a final kernel folds the partials of each column in slice order;
-//   - reductions that read earlier results (the variance reads the mean)
-//     run after them;
+//     read in runs of up to 1 KiB) or, when the innermost dim is reduced, one
+//     column whose elements its threads split; it covers one of `splits`
+//     slices of the rows. Each thread loads eight rows at a time, combines
+//     them as a tree and pushes the result into a blocked accumulator (runs
+//     of 8 chunks, then the runs: errors as small as pairwise summation's
+//     for the rows a thread reads); it writes one partial result per column
+//     and slice;
+//   - a final kernel folds the partials of each column in slice order, with
+//     a blocked accumulator (or, for few columns, a block per column as a
+//     fixed tree);
+//   - under the split_welford plan, a mean and the first variance around it
+//     are one partial kernel of Welford states (each chunk of eight rows:
+//     its mean and squared deviations) and one fold, which writes both;
+//   - reductions that read earlier results (a second variance reads the
+//     mean) run after them;
 //   - the apply step is a pointwise kernel over the outputs that reads the
 //     inputs and the final results.
 // `splits` depends on the shape only, so the results do not depend on the
@@ -24,6 +33,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -48,11 +59,17 @@ struct ColumnReduction {
   /// columns, many slices: a whole-tensor sum) rather than one thread per
   /// column in slice order.
   bool treeFold = false;
+  /// For a mean under the split_welford strategy, the variance around it
+  /// that its Welford states compute too (its index among the reductions).
+  std::optional<size_t> variance;
+  /// Whether the Welford states of its mean compute this variance: it has
+  /// no kernels of its own.
+  bool computedByMean = false;
 
   /// The type of the partial results: a (value, index) pair for argmax and
-  /// argmin, a float otherwise.
+  /// argmin, Welford states for a mean with its variance, a float otherwise.
   StringRef getAccumulatorType() const {
-    return info.isArg() ? "dev::ArgValue" : "float";
+    return info.isArg() ? "dev::ArgValue" : variance ? "dev::Welford" : "float";
   }
   /// The element type of the final results.
   StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
@@ -134,9 +151,8 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   const std::string columns = std::to_string(reduction.columnsPerBlock);
   const std::string lanes = std::to_string(256 / reduction.columnsPerBlock);
   const std::string accType = reduction.getAccumulatorType().str();
-  const std::string cascade =
-      "dev::Cascade<" + reduction.combiner + ", " + accType + ">";
-  writer.line(cascade + " cascade;");
+  writer.line("dev::Accumulator<" + reduction.combiner + ", " + accType +
+              "> accumulator;");
   // A block covers `columns` columns; its threads split into `lanes` lanes
   // of adjacent columns (or, for one column, adjacent reduced elements).
   const bool oneColumn = reduction.columnsPerBlock == 1;
@@ -150,9 +166,15 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   unsigned guardDepth = writer.getDepth();
   writer.line("const int64_t step = splits * " + lanes + ";");
   writer.openScope(); // over this slice's rows, kChunk at a time
-  writer.line(accType + " chunk[" + std::to_string(kChunk) + "];");
+  // Welford chunks hold the values, and how many of them are rows.
+  const bool welford = reduction.variance.has_value();
+  const std::string chunkCombiner = welford ? "dev::SumOp" : reduction.combiner;
+  writer.line((welford ? "float" : accType) + " chunk[" +
+              std::to_string(kChunk) + "];");
+  if (welford)
+    writer.line("int rows = 0;");
   writer.openScope(); // over the rows of one chunk
-  writer.line("chunk[u] = " + reduction.combiner + "::identity();");
+  writer.line("chunk[u] = " + chunkCombiner + "::identity();");
   writer.openScope(); // if (q < groupSize): the loads stay inside
   writer.line("const int64_t q = q0 + u * step;");
   // The column indexes the kept dims (read only when some has size > 1).
@@ -174,19 +196,25 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
                    ? "dev::ArgValue{" + element->text + ", q}"
                    : element->text) +
               ";");
+  if (welford)
+    writer.line("++rows;");
   writer.closeScope("if (q0 + u * step < " + reduction.groupSize.str() + ") {");
   // kChunk loads in flight per thread; the chunk combines as a fixed tree
-  // and joins the cascade, so the error grows with the log of the rows.
+  // and joins the accumulator's runs, so that the error grows with about
+  // the square root of the rows a thread reads.
   writer.closeScope("#pragma unroll\nfor (int u = 0; u < " +
                     std::to_string(kChunk) + "; ++u) {");
-  writer.line("cascade.push(dev::treeCombine<" + reduction.combiner + ", " +
-              std::to_string(kChunk) + ">(chunk));");
+  writer.line(welford
+                  ? "accumulator.push(dev::welfordOfChunk<" +
+                        std::to_string(kChunk) + ">(chunk, rows));"
+                  : "accumulator.push(dev::treeCombine<" + reduction.combiner +
+                        ", " + std::to_string(kChunk) + ">(chunk));");
   writer.closeScope("for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * " +
                     lanes + " + " + lane + "; q0 < " +
                     reduction.groupSize.str() +
                     "; q0 += " + std::to_string(kChunk) + " * step) {");
   writer.closeScope("if (column < " + reduction.positions.str() + ") {");
-  writer.line(accType + " acc = cascade.result();");
+  writer.line(accType + " acc = accumulator.result();");
   if (lanes == "1") {
     writer.line("if (column < " + reduction.positions.str() + ")");
     writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
@@ -242,10 +270,20 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
 static constexpr int64_t kTreeFoldColumns = 1024;
 
 /// The statements that finish column `p`'s `total`: the mean's division,
-/// and the store (of the index, for argmax/argmin), at `indent`.
+/// and the store (of the index, for argmax/argmin; of the mean and the
+/// variance `variance`, for Welford states), at `indent`.
 static std::string finishColumn(const ColumnReduction &reduction,
+                                const ColumnReduction *variance,
                                 StringRef indent) {
   std::string text;
+  if (variance) {
+    // M2 is the sum of squared deviations; their mean divides it.
+    std::string m2 = "total.m2";
+    if (getCombinerInfo(variance->info.kind).dividesByCount)
+      m2 += " / static_cast<float>(" + variance->groupSize.str() + ")";
+    return indent.str() + "stats[p] = total.mean;\n" + indent.str() +
+           "variance[p] = " + m2 + ";\n";
+  }
   if (getCombinerInfo(reduction.info.kind).dividesByCount)
     text += indent.str() + "total = total / static_cast<float>(" +
             reduction.groupSize.str() + ");\n";
@@ -254,8 +292,10 @@ static std::string finishColumn(const ColumnReduction &reduction,
                                  : "stats[p] = total;\n");
 }
 
-/// Writes the final kernel of `reduction`.
+/// Writes the final kernel of `reduction` (and of `variance`, which its
+/// Welford states compute, if not null).
 static std::string writeFinalKernel(const ColumnReduction &reduction,
+                                    const ColumnReduction *variance,
                                     StringRef name,
                                     ArrayRef<std::string> allDims,
                                     SmallVectorImpl<std::string> &dims) {
@@ -277,11 +317,13 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
         reduction.combiner +
         ">(total);\n"
         "    if (threadIdx.x == 0) {\n" +
-        finishColumn(reduction, "      ") + "    }\n  }\n";
+        finishColumn(reduction, variance, "      ") + "    }\n  }\n";
     dims.assign(findUsedDims(body, allDims));
     SmallVector<std::string> parameters = {
         "const " + accType + " *__restrict__ partial",
         reduction.getStatsType().str() + " *__restrict__ stats"};
+    if (variance)
+      parameters.push_back("float *__restrict__ variance");
     llvm::append_range(parameters, getDimParameters(dims));
     parameters.push_back("int64_t splits");
     return "/// Folds the partials of each column: a block per column, a fixed "
@@ -290,28 +332,30 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
            formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
            "}\n";
   }
-  // A thread per column: its partials join a cascade in slice order.
+  // A thread per column: its partials join an accumulator in slice order.
   std::string body = "  for (int64_t p = dev::globalThreadIndex(); p < " +
                      positions +
                      "; p += dev::gridStride()) {\n"
-                     "    dev::Cascade<" +
+                     "    dev::Accumulator<" +
                      reduction.combiner + ", " + accType +
-                     "> cascade;\n"
+                     "> accumulator;\n"
                      "    for (int64_t s = 0; s < splits; ++s)\n"
-                     "      cascade.push(partial[s * " +
+                     "      accumulator.push(partial[s * " +
                      positions +
                      " + p]);\n"
                      "    " +
-                     accType + " total = cascade.result();\n";
-  body += finishColumn(reduction, "    ") + "  }\n";
+                     accType + " total = accumulator.result();\n";
+  body += finishColumn(reduction, variance, "    ") + "  }\n";
   dims.assign(findUsedDims(body, allDims));
   SmallVector<std::string> parameters = {
       "const " + reduction.getAccumulatorType().str() +
           " *__restrict__ partial",
       reduction.getStatsType().str() + " *__restrict__ stats"};
+  if (variance)
+    parameters.push_back("float *__restrict__ variance");
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
-  return "/// Folds the partials of each column pairwise, in slice order.\n"
+  return "/// Folds the partials of each column in slice order (blocked).\n"
          "__global__ void __launch_bounds__(256)\n" +
          formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
          "}\n";
@@ -358,6 +402,24 @@ cuda::generateColumnReduction(EmitterContext &context,
   // Program order already puts every reduction after those it reads;
   // computeReductionLevels checks nothing reads a later one.
   (void)computeReductionLevels(results, reads);
+  // Under split_welford, a mean's Welford states compute the first variance
+  // around it as well (a later one reads the mean in a pass of its own).
+  if (kernel.plan &&
+      kernel.plan.getStrategy() == KernelStrategy::split_welford) {
+    for (auto [index, reduction] : llvm::enumerate(reductions)) {
+      std::optional<SinglePassPair> pair =
+          matchSinglePassPair(reduction.info.result.getDefiningOp());
+      auto owner = llvm::find_if(reductions, [&](const ColumnReduction &r) {
+        return pair && pair->form == SinglePassForm::Welford &&
+               r.info.result == pair->first->getResult(0);
+      });
+      if (owner == reductions.end() || owner->variance)
+        continue;
+      owner->variance = index;
+      owner->combiner = "dev::WelfordOp";
+      reduction.computedByMean = true;
+    }
+  }
 
   GeneratedKernel result;
   SmallVector<std::string> allDims = collectDims(context.shapes, kernel);
@@ -365,8 +427,27 @@ cuda::generateColumnReduction(EmitterContext &context,
   SmallVector<std::string> scratch;
   context.helpers.insert("align");
   context.helpers.insert("column_splits");
-  SmallVector<std::string> usedDims;
+  // The final results: an output the kernel returns as it is, or scratch.
+  for (ColumnReduction &reduction : reductions) {
+    std::string statsType = reduction.getStatsType().str();
+    if (const Buffer *output = findOutput(kernel, reduction.info.result)) {
+      launchBody += "  " + statsType + " *const " + reduction.stats + " = " +
+                    output->name + ";\n";
+      continue;
+    }
+    std::string statsBytes = "sinterAlign(static_cast<size_t>(" +
+                             reduction.positions.str() + ") * sizeof(" +
+                             statsType + "))";
+    scratch.push_back(statsBytes);
+    launchBody += "  " + statsType + " *const " + reduction.stats +
+                  " = reinterpret_cast<" + statsType + " *>(cursor);\n";
+    launchBody += "  cursor += " + statsBytes + ";\n";
+  }
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    if (reduction.computedByMean)
+      continue;
+    const ColumnReduction *variance =
+        reduction.variance ? &reductions[*reduction.variance] : nullptr;
     std::string suffix = std::to_string(index);
     std::string positions = reduction.positions.str();
     std::string splits = "splits" + suffix;
@@ -377,17 +458,10 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::string splitsExpr = "sinterColumnSplits(" + reduction.groupSize.str() +
                              ", " + std::to_string(256 / columnsPerBlock) +
                              ", " + columnBlocks + ")";
-    std::string statsType = reduction.getStatsType().str();
     std::string accType = reduction.getAccumulatorType().str();
-    // A reduction the kernel returns as it is goes straight to its output.
-    const Buffer *output = findOutput(kernel, reduction.info.result);
-    std::string statsBytes = "sinterAlign(static_cast<size_t>(" + positions +
-                             ") * sizeof(" + statsType + "))";
     std::string partialBytes = "sinterAlign(static_cast<size_t>(" + splitsExpr +
                                ") * " + positions + " * sizeof(" + accType +
                                "))";
-    if (!output)
-      scratch.push_back(statsBytes);
     scratch.push_back(partialBytes);
 
     SmallVector<std::string> partialDims, finalDims;
@@ -399,17 +473,10 @@ cuda::generateColumnReduction(EmitterContext &context,
       return failure();
     result.deviceCode += *partialKernel + "\n";
     result.deviceCode +=
-        writeFinalKernel(reduction, finalName, allDims, finalDims) + "\n";
+        writeFinalKernel(reduction, variance, finalName, allDims, finalDims) +
+        "\n";
 
     launchBody += "  const int64_t " + splits + " = " + splitsExpr + ";\n";
-    if (output) {
-      launchBody += "  " + statsType + " *const " + reduction.stats + " = " +
-                    output->name + ";\n";
-    } else {
-      launchBody += "  " + statsType + " *const " + reduction.stats +
-                    " = reinterpret_cast<" + statsType + " *>(cursor);\n";
-      launchBody += "  cursor += " + statsBytes + ";\n";
-    }
     launchBody += "  " + accType + " *const " + reduction.partial +
                   " = reinterpret_cast<" + accType + " *>(cursor);\n";
     launchBody += "  cursor += " + partialBytes + ";\n";
@@ -431,6 +498,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" +
                   partialName + "\"));\n";
     SmallVector<std::string> finalArgs = {reduction.partial, reduction.stats};
+    if (variance)
+      finalArgs.push_back(variance->stats);
     llvm::append_range(finalArgs, finalDims);
     finalArgs.push_back(splits);
     launchBody +=
@@ -495,8 +564,12 @@ cuda::generateColumnReduction(EmitterContext &context,
   result.launchCode = applyLaunch +
                       getLaunchSignature(kernel.name, parameters) + launchBody +
                       "}\n";
-  result.strategy = std::to_string(reductions.size()) +
-                    " reduction(s): per-slice partials, ordered fold, then "
-                    "pointwise apply";
+  int64_t pairs = llvm::count_if(
+      reductions, [](const ColumnReduction &r) { return r.computedByMean; });
+  result.strategy =
+      std::to_string(reductions.size()) + " reduction(s)" +
+      (pairs ? " (" + std::to_string(pairs) + " variance(s) in Welford states)"
+             : "") +
+      ": per-slice partials, ordered fold, then pointwise apply";
   return result;
 }

@@ -14,30 +14,17 @@
 
 #include "ModelEmitter.h"
 
-#include <cmath>
+#include "sinter/Support/Numbers.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
 using namespace mlir::sinter::cuda;
 
-/// Returns the shortest decimal form of `value` that reads back exactly.
-static std::string formatDouble(double value) {
-  if (value == std::trunc(value) && std::fabs(value) < 1e15)
-    return std::to_string(static_cast<int64_t>(value));
-  char buffer[32];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
-    if (std::strtod(buffer, nullptr) == value)
-      break;
-  }
-  return buffer;
-}
-
 /// Renders an init hint as the .sinter source spells it: "uniform(-1, 1)".
 static std::string formatInitHint(const InitHint &hint) {
   SmallVector<std::string> args;
   for (double arg : hint.args)
-    args.push_back(formatDouble(arg));
+    args.push_back(formatDecimal(arg));
   return hint.kind + "(" + llvm::join(args, ", ") + ")";
 }
 LogicalResult ModelEmitter::checkFunction(func::FuncOp func) {

@@ -39,10 +39,6 @@ struct ReductionInfo {
 /// it first).
 std::optional<ReductionInfo> getReductionInfo(Operation *op);
 
-/// True for the shape ops that move no data inside a kernel (reshape,
-/// transpose).
-inline bool isShapeOp(Operation *op) { return isa<ReshapeOp, TransposeOp>(op); }
-
 } // namespace mlir::sinter::cuda
 
 #endif // SINTER_LIB_TARGET_CUDA_OPCLASSES_H

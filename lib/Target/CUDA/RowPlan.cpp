@@ -13,15 +13,21 @@ using namespace mlir;
 using namespace mlir::sinter;
 using namespace mlir::sinter::cuda;
 
-/// Returns the reduction's input dims that it does not reduce, if they are
-/// all of size 1 after the first reduced dim (the reduced elements of one
-/// result are then contiguous); std::nullopt otherwise.
+/// Returns true if the dims that the reduction does not reduce are all of
+/// size 1 after the first reduced dim that is not (the reduced elements of
+/// one result are then contiguous; with only size-1 dims reduced, each
+/// result reduces one element), as classifyReduction's `trailing`.
 static bool reducesTrailingBlock(ArrayRef<DimExpr> shape,
                                  ArrayRef<int64_t> dims) {
   if (dims.empty())
     return false;
-  int64_t first = *llvm::min_element(dims);
-  for (int64_t d = first; d < static_cast<int64_t>(shape.size()); ++d)
+  std::optional<int64_t> first;
+  for (int64_t d : dims)
+    if (!shape[d].isConstant(1))
+      first = std::min(first.value_or(d), d);
+  if (!first)
+    return true;
+  for (int64_t d = *first; d < static_cast<int64_t>(shape.size()); ++d)
     if (!llvm::is_contained(dims, d) && !shape[d].isConstant(1))
       return false;
   return true;

@@ -13,17 +13,23 @@
 //   2. computes the reductions level by level (a reduction that reads
 //      another's result comes after it): each thread accumulates a strided
 //      part of the row, then the team combines the partial results in a fixed
-//      order (deterministic); reductions over segments of the row (group_norm
-//      after reshape [R, C] -> [R, G, C/G]) give each segment to a warp and
-//      keep the results in shared memory;
+//      order (deterministic); where the plan says single_pass, softmax's max
+//      and sum, or a mean and its variance, share one loop (online softmax,
+//      Welford); reductions over segments of the row (group_norm after
+//      reshape [R, C] -> [R, G, C/G]) give each segment to a warp and keep
+//      the results in shared memory;
 //   3. writes the outputs, computing every element from the inputs and the
 //      reduction results.
+// Where the plan's vector width is 4, the loops over the row read and write
+// whole-row buffers with float4 when the host finds them 16-byte aligned.
 // A row is whatever the reductions share: the kernel's row count R divides
 // the result count of every reduction, which reduces trailing dims only.
 // Matvec kernels come here too: a dot product with one output column is a
-// sum over the row of lhs * rhs.
+// sum over the row of lhs * rhs. This file writes the launch; RowPlan.cpp
+// decides what the kernel reads, RowWriter.cpp writes its body.
 //
 //===----------------------------------------------------------------------===//
+
 #include "RowKernel.h"
 
 #include "llvm/ADT/STLExtras.h"

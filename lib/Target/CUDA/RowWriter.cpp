@@ -332,11 +332,14 @@ void RowWriter::writeSinglePassResults(RowReduction &inner,
   bool welford = inner.form == SinglePassForm::Welford;
   writer.line("const float " + inner.storage + " = " + state +
               (welford ? ".mean;" : ".max;"));
-  // The mean of squared deviations is M2 over the count.
-  writer.line("const float " + outer.storage + " = " +
-              (welford ? state + ".m2 / static_cast<float>(" +
-                             outer.groupSize.str() + ");"
-                       : state + ".sum;"));
+  // The mean of squared deviations is M2 over the count, their sum M2.
+  std::string second = state + ".sum;";
+  if (welford)
+    second =
+        getCombinerInfo(outer.kind).dividesByCount
+            ? state + ".m2 / static_cast<float>(" + outer.groupSize.str() + ");"
+            : state + ".m2;";
+  writer.line("const float " + outer.storage + " = " + second);
 }
 
 LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {

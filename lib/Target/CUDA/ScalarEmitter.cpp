@@ -153,6 +153,64 @@ static std::optional<std::string> powByConstant(const std::string &base,
   return std::nullopt;
 }
 
+/// The C operator of a comparison predicate.
+static StringRef getComparisonOperator(ComparePredicate predicate) {
+  switch (predicate) {
+  case ComparePredicate::lt:
+    return "<";
+  case ComparePredicate::le:
+    return "<=";
+  case ComparePredicate::gt:
+    return ">";
+  case ComparePredicate::ge:
+    return ">=";
+  case ComparePredicate::eq:
+    return "==";
+  case ComparePredicate::ne:
+    return "!=";
+  }
+  llvm_unreachable("unknown comparison predicate");
+}
+
+/// The element of a concat at `index` along its dim: a choice among the
+/// inputs' elements `operands` by the input ranges that hold `index`.
+static std::string emitConcatChoice(ConcatOp concat,
+                                    ArrayRef<std::string> operands,
+                                    const Expr &index) {
+  std::string text = operands.back();
+  for (size_t k = operands.size() - 1; k-- > 0;)
+    text = index.text + " < " + std::to_string(concat.getOffset(k + 1)) +
+           " ? " + operands[k] + " : " + (k + 2 < operands.size() ? "(" : "") +
+           text + (k + 2 < operands.size() ? ")" : "");
+  return text;
+}
+
+Coords ScalarEmitter::getOperandCoords(Operation *op, unsigned operand,
+                                       const Coords &coords) {
+  Value value = op->getOperand(operand);
+  auto concat = dyn_cast<ConcatOp>(op);
+  if (!concat)
+    return broadcastCoords(coords, getShape(op->getResult(0)), getShape(value));
+  // Every input is read at its index clamped into its own range; the choice
+  // keeps the one whose range holds the index.
+  int64_t dim = concat.getDim();
+  int64_t offset = concat.getOffset(operand);
+  int64_t last = *getShape(value)[dim].getConstant() - 1;
+  Expr index = bindIndex(coords.indices[dim]);
+  std::string shifted =
+      offset == 0 ? index.text
+                  : "(" + index.text + " - " + std::to_string(offset) + ")";
+  std::string text = index.text + " < " + std::to_string(offset + last) +
+                     " ? " + shifted + " : " + std::to_string(last);
+  if (offset > 0)
+    text =
+        index.text + " < " + std::to_string(offset) + " ? 0 : (" + text + ")";
+  Coords result;
+  result.indices = coords.indices;
+  result.indices[dim] = bindIndex(Expr(text, index.depth));
+  return result;
+}
+
 FailureOr<std::string>
 cuda::getElementwiseFormula(Operation *op, ArrayRef<std::string> operands,
                             std::optional<double> splatRhs) {
@@ -167,6 +225,13 @@ cuda::getElementwiseFormula(Operation *op, ArrayRef<std::string> operands,
       .Case([&](DivOp) { return binary("/"); })
       .Case([&](MaximumOp) { return call("dev::maximum", operands); })
       .Case([&](MinimumOp) { return call("dev::minimum", operands); })
+      .Case([&](CompareOp compare) {
+        return "(" + binary(getComparisonOperator(compare.getPredicate())) +
+               " ? 1.0f : 0.0f)";
+      })
+      .Case([&](SelectOp) {
+        return x + " != 0.0f ? " + operands[1] + " : " + operands[2];
+      })
       .Case([&](PowOp pow) -> std::string {
         if (splatRhs)
           if (std::optional<std::string> text = powByConstant(x, *splatRhs))
@@ -288,6 +353,17 @@ ScalarEmitter::resolve(Value value, Coords coords, PendingValue &pending) {
       value = reshape.getInput();
       continue;
     }
+    if (auto slice = dyn_cast<SliceOp>(op)) {
+      // Index `i` of the slice is index `start + i` of its input.
+      Coords input;
+      input.indices = coords.indices;
+      int64_t dim = slice.getDim();
+      input.indices[dim] =
+          addIndex(coords.indices[dim], Expr(std::to_string(slice.getStart())));
+      coords = std::move(input);
+      value = slice.getInput();
+      continue;
+    }
     if (auto transpose = dyn_cast<TransposeOp>(op)) {
       Coords input;
       input.indices.resize(coords.indices.size());
@@ -297,7 +373,7 @@ ScalarEmitter::resolve(Value value, Coords coords, PendingValue &pending) {
       value = transpose.getInput();
       continue;
     }
-    if (!isElementwiseUnary(op) && !isElementwiseBinary(op))
+    if (!isElementwiseOp(op) && !isa<ConcatOp>(op))
       return op->emitError("CUDA emitter: '")
              << op->getName()
              << "' cannot be computed element by element in this kernel";
@@ -329,9 +405,7 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
       Value operand = op->getOperand(top.operands.size());
       PendingValue next;
       FailureOr<std::optional<Expr>> element = resolve(
-          operand,
-          broadcastCoords(top.coords, getShape(top.value), getShape(operand)),
-          next);
+          operand, getOperandCoords(op, top.operands.size(), top.coords), next);
       if (failed(element))
         return failure();
       if (*element) {
@@ -342,11 +416,16 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
       }
       continue;
     }
-    std::optional<double> splatRhs;
-    if (auto pow = dyn_cast<PowOp>(op))
-      splatRhs = getSplatValue(pow.getRhs());
-    FailureOr<std::string> text =
-        getElementwiseFormula(op, top.operands, splatRhs);
+    FailureOr<std::string> text = failure();
+    if (auto concat = dyn_cast<ConcatOp>(op)) {
+      text = emitConcatChoice(concat, top.operands,
+                              bindIndex(top.coords.indices[concat.getDim()]));
+    } else {
+      std::optional<double> splatRhs;
+      if (auto pow = dyn_cast<PowOp>(op))
+        splatRhs = getSplatValue(pow.getRhs());
+      text = getElementwiseFormula(op, top.operands, splatRhs);
+    }
     if (failed(text))
       return failure();
     Expr result = writer.bind(Expr(*text, top.depth), "float", "v");

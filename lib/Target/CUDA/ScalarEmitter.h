@@ -138,6 +138,11 @@ private:
                                          PendingValue &pending);
   FailureOr<Expr> emitConstant(Operation *constant, Value value,
                                const Coords &coords);
+  /// The coordinates at which elementwise `op` (or concat) at `coords`
+  /// reads operand `operand`: broadcast, or for a concat the input's own
+  /// index, clamped into its range.
+  Coords getOperandCoords(Operation *op, unsigned operand,
+                          const Coords &coords);
   std::optional<double> getSplatValue(Value value) const;
 
   CodeWriter &writer;

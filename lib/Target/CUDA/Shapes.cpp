@@ -309,18 +309,40 @@ LogicalResult ShapeAnalysis::visit(Operation *op) {
         return setShape(op, constant.getResult(), shape);
       })
       .Case([&](FillOp fill) {
-        const Shape &source = shapeOf(fill.getShapeSource());
-        ArrayRef<int64_t> dims = fill.getDims();
         Shape shape;
+        unsigned index = 0;
         for (int64_t size : fill.getType().getShape()) {
           if (!ShapedType::isDynamic(size)) {
             shape.push_back(DimExpr::constant(size));
             continue;
           }
-          shape.push_back(source[dims.front()]);
-          dims = dims.drop_front();
+          shape.push_back(shapeOf(
+              fill.getSourceOfDynamicDim(index))[fill.getDims()[index]]);
+          ++index;
         }
         return setShape(op, fill.getResult(), shape);
+      })
+      .Case([&](SelectOp select) {
+        Shape values = broadcast(op, shapeOf(select.getTrueValue()),
+                                 shapeOf(select.getFalseValue()));
+        return setShape(op, select.getResult(),
+                        broadcast(op, shapeOf(select.getCondition()), values));
+      })
+      .Case([&](SliceOp slice) {
+        Shape shape = shapeOf(slice.getInput());
+        shape[slice.getDim()] =
+            DimExpr::constant(slice.getEnd() - slice.getStart());
+        return setShape(op, slice.getResult(), shape);
+      })
+      .Case([&](ConcatOp concat) {
+        int64_t dim = concat.getDim();
+        Shape shape = shapeOf(concat.getInputs().front());
+        for (Value input : concat.getInputs().drop_front())
+          for (auto [d, size] : llvm::enumerate(shapeOf(input)))
+            if (static_cast<int64_t>(d) != dim)
+              requireEqual(op, size, shape[d], "dims of concatenated inputs");
+        shape[dim] = DimExpr::constant(concat.getType().getDimSize(dim));
+        return setShape(op, concat.getResult(), shape);
       })
       .Case([&](TransposeOp transpose) {
         const Shape &input = shapeOf(transpose.getInput());

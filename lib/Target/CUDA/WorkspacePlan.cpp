@@ -168,10 +168,22 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
         llvm::is_contained(info.fills, value) && pointers[value] == target;
     if ((inPlace || filled) && written.insert(value).second)
       continue;
-    if (isa_and_nonnull<ConstantOp>(value.getDefiningOp()) &&
-        !isSplatConstant(value))
-      return ret.emitError("CUDA emitter: a model result is a constant that "
-                           "is not a splat; compute it in a kernel");
+    // A dense constant result: a copy from its array in device memory.
+    if (auto constant = value.getDefiningOp<ConstantOp>();
+        constant && !isSplatConstant(value)) {
+      auto attr = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!attr || !isa<Float32Type>(attr.getElementType()))
+        return ret.emitError("CUDA emitter: a model result is a constant "
+                             "that is not dense f32 elements");
+      calls +=
+          tryCuda("ctx",
+                  "cudaMemcpyFromSymbolAsync(" + target + ", " +
+                      constants.getArray(attr) + ", " +
+                      getBytes(getNumElements(results[index].shape), "float") +
+                      ", 0, cudaMemcpyDeviceToDevice, stream)",
+                  "cudaMemcpyFromSymbolAsync");
+      continue;
+    }
     calls +=
         tryCuda("ctx",
                 "cudaMemcpyAsync(" + target + ", " + pointers[value] + ", " +

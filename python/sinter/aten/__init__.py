@@ -27,15 +27,12 @@ SUPPORTED_OPS = sorted(HANDLERS)
 
 #: Why some ops that torch.export produces are not supported.
 REASONS = {
-    "aten.where.self": ".sinter has no select op (and no boolean tensors)",
     "aten.native_dropout.default": "dropout in training mode (random); call "
                                    "module.eval() first",
     "aten.cumsum.default": ".sinter has no scan (cumulative) op",
     "aten.convolution.default": ".sinter has no convolution",
     "aten.embedding.default": ".sinter has no gather (indexing) op",
     "aten.index.Tensor": ".sinter has no gather (indexing) op",
-    "aten.slice.Tensor": ".sinter has no slicing op",
-    "aten.cat.default": ".sinter has no concatenation op",
     "aten.sin.default": ".sinter has no trigonometric ops",
     "aten.cos.default": ".sinter has no trigonometric ops",
 }
@@ -51,14 +48,16 @@ def translate(t, node):
     name = op_name(node)
     handler = HANDLERS.get(name)
     if handler is None:
-        if name.startswith(("aten.eq", "aten.ne", "aten.gt", "aten.ge",
-                            "aten.lt", "aten.le", "aten.logical")):
-            raise t.unsupported(".sinter has no comparisons (no boolean "
-                                "tensors)")
+        if name.startswith("aten.logical"):
+            raise t.unsupported(".sinter has no boolean tensors; comparisons "
+                                "give 0/1 masks: combine them with * "
+                                "(and), maximum (or) and 1 - m (not)")
         raise t.unsupported(REASONS.get(
             name, "no .sinter op or builtin computes it"))
-    if isinstance(val, torch.Tensor) and val.dtype not in (torch.float32,
-                                                            torch.int64):
+    is_mask = getattr(handler, "makes_mask", False)
+    if isinstance(val, torch.Tensor) and val.dtype not in (
+            torch.float32, torch.int64) and not (
+                is_mask and val.dtype == torch.bool):
         raise t.unsupported(f"its result is {val.dtype}; .sinter computes "
                             "float32 (and int64 indices)")
     return handler(t, bind(node))

@@ -1,6 +1,6 @@
 """Elementwise ATen ops and matrix products as .sinter expressions."""
 
-from .values import (elementwise, number, operand, out_shape, scaled,
+from .values import (MASK, elementwise, number, operand, out_shape, scaled,
                      tensor)
 
 
@@ -15,6 +15,20 @@ def _binary(symbol):
             t, [a["self"], a["other"]],
             lambda x, y: f"{x} {symbol} {scaled(y, alpha)}")
     return handler
+
+
+def _compare(symbol):
+    """A comparison: a 0/1 mask in .sinter (PyTorch's bool tensor)."""
+    def handler(t, a):
+        return elementwise(t, [a["self"], a["other"]],
+                           lambda x, y: f"{x} {symbol} {y}", MASK)
+    handler.makes_mask = True  # its bool result is allowed (a mask)
+    return handler
+
+
+def _where(t, a):
+    return elementwise(t, [a["condition"], a["self"], a["other"]],
+                       lambda c, x, y: f"where({c}, {x}, {y})")
 
 
 def _call(fn, **fixed):
@@ -127,6 +141,9 @@ HANDLERS = {
     "aten.pow.Tensor_Tensor": _call("pow"),
     "aten.maximum.default": _call("maximum"),
     "aten.minimum.default": _call("minimum"),
+    # comparisons and choices
+    "aten.where.self": _where, "aten.where.ScalarSelf": _where,
+    "aten.where.ScalarOther": _where, "aten.where.Scalar": _where,
     # elementwise, unary
     "aten.neg.default": _neg, "aten.reciprocal.default": _reciprocal,
     "aten.leaky_relu.default": _unary("leaky_relu",
@@ -142,6 +159,10 @@ HANDLERS = {
     "aten.addmm.default": _addmm,
     "aten.linear.default": _linear,
 }
+HANDLERS.update({f"aten.{name}.{overload}": _compare(symbol)
+                 for name, symbol in (("lt", "<"), ("le", "<="), ("gt", ">"),
+                                      ("ge", ">="), ("eq", "=="), ("ne", "!="))
+                 for overload in ("Tensor", "Scalar")})
 HANDLERS.update({f"aten.{name}.default": _unary(name) for name in (
     "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "silu",
     "mish", "selu", "hardsigmoid", "hardswish", "log1p", "expm1", "erf",

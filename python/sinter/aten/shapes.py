@@ -2,8 +2,8 @@
 
 import torch
 
-from .values import (Multi, Value, dims_text, format_type, number, out_shape,
-                     tensor)
+from .values import (MASK, Multi, Value, dims_text, format_type, number,
+                     out_shape, tensor)
 
 
 def _reshape(t, a):
@@ -48,14 +48,81 @@ def _alias(t, a):
 
 def _to_copy(t, a):
     dtype = a.get("dtype")
+    value = t.values[a["self"]]
+    if value.dtype == MASK and dtype == torch.float32:
+        # A mask already holds 0.0 and 1.0: mask.float() is the mask.
+        return Value(value.name, value.shape)
     if dtype not in (None, torch.float32):
         raise t.unsupported(f"a conversion to {dtype}; .sinter models are "
                             "float32")
-    return t.values[a["self"]]
+    return value
 
 
 def _full(t, value):
     return Value(number(t, value, "fill value"), out_shape(t), "f32", True)
+
+
+def _static_dim(t, value, dim, what):
+    """The size of dim `dim` of `value`, which slicing needs static."""
+    size = value.shape[dim]
+    if not isinstance(size, int):
+        raise t.unsupported(f"{what} dim {dim}, whose size {size} is "
+                            "symbolic; .sinter slices and joins only static "
+                            "dims")
+    return size
+
+
+def _narrow(value, dim, start, end):
+    return f"narrow({value.name}, {dim}, {start}, {end - start})"
+
+
+def _slice(t, a):
+    """slice.Tensor: a contiguous range of one dim (step 1)."""
+    value = tensor(t, a["self"], "input")
+    rank = len(value.shape)
+    dim = a["dim"] % rank
+    if a["step"] != 1:
+        raise t.unsupported(f"slicing with step {a['step']}; .sinter slices "
+                            "are contiguous")
+    start = 0 if a["start"] is None else a["start"]
+    end = a["end"]
+    size = value.shape[dim]
+    if start == 0 and (end is None or end >= 2**62):
+        return value  # the whole dim, as x[:, 2:6] records for dim 0
+    size = _static_dim(t, value, dim, "slicing")
+    start, end = [min(max(b + size if b < 0 else b, 0), size)
+                  for b in (start, size if end is None else end)]
+    if (start, end) == (0, size):
+        return value
+    if start >= end:
+        raise t.unsupported("an empty slice; .sinter has no empty tensors")
+    return t.emit(_narrow(value, dim, start, end), out_shape(t))
+
+
+def _split(t, a):
+    """split.Tensor and split_with_sizes: parts of one static dim."""
+    value = tensor(t, a["self"], "input")
+    dim = a["dim"] % len(value.shape)
+    size = _static_dim(t, value, dim, "splitting")
+    sizes = a.get("split_sizes")
+    if sizes is None:
+        step = a["split_size"]
+        sizes = [min(step, size - start) for start in range(0, size, step)]
+    parts, start = [], 0
+    for length in sizes:
+        parts.append((_narrow(value, dim, start, start + length), "f32"))
+        start += length
+    return Multi(parts)
+
+
+def _cat(t, a):
+    values = [tensor(t, arg, f"tensor {i}")
+              for i, arg in enumerate(a["tensors"])]
+    dim = a["dim"] % len(values[0].shape)
+    for value in values:
+        _static_dim(t, value, dim, "concatenating along")
+    names = ", ".join(value.name for value in values)
+    return t.emit(f"cat([{names}], dim={dim})", out_shape(t))
 
 
 def _pool_expr(t, a, fn):
@@ -124,6 +191,8 @@ HANDLERS = {
     "aten.permute.default": _permute, "aten.expand.default": _expand,
     "aten.clone.default": _alias, "aten.alias.default": _alias,
     "aten._to_copy.default": _to_copy,
+    "aten.slice.Tensor": _slice, "aten.split.Tensor": _split,
+    "aten.split_with_sizes.default": _split, "aten.cat.default": _cat,
     "aten.max_pool2d_with_indices.default": _max_pool,
     "aten.avg_pool2d.default": _avg_pool,
     # constants

@@ -33,6 +33,10 @@ class Multi:
         self.results = results  # list of (expr, dtype) or (None, reason)
 
 
+#: The dtype of a comparison's result: a bool tensor in PyTorch, a 0/1
+#: float mask in .sinter (elementwise arithmetic and where() take it).
+MASK = "mask"
+
 #: Marks integer (SymInt) nodes: shape arithmetic torch.export records for
 #: view sizes; reshapes read their sizes from the result's shape instead.
 SYMBOLIC = Value("<symbolic size>", ())
@@ -118,6 +122,11 @@ def tensor(t, arg, what="operand"):
             f"an expanded tensor ({what}) reaches an op that is not a "
             "broadcasting elementwise op; .sinter has no expand, only "
             "broadcasting")
+    if value.dtype == MASK:
+        raise t.unsupported(f"the {what} is a comparison's bool result, "
+                            "which .sinter holds as a 0/1 float mask for "
+                            "elementwise ops and where(); convert it with "
+                            ".float() first")
     if value.dtype != "f32":
         raise t.unsupported(f"the {what} is {value.dtype}; .sinter computes "
                             "on float32 only (indices can only be returned)")
@@ -154,14 +163,18 @@ def operand(t, arg, out_shape, what):
             raise t.unsupported(f"the constant {what} would enlarge the "
                                 "result; .sinter has no full()")
         return value.name, ()
-    if value.broadcast_only:
+    if value.broadcast_only or value.dtype == MASK:
+        # A comparison's bool result is a 0/1 mask in .sinter: arithmetic
+        # on it promotes to float as PyTorch does (the result dtype check
+        # refuses bool results such as bool + bool, a logical or).
         return value.name, value.shape
     return tensor(t, arg, what).name, value.shape
 
 
-def elementwise(t, args, render):
+def elementwise(t, args, render, dtype="f32"):
     """An elementwise op of `args`: checks that broadcasting the operands
-    as written (expands undone) gives the result's shape."""
+    as written (expands undone) gives the result's shape; the result has
+    `dtype`."""
     out = out_shape(t)
     operands = [operand(t, a, out, f"operand {i}")
                 for i, a in enumerate(args)]
@@ -174,7 +187,7 @@ def elementwise(t, args, render):
             f"{'nothing' if shape is None else format_type(shape, 'f32')}, "
             f"not to the result's {format_type(out, 'f32')} (an expand "
             "that broadcasting does not express)")
-    return t.emit(render(*[text for text, _ in operands]), out)
+    return t.emit(render(*[text for text, _ in operands]), out, dtype)
 
 
 def scaled(text, factor):

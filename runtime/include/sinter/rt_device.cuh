@@ -13,7 +13,7 @@
 //    ArgMinOp, WelfordOp), one per row of the compiler's combiner table;
 //  - Welford mean / M2 states and their combination, for variances, and
 //    online softmax states (a running max and the sum of exp(x - max));
-//  - pairwise (cascade) accumulation in one thread, for long reductions;
+//  - blocked accumulation in one thread, for long reductions;
 //  - elementwise functions with PyTorch's exact definitions (the formulas of
 //    ATen's CUDA kernels, evaluated in fp32 with the accurate library
 //    functions erff, expf, expm1f, log1pf and tanhf, never fast intrinsics);
@@ -403,45 +403,47 @@ SINTER_RT_HOST_DEVICE T treeCombine(const T *values, Op op = Op()) {
 #define SINTER_RT_UNROLL
 #endif
 
-/// Pairwise (cascade) combination of a stream of values in one thread: level
-/// l holds the combination of 2^l consecutive pushes, and levels carry like
-/// the digits of a binary counter, so that a sum of n values carries a
-/// rounding error that grows with log2(n) rather than with n (as the trees of
-/// PyTorch's reductions do). The order depends on the number of pushes only:
-/// deterministic. The last level takes every push beyond 2^kLevels - 1.
-template <typename Op, typename T, int kLevels = 20> struct Cascade {
-  T levels[kLevels] = {};
-  uint32_t count = 0;
+/// Blocked combination of a stream of values in one thread: runs of kRun
+/// consecutive pushes combine in a chain, and the runs combine in another,
+/// so that a sum of n values chains about kRun + n / kRun roundings rather
+/// than n (pairwise summation's accuracy for the counts a thread sees),
+/// at the cost of a counter. The order depends on the number of pushes only:
+/// deterministic.
+template <typename Op, typename T, int kRun = 8> struct Accumulator {
+  T total = Op::identity();
+  T run = Op::identity();
+  int count = 0;
 
   /// Adds \p value after the values pushed so far.
   SINTER_RT_HOST_DEVICE void push(T value, Op op = Op()) {
-SINTER_RT_UNROLL
-    for (int l = 0; l < kLevels; ++l) {
-      if (l == kLevels - 1) {
-        levels[l] = (count >> l) & 1u ? op(levels[l], value) : value;
-        count = 1u << l; // the levels below were carried into this one
-        return;
-      }
-      if (!((count >> l) & 1u)) {
-        levels[l] = value;
-        ++count;
-        return;
-      }
-      value = op(levels[l], value);
+    run = op(run, value);
+    if (++count == kRun) {
+      total = op(total, run);
+      run = Op::identity();
+      count = 0;
     }
   }
 
-  /// The combination of every value pushed, in push order (the identity of
-  /// none).
-  SINTER_RT_HOST_DEVICE T result(Op op = Op()) const {
-    T total = Op::identity();
-SINTER_RT_UNROLL
-    for (int l = kLevels - 1; l >= 0; --l)
-      if ((count >> l) & 1u)
-        total = op(total, levels[l]);
-    return total;
-  }
+  /// The combination of every value pushed (the identity of none).
+  SINTER_RT_HOST_DEVICE T result(Op op = Op()) const { return op(total, run); }
 };
+
+/// The Welford state of \p values[0] .. values[count - 1] (1 <= count <=
+/// kCount; the values beyond are 0): their mean, then the sum of squared
+/// deviations from it, each as a fixed tree in registers. Pushing a chunk
+/// costs one division where pushing its values one by one costs kCount.
+template <int kCount>
+SINTER_RT_HOST_DEVICE Welford welfordOfChunk(const float *values, int count) {
+  const float mean = treeCombine<SumOp, kCount>(values) / count;
+  float squares[kCount];
+  SINTER_RT_UNROLL
+  for (int i = 0; i < kCount; ++i) {
+    const float deviation = values[i] - mean;
+    squares[i] = i < count ? deviation * deviation : 0.f;
+  }
+  return {mean, treeCombine<SumOp, kCount>(squares),
+          static_cast<float>(count)};
+}
 
 //===----------------------------------------------------------------------===//
 // Elementwise functions (PyTorch's definitions, fp32)

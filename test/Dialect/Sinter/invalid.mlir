@@ -522,6 +522,34 @@ func.func @plan_kind(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @fill_source_count(%x: tensor<?x8xf32>) -> tensor<?x?x?xf32> {
+  // expected-error@+1 {{'sinter.fill' op has 2 shape sources; it takes one, or one per dynamic dim of the result (3)}}
+  %0 = sinter.fill 0.0 dims [0, 0, 0] of %x, %x : tensor<?x8xf32>, tensor<?x8xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+func.func @fill_second_source_dim(%x: tensor<?x8xf32>, %y: tensor<4x?xf32>) -> tensor<?x?xf32> {
+  // expected-error@+1 {{'sinter.fill' op dim 0 of the source has the static size 4; write a static size in the result type instead}}
+  %0 = sinter.fill 0.0 dims [0, 0] of %x, %y : tensor<?x8xf32>, tensor<4x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @plan_welford_without_variance(%x: tensor<8x4xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan strategy split_welford needs a mean and a variance around it in the kernel}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>} : (tensor<8x4xf32>) -> tensor<1x4xf32> {
+  ^bb0(%a: tensor<8x4xf32>):
+    %m = sinter.mean %a dims [0] keepdim : tensor<8x4xf32>
+    sinter.yield %m : tensor<1x4xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @fill_dim_range(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
   // expected-error@+1 {{'sinter.fill' op dim 2 is out of range for a source of rank 2}}
   %0 = sinter.fill 0.0 dims [2] of %x : tensor<?x8xf32> -> tensor<?x1xf32>
@@ -566,5 +594,77 @@ func.func @plan_cached_operand(%x: tensor<4x8xf32>) {
 
 // expected-error@+1 {{only row kernels compute statistics in a single pass}}
 func.func @plan_single_pass() attributes {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, single_pass = true>} {
+  return
+}
+
+// -----
+
+func.func @compare_broadcast(%a: tensor<4x8xf32>, %b: tensor<5xf32>) {
+  // expected-error@+1 {{'sinter.compare' op operands are not broadcast-compatible: [4, 8] vs [5] (result dim 1: 8 vs 5)}}
+  %0 = sinter.compare gt, %a, %b : tensor<4x8xf32>, tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @select_condition_broadcast(%m: tensor<3xf32>, %a: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.select' op operands are not broadcast-compatible: [3] vs [4, 8] (result dim 1: 3 vs 8)}}
+  %0 = sinter.select %m, %a, %a : tensor<3xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dynamic_dim(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.slice' op dim 0 is dynamic; only static dims are sliced}}
+  %0 = sinter.slice %x dim 0 start 0 end 2 : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_range(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.slice' op range [4, 9) is not a non-empty range of dim 1 of size 8}}
+  %0 = sinter.slice %x dim 1 start 4 end 9 : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dim_range(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.slice' op dim 2 is out of range for a tensor of rank 2}}
+  %0 = sinter.slice %x dim 2 start 0 end 1 : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_other_dim(%a: tensor<4x8xf32>, %b: tensor<5x8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op input 1 [5, 8] differs from input 0 [4, 8] in dim 0; only dim 1 may differ}}
+  %0 = sinter.concat %a, %b dim 1 : tensor<4x8xf32>, tensor<5x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dynamic_dim(%a: tensor<?x8xf32>, %b: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op input 1 [4, 8] differs from input 0 [?, 8] in dim 0; only dim 1 may differ}}
+  %0 = sinter.concat %a, %b dim 1 : tensor<?x8xf32>, tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_along_dynamic(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op dim 0 of input 0 is dynamic; only static dims are concatenated}}
+  %0 = sinter.concat %a, %b dim 0 : tensor<?x8xf32>, tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_rank(%a: tensor<4x8xf32>, %b: tensor<8xf32>) {
+  // expected-error@+1 {{'sinter.concat' op input 1 has type 'tensor<8xf32>', expected a tensor of rank 2 of 'f32'}}
+  %0 = sinter.concat %a, %b dim 1 : tensor<4x8xf32>, tensor<8xf32>
   return
 }

@@ -32,6 +32,21 @@ module {
     %r = sinter.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
     return %r : tensor<6xf32>
   }
+  func.func @slice(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+    %s = sinter.slice %x dim 1 start 1 end 3 : tensor<2x3xf32>
+    return %s : tensor<2x2xf32>
+  }
+  func.func @concat(%x: tensor<2x3xf32>, %y: tensor<2x1xf32>)
+      -> tensor<2x4xf32> {
+    %c = sinter.concat %x, %y dim 1 : tensor<2x3xf32>, tensor<2x1xf32>
+    return %c : tensor<2x4xf32>
+  }
+  // compare needs its predicate.
+  func.func @compare(%x: tensor<2x3xf32>, %y: tensor<3xf32>)
+      -> tensor<2x3xf32> {
+    %m = sinter.compare gt, %x, %y : tensor<2x3xf32>, tensor<3xf32>
+    return %m : tensor<2x3xf32>
+  }
   func.func @matmul(%x: tensor<2x3xf32>, %w: tensor<4x3xf32>)
       -> tensor<2x4xf32> {
     %y = sinter.matmul %x, %w transpose_b : tensor<2x3xf32>, tensor<4x3xf32>

@@ -16,12 +16,14 @@ func.func @constants() -> (tensor<f32>, tensor<2xf32>) {
 
 // CHECK-LABEL: func.func @fills
 func.func @fills(%x: tensor<?x4096xf32>, %y: tensor<8x?xf32>)
-    -> (tensor<?x1xf32>, tensor<?x3x?xf32>) {
+    -> (tensor<?x1xf32>, tensor<?x3x?xf32>, tensor<?x?xf32>) {
   // CHECK: sinter.fill 0.000000e+00 dims [0] of %{{.*}} : tensor<?x4096xf32> -> tensor<?x1xf32>
   %0 = sinter.fill 0.0 dims [0] of %x : tensor<?x4096xf32> -> tensor<?x1xf32>
   // CHECK: sinter.fill -1.500000e+00 dims [1, 1] of %{{.*}} : tensor<8x?xf32> -> tensor<?x3x?xf32>
   %1 = sinter.fill -1.5 dims [1, 1] of %y : tensor<8x?xf32> -> tensor<?x3x?xf32>
-  return %0, %1 : tensor<?x1xf32>, tensor<?x3x?xf32>
+  // CHECK: sinter.fill 2.000000e+00 dims [0, 1] of %{{.*}}, %{{.*}} : tensor<?x4096xf32>, tensor<8x?xf32> -> tensor<?x?xf32>
+  %2 = sinter.fill 2.0 dims [0, 1] of %x, %y : tensor<?x4096xf32>, tensor<8x?xf32> -> tensor<?x?xf32>
+  return %0, %1, %2 : tensor<?x1xf32>, tensor<?x3x?xf32>, tensor<?x?xf32>
 }
 
 // CHECK-LABEL: func.func @shape_ops

@@ -148,6 +148,20 @@ CASES = [
     ("maximum_minimum", lambda: Fn2(
         lambda m, x, y: torch.maximum(x, y) + torch.minimum(x, m.w),
         params(w=(12,))), [("B", 12), ("B", 12)]),
+    # comparisons (0/1 masks), where, slices, split, chunk and cat
+    ("compare_where", lambda: Fn2(
+        lambda m, x, y: torch.where(x > 0, x, 0.1 * x) +
+        torch.where(x <= y, y, m.w) + (x >= 0.5) * x + (x < m.w).float() +
+        (x == x) + (x != y) * 2.0, params(w=(12,))), [("B", 12), ("B", 12)]),
+    ("slice_cat_split", lambda: Fn(
+        lambda m, x: (lambda g, u: torch.cat(
+            [F.silu(g) * u, x[:, 2:6], x[..., -3:]], dim=1))(
+                *m.fc(x).chunk(2, dim=-1)) + 0,
+        linear(12, 16, bias=False)), X),
+    ("split_sizes", lambda: Fn(
+        lambda m, x: (lambda a, b: torch.cat([b, a * 2], 1))(
+            *torch.split(x, [5, 7], dim=1)) + x.narrow(1, 1, 12 - 1)[:, :1]),
+     X),
     # elementwise, unary
     ("neg_abs", lambda: Fn(lambda m, x: -x + x.abs()), X),
     ("exp_log", lambda: Fn(lambda m, x: torch.exp(x) + torch.log(x.abs() +

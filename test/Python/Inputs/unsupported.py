@@ -18,9 +18,9 @@ class Cumsum(nn.Module):
         return torch.cumsum(x, dim=1) * 2
 
 
-class Where(nn.Module):
+class StridedSlice(nn.Module):
     def forward(self, x):
-        return torch.where(x > 0, x, x * 0.1)
+        return x[:, ::2] * 2
 
 
 class TrainDropout(nn.Module):
@@ -56,8 +56,13 @@ class DataDependent(nn.Module):
         return -x
 
 
-CASES = [Cumsum, Where, TrainDropout, ArgmaxAll, Float64, LayerNormStats,
-         DataDependent]
+class LogicalAnd(nn.Module):
+    def forward(self, x):
+        return torch.where(torch.logical_and(x > 0, x < 1), x, 0.0)
+
+
+CASES = [Cumsum, StridedSlice, TrainDropout, ArgmaxAll, Float64, LayerNormStats,
+         DataDependent, LogicalAnd]
 
 status = 0
 for case in CASES:

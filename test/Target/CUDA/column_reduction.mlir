@@ -1,9 +1,11 @@
 // Column kernels: statistics over the leading dim without atomics
 // (per-slice partials, then an ordered fold), then a pointwise apply step.
-// RUN: sinterc %s -emit=cuda --model=batch_norm | FileCheck %s
+// RUN: sinter-opt --split-input-file --sinter-plan-kernels %s | sinter-translate --split-input-file --sinter-to-cuda | FileCheck %s
 
+// CHECK-LABEL: // ===== batch_norm.h =====
 // Training batch_norm as decomposed: the mean, then the variance of
-// x - mean, then the normalization.
+// x - mean, then the normalization. A split_reduction plan (written here)
+// computes the variance in a second pass after the mean.
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
@@ -12,13 +14,13 @@
 // CHECK: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
-// CHECK: dev::Cascade<dev::SumOp, float> cascade;
+// CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
 // 96 columns: a block covers 128, its two lanes of threads split the rows.
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x % 128;
 // CHECK: if (column < 96) {
 // CHECK-NEXT: const int64_t step = splits * 2;
-// Eight rows in flight per thread, combined as a tree, then pairwise across
-// chunks; the loads stay inside the bound check.
+// Eight rows in flight per thread, combined as a tree, then in runs of 8
+// chunks (blocked accumulation); the loads stay inside the bound check.
 // CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q0 < B; q0 += 8 * step) {
 // CHECK-NEXT: float chunk[8];
 // CHECK-NEXT: #pragma unroll
@@ -28,8 +30,8 @@
 // CHECK-NEXT: const int64_t q = q0 + u * step;
 // CHECK-NEXT: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: = x[[[X]]];
-// CHECK: cascade.push(dev::treeCombine<dev::SumOp, 8>(chunk));
-// CHECK: float acc = cascade.result();
+// CHECK: accumulator.push(dev::treeCombine<dev::SumOp, 8>(chunk));
+// CHECK: float acc = accumulator.result();
 // CHECK: __shared__ float slices[2][128];
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + column] = total;
@@ -67,6 +69,55 @@
 module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 3, launches = 5, epilogue = none>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
+    ^bb0(%a: tensor<?x96xf32>):
+      %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
+      %d = sinter.sub %a, %m : tensor<?x96xf32>, tensor<1x96xf32>
+      %sq = sinter.mul %d, %d : tensor<?x96xf32>, tensor<?x96xf32>
+      %v = sinter.mean %sq dims [0] keepdim : tensor<?x96xf32>
+      %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
+      %ve = sinter.add %v, %eps : tensor<1x96xf32>, tensor<f32>
+      %r = sinter.rsqrt %ve : tensor<1x96xf32>
+      %n = sinter.mul %d, %r : tensor<?x96xf32>, tensor<1x96xf32>
+      sinter.yield %n : tensor<?x96xf32>
+    }
+    return %0 : tensor<?x96xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== batch_norm_welford.h =====
+// The same statistics as the planner plans them (split_welford): one pass of
+// Welford states per column and slice (chunks of eight rows: their mean and
+// squared deviations, one division), in blocked runs; the fold writes the
+// mean and the variance, and no second partial kernel reads the input again.
+// CHECK: //       2 reduction(s) (1 variance(s) in Welford states): per-slice partials, ordered fold, then pointwise apply
+// CHECK-LABEL: batch_norm_welford_k0_column_reduction_partial0(
+// CHECK-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial, int64_t B,
+// CHECK: dev::Accumulator<dev::WelfordOp, dev::Welford> accumulator;
+// CHECK: float chunk[8];
+// CHECK-NEXT: int rows = 0;
+// CHECK: chunk[u] = dev::SumOp::identity();
+// CHECK: ++rows;
+// CHECK: accumulator.push(dev::welfordOfChunk<8>(chunk, rows));
+// CHECK: dev::Welford acc = accumulator.result();
+// CHECK: __shared__ dev::Welford slices[2][128];
+// CHECK: total = dev::WelfordOp()(total, slices[k][threadIdx.x]);
+// CHECK-LABEL: batch_norm_welford_k0_column_reduction_final0(
+// CHECK-NEXT: const dev::Welford *__restrict__ partial, float *__restrict__ stats,
+// CHECK-NEXT: float *__restrict__ variance, int64_t B, int64_t splits) {
+// CHECK: total = dev::blockReduce<256, dev::WelfordOp>(total);
+// CHECK: stats[p] = total.mean;
+// CHECK-NEXT: variance[p] = total.m2 / static_cast<float>(B);
+// CHECK-NOT: _partial1
+// CHECK: batch_norm_welford_k0_column_reduction_apply(
+// CHECK: batch_norm_welford_k0_column_reduction_final0<<<96, 256, 0, stream>>>(
+// CHECK-NEXT: partial0, stats0, stats1, B, splits0);
+// CHECK-NOT: _partial1
+// CHECK: return launch_batch_norm_welford_k0_column_reduction_apply(
+module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
     %0 = sinter.kernel column_reduction(%x) : (tensor<?x96xf32>) -> tensor<?x96xf32> {
     ^bb0(%a: tensor<?x96xf32>):
       %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
@@ -82,26 +133,25 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
     return %0 : tensor<?x96xf32>
   }
 }
-
 // -----
 
+// CHECK-LABEL: // ===== column_sum.h =====
 // Wide rows (2000 columns): a block covers 256 adjacent columns with one lane
 // of threads, and writes its partials without a fold through shared memory;
-// so many columns are folded one per thread, pairwise in slice order.
-// RUN: sinterc %s -emit=cuda --model=column_sum | FileCheck %s --check-prefix=WIDE
-// WIDE-LABEL: column_sum_k0_column_reduction_partial0(
-// WIDE: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
-// WIDE: const int64_t step = splits * 1;
-// WIDE-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
-// WIDE-NOT: __shared__
-// WIDE: if (column < 2000)
-// WIDE-NEXT: partial[blockIdx.y * 2000 + column] = acc;
-// WIDE: dev::Cascade<dev::SumOp, float> cascade;
-// WIDE-NEXT: for (int64_t s = 0; s < splits; ++s)
-// WIDE-NEXT: cascade.push(partial[s * 2000 + p]);
-// WIDE-NEXT: float total = cascade.result();
-// WIDE: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
-// WIDE: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
+// so many columns are folded one per thread, in slice order (blocked).
+// CHECK-LABEL: column_sum_k0_column_reduction_partial0(
+// CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
+// CHECK: const int64_t step = splits * 1;
+// CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
+// CHECK-NOT: __shared__
+// CHECK: if (column < 2000)
+// CHECK-NEXT: partial[blockIdx.y * 2000 + column] = acc;
+// CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
+// CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
+// CHECK-NEXT: accumulator.push(partial[s * 2000 + p]);
+// CHECK-NEXT: float total = accumulator.result();
+// CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
+// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x2000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<1x2000xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
@@ -113,33 +163,32 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
     return %0 : tensor<1x2000xf32>
   }
 }
-
 // -----
 
+// CHECK-LABEL: // ===== column_argmin.h =====
 // argmin over the batch: (value, index) partials, folded with the runtime's
 // dev::ArgMinOp (and no ArgMaxOp; the runtime defines ArgValue and its warp
 // shuffles, so the generated file defines none of them); the final kernel
 // writes the indices straight into the output, with no apply kernel.
-// RUN: sinterc %s -emit=cuda --model=column_argmin | FileCheck %s --check-prefix=ARGMIN
-// ARGMIN-NOT: ArgMaxOp
-// ARGMIN-NOT: struct ArgValue
-// ARGMIN-NOT: shuffleDown(
-// ARGMIN-NOT: struct ArgMinOp
-// ARGMIN-LABEL: column_argmin_k0_column_reduction_partial0(
-// ARGMIN-NEXT: const float *__restrict__ x, dev::ArgValue *__restrict__ partial, int64_t B,
-// ARGMIN: dev::Cascade<dev::ArgMinOp, dev::ArgValue> cascade;
-// ARGMIN: chunk[u] = dev::ArgValue{{{.*}}, q};
-// ARGMIN: cascade.push(dev::treeCombine<dev::ArgMinOp, 8>(chunk));
-// ARGMIN: __shared__ dev::ArgValue slices[4][64];
-// ARGMIN-LABEL: column_argmin_k0_column_reduction_final0(
-// ARGMIN-NEXT: const dev::ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
-// ARGMIN: total = dev::blockReduce<256, dev::ArgMinOp>(total);
-// ARGMIN: stats[p] = total.index;
-// ARGMIN-NOT: _apply
-// ARGMIN: int64_t *const stats0 = y;
-// ARGMIN: dev::ArgValue *const partial0 = reinterpret_cast<dev::ArgValue *>(cursor);
-// ARGMIN: return SINTER_OK;
-// ARGMIN-NOT: ArgMaxOp
+// CHECK-NOT: ArgMaxOp
+// CHECK-NOT: struct ArgValue
+// CHECK-NOT: shuffleDown(
+// CHECK-NOT: struct ArgMinOp
+// CHECK-LABEL: column_argmin_k0_column_reduction_partial0(
+// CHECK-NEXT: const float *__restrict__ x, dev::ArgValue *__restrict__ partial, int64_t B,
+// CHECK: dev::Accumulator<dev::ArgMinOp, dev::ArgValue> accumulator;
+// CHECK: chunk[u] = dev::ArgValue{{{.*}}, q};
+// CHECK: accumulator.push(dev::treeCombine<dev::ArgMinOp, 8>(chunk));
+// CHECK: __shared__ dev::ArgValue slices[4][64];
+// CHECK-LABEL: column_argmin_k0_column_reduction_final0(
+// CHECK-NEXT: const dev::ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
+// CHECK: total = dev::blockReduce<256, dev::ArgMinOp>(total);
+// CHECK: stats[p] = total.index;
+// CHECK-NOT: _apply
+// CHECK: int64_t *const stats0 = y;
+// CHECK: dev::ArgValue *const partial0 = reinterpret_cast<dev::ArgValue *>(cursor);
+// CHECK: return SINTER_OK;
+// CHECK-NOT: ArgMaxOp
 module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<64xi64> {sinter.name = "y", sinter.dim_names = [""]}) {
@@ -151,21 +200,20 @@ module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
     return %0 : tensor<64xi64>
   }
 }
-
 // -----
 
+// CHECK-LABEL: // ===== nchw_mean.h =====
 // Training batch_norm statistics over [N, C, H, W] (dims 0, 2, 3 strided
 // around the kept channel): the innermost dim is reduced, so each block's
 // threads split one channel's elements (adjacent threads read adjacent
 // addresses) and combine them with a block-wide tree.
-// RUN: sinterc %s -emit=cuda --model=nchw_mean | FileCheck %s --check-prefix=NCHW
-// NCHW-LABEL: nchw_mean_k0_column_reduction_partial0(
-// NCHW: const int64_t column = blockIdx.x;
-// NCHW: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
-// NCHW: acc = dev::blockReduce<256, dev::SumOp>(acc);
-// NCHW-NEXT: if (threadIdx.x == 0)
-// NCHW-NEXT: partial[blockIdx.y * 3 + column] = acc;
-// NCHW: total = total / static_cast<float>((B * 20));
+// CHECK-LABEL: nchw_mean_k0_column_reduction_partial0(
+// CHECK: const int64_t column = blockIdx.x;
+// CHECK: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
+// CHECK: acc = dev::blockReduce<256, dev::SumOp>(acc);
+// CHECK-NEXT: if (threadIdx.x == 0)
+// CHECK-NEXT: partial[blockIdx.y * 3 + column] = acc;
+// CHECK: total = total / static_cast<float>((B * 20));
 module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x3x4x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]})
       -> (tensor<1x3x1x1xf32> {sinter.name = "m", sinter.dim_names = ["", "", "", ""]}) {

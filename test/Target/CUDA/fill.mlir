@@ -4,7 +4,9 @@
 // reads is written into the workspace first.
 // RUN: sinterc %s -emit=cuda --model=constant_results | FileCheck %s --check-prefix=CONST
 // RUN: sinterc %s -emit=cuda --model=fill_read | FileCheck %s --check-prefix=READ
+// RUN: sinterc %s -emit=cuda --model=fill_two | FileCheck %s --check-prefix=TWO
 // RUN: sinterc %s -emit=fused --print-fusion-plan --model=constant_results -o /dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: sinterc %s -emit=cuda --model=dense_result | FileCheck %s --check-prefix=DENSE
 
 module {
   // `x * 0` and `relu(x - x) * 2 + 1.5` in the default fast mode: the matmul
@@ -64,6 +66,40 @@ module {
       %f = sinter.fill 3.0 dims [0] of %x : tensor<?x8xf32> -> tensor<?x8xf32>
       %y = sinter.add %f, %c : tensor<?x8xf32>, tensor<?x1xf32>
       return %y : tensor<?x8xf32>
+    }
+  }
+
+  // A constant of shape [B, T]: B from x, T from y. The fill takes each dim
+  // from its own input; the matmul is dead.
+  // TWO:      //   ones: fill 1.0f of [B, T] (constant: no kernel computes it)
+  // TWO-NOT:  cublas
+  // TWO:      fill_two *model, int64_t B, int64_t T, const float *x, const float *y,
+  // TWO:      SINTER_RT_TRY(sinterFill(ctx, stream, ones, (B * T), 1.0f));
+  // TWO-NOT:  launch_
+  module @fill_two attributes {sinter.dims = {B = 8 : i64, T = 4 : i64}} {
+    func.func @forward(%x: tensor<?x8xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                       %y: tensor<?x8xf32> {sinter.role = "input", sinter.name = "y", sinter.dim_names = ["T", ""]})
+        -> (tensor<?x?xf32> {sinter.name = "ones", sinter.dim_names = ["B", "T"]}) {
+      %h = sinter.matmul %x, %y transpose_b : tensor<?x8xf32>, tensor<?x8xf32>
+      %c = sinter.constant dense<0.0> : tensor<f32>
+      %z = sinter.mul %h, %c : tensor<?x?xf32>, tensor<f32>
+      %e = sinter.exp %z : tensor<?x?xf32>
+      return %e : tensor<?x?xf32>
+    }
+  }
+
+  // A dense constant result (not a splat) is copied from its array in device
+  // memory (issue 19: the emitter refused it).
+  // DENSE:      __device__ const float dense_result_const0[3] = {
+  // DENSE-NEXT:     1.0f, 2.0f, 3.0f,
+  // DENSE:      cudaMemcpyFromSymbolAsync(c, dense_result_const0, static_cast<size_t>(3) * sizeof(float), 0, cudaMemcpyDeviceToDevice, stream)
+  module @dense_result {
+    func.func @forward(%x: tensor<3xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = [""]})
+        -> (tensor<3xf32> {sinter.name = "y", sinter.dim_names = [""]},
+            tensor<3xf32> {sinter.name = "c", sinter.dim_names = [""]}) {
+      %c = sinter.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+      %y = sinter.add %x, %c : tensor<3xf32>, tensor<3xf32>
+      return %y, %c : tensor<3xf32>, tensor<3xf32>
     }
   }
 }

@@ -1,177 +1,181 @@
 // Pointwise kernels: broadcasting through coordinates, the float4 path and
 // its host-side conditions, outputs smaller than the loop, shape ops.
-// RUN: sinterc %s -emit=cuda --model=bias_act | FileCheck %s --check-prefix=VEC
-// RUN: sinterc %s -emit=cuda --model=column_scale | FileCheck %s --check-prefix=ROWS
-// RUN: sinterc %s -emit=cuda --model=two_shapes | FileCheck %s --check-prefix=GUARD
-// RUN: sinterc %s -emit=cuda --model=transposed | FileCheck %s --check-prefix=PERM
-// RUN: sinterc %s -emit=cuda --model=dense | FileCheck %s --check-prefix=DENSE
+// RUN: sinter-opt --split-input-file --sinter-plan-kernels %s | sinter-translate --split-input-file --sinter-to-cuda | FileCheck %s
 // RUN: sinterc %S/Inputs/models/reshaped_outputs.sinter -emit=cuda | FileCheck %s --check-prefix=LOOPS
-// RUN: sinterc %s -emit=cuda --model=library_math | FileCheck %s --check-prefix=MATH
 
-module {
-  // Full-size input, a row-vector param and a scalar: rows of 64, so the
-  // vector path reads the param with float4 too.
-  // VEC-LABEL: //   bias_act_k0_pointwise: add, mul, gelu
-  // VEC: __global__ void __launch_bounds__(256)
-  // VEC-NEXT: bias_act_k0_pointwise(
-  // VEC-NEXT: const float *__restrict__ x, const float *__restrict__ b,
-  // VEC-NEXT: float *__restrict__ y, int64_t B, int vec) {
-  // VEC: const int64_t n = (B * 64);
-  // VEC: if (vec) {
-  // VEC: for (int64_t q = dev::globalThreadIndex(); q < n / 4; q += dev::gridStride()) {
-  // VEC: const int64_t i = q * 4;
-  // VEC: const int64_t [[COL:i[0-9]+]] = i % 64;
-  // VEC: dev::loadFloat4(x + i);
-  // VEC: dev::loadFloat4(b + [[COL]]);
-  // VEC: #pragma unroll
-  // VEC-NEXT: for (int l = 0; l < 4; ++l) {
-  // VEC: = {{.*}} * 0.5f;
-  // VEC: dev::geluErf(
-  // VEC: dev::storeFloat4(y + i, make_float4(y_out[0], y_out[1], y_out[2], y_out[3]));
-  // VEC: begin = n / 4 * 4;
-  // VEC: for (int64_t i = begin + dev::globalThreadIndex(); i < n; i += dev::gridStride()) {
-  // VEC: y[i] = v{{[0-9]+}};
-  // The host checks the row length and every float4 pointer.
-  // VEC: static sinter_status launch_bias_act_k0_pointwise(
-  // VEC: const int vec = 64 % 4 == 0 &&
-  // VEC-NEXT: sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
-  // VEC-NEXT: sinter_rt_is_aligned(b, SINTER_RT_VECTOR_ALIGNMENT) &&
-  // VEC-NEXT: sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
-  // VEC: bias_act_k0_pointwise<<<coverBlocks(work, 256), 256, 0, stream>>>(
-  // VEC-NEXT: x, b, y, B, vec);
-  // VEC: return sinter_rt_check_launch(ctx, "bias_act_k0_pointwise");
-  module @bias_act attributes {sinter.dims = {B = 8 : i64}} {
-    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
-                       %b: tensor<64xf32> {sinter.role = "param", sinter.name = "b", sinter.dim_names = [""]})
-        -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-      %half = sinter.constant dense<5.000000e-01> : tensor<f32>
-      %0 = sinter.kernel pointwise(%x, %b) : (tensor<?x64xf32>, tensor<64xf32>) -> tensor<?x64xf32> {
-      ^bb0(%a: tensor<?x64xf32>, %c: tensor<64xf32>):
-        %1 = sinter.add %a, %c : tensor<?x64xf32>, tensor<64xf32>
-        %h = sinter.constant dense<5.000000e-01> : tensor<f32>
-        %2 = sinter.mul %1, %h : tensor<?x64xf32>, tensor<f32>
-        %3 = sinter.gelu %2 : tensor<?x64xf32>
-        sinter.yield %3 : tensor<?x64xf32>
-      }
-      return %0 : tensor<?x64xf32>
+// CHECK-LABEL: // ===== bias_act.h =====
+// Full-size input, a row-vector param and a scalar: rows of 64, so the
+// vector path reads the param with float4 too.
+// CHECK-LABEL: //   bias_act_k0_pointwise: add, mul, gelu
+// CHECK: __global__ void __launch_bounds__(256)
+// CHECK-NEXT: bias_act_k0_pointwise(
+// CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ b,
+// CHECK-NEXT: float *__restrict__ y, int64_t B, int vec) {
+// CHECK: const int64_t n = (B * 64);
+// CHECK: if (vec) {
+// CHECK: for (int64_t q = dev::globalThreadIndex(); q < n / 4; q += dev::gridStride()) {
+// CHECK: const int64_t i = q * 4;
+// CHECK: const int64_t [[COL:i[0-9]+]] = i % 64;
+// CHECK: dev::loadFloat4(x + i);
+// CHECK: dev::loadFloat4(b + [[COL]]);
+// CHECK: #pragma unroll
+// CHECK-NEXT: for (int l = 0; l < 4; ++l) {
+// CHECK: = {{.*}} * 0.5f;
+// CHECK: dev::geluErf(
+// CHECK: dev::storeFloat4(y + i, make_float4(y_out[0], y_out[1], y_out[2], y_out[3]));
+// CHECK: begin = n / 4 * 4;
+// CHECK: for (int64_t i = begin + dev::globalThreadIndex(); i < n; i += dev::gridStride()) {
+// CHECK: y[i] = v{{[0-9]+}};
+// The host checks the row length and every float4 pointer.
+// CHECK: static sinter_status launch_bias_act_k0_pointwise(
+// CHECK: const int vec = 64 % 4 == 0 &&
+// CHECK-NEXT: sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
+// CHECK-NEXT: sinter_rt_is_aligned(b, SINTER_RT_VECTOR_ALIGNMENT) &&
+// CHECK-NEXT: sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
+// CHECK: bias_act_k0_pointwise<<<coverBlocks(work, 256), 256, 0, stream>>>(
+// CHECK-NEXT: x, b, y, B, vec);
+// CHECK: return sinter_rt_check_launch(ctx, "bias_act_k0_pointwise");
+module @bias_act attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                     %b: tensor<64xf32> {sinter.role = "param", sinter.name = "b", sinter.dim_names = [""]})
+      -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %half = sinter.constant dense<5.000000e-01> : tensor<f32>
+    %0 = sinter.kernel pointwise(%x, %b) : (tensor<?x64xf32>, tensor<64xf32>) -> tensor<?x64xf32> {
+    ^bb0(%a: tensor<?x64xf32>, %c: tensor<64xf32>):
+      %1 = sinter.add %a, %c : tensor<?x64xf32>, tensor<64xf32>
+      %h = sinter.constant dense<5.000000e-01> : tensor<f32>
+      %2 = sinter.mul %1, %h : tensor<?x64xf32>, tensor<f32>
+      %3 = sinter.gelu %2 : tensor<?x64xf32>
+      sinter.yield %3 : tensor<?x64xf32>
     }
+    return %0 : tensor<?x64xf32>
   }
+}
+// -----
 
-  // A per-row column [B, 1] over rows of odd length: no vector path (rows of
-  // 4097 are never a multiple of 4), the column loaded once per element.
-  // ROWS-LABEL: //   column_scale_k0_pointwise: mul, exp
-  // ROWS: column_scale_k0_pointwise(
-  // ROWS-NEXT: const float *__restrict__ x, const float *__restrict__ scale,
-  // ROWS-NEXT: float *__restrict__ out0, int64_t B) {
-  // ROWS-NOT: if (vec)
-  // ROWS: const int64_t [[ROW:i[0-9]+]] = i / 4097;
-  // ROWS: = scale[[[ROW]]];
-  // ROWS: expf(
-  // ROWS: out0[i] =
-  module @column_scale attributes {sinter.dims = {B = 8 : i64}} {
-    func.func @forward(%x: tensor<?x4097xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
-                       %s: tensor<?x1xf32> {sinter.role = "input", sinter.name = "scale", sinter.dim_names = ["B", ""]})
-        -> (tensor<?x4097xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}) {
-      %0 = sinter.kernel pointwise(%x, %s) : (tensor<?x4097xf32>, tensor<?x1xf32>) -> tensor<?x4097xf32> {
-      ^bb0(%a: tensor<?x4097xf32>, %c: tensor<?x1xf32>):
-        %1 = sinter.mul %a, %c : tensor<?x4097xf32>, tensor<?x1xf32>
-        %2 = sinter.exp %1 : tensor<?x4097xf32>
-        sinter.yield %2 : tensor<?x4097xf32>
-      }
-      return %0 : tensor<?x4097xf32>
+// CHECK-LABEL: // ===== column_scale.h =====
+// A per-row column [B, 1] over rows of odd length: no vector path (rows of
+// 4097 are never a multiple of 4), the column loaded once per element.
+// CHECK-LABEL: //   column_scale_k0_pointwise: mul, exp
+// CHECK: column_scale_k0_pointwise(
+// CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ scale,
+// CHECK-NEXT: float *__restrict__ out0, int64_t B) {
+// CHECK-NOT: if (vec)
+// CHECK: const int64_t [[ROW:i[0-9]+]] = i / 4097;
+// CHECK: = scale[[[ROW]]];
+// CHECK: expf(
+// CHECK: out0[i] =
+module @column_scale attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x4097xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                     %s: tensor<?x1xf32> {sinter.role = "input", sinter.name = "scale", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x4097xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel pointwise(%x, %s) : (tensor<?x4097xf32>, tensor<?x1xf32>) -> tensor<?x4097xf32> {
+    ^bb0(%a: tensor<?x4097xf32>, %c: tensor<?x1xf32>):
+      %1 = sinter.mul %a, %c : tensor<?x4097xf32>, tensor<?x1xf32>
+      %2 = sinter.exp %1 : tensor<?x4097xf32>
+      sinter.yield %2 : tensor<?x4097xf32>
     }
+    return %0 : tensor<?x4097xf32>
   }
+}
+// -----
 
-  // An output smaller than the loop is written where its broadcast
-  // coordinates are 0.
-  // GUARD-LABEL: two_shapes_k0_pointwise(
-  // GUARD-NEXT: const float *__restrict__ x, const float *__restrict__ w,
-  // GUARD-NEXT: float *__restrict__ out0, float *__restrict__ out1, int64_t B) {
-  // GUARD: out0[i] =
-  // GUARD: const int64_t [[ROW:i[0-9]+]] = i / 32;
-  // GUARD: if ([[ROW]] == 0) {
-  // GUARD: out1[{{.*}}] = v{{[0-9]+}};
-  module @two_shapes attributes {sinter.dims = {B = 8 : i64}} {
-    func.func @forward(%x: tensor<?x32xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
-                       %w: tensor<32xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = [""]})
-        -> (tensor<?x32xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}, tensor<32xf32> {sinter.name = "out1", sinter.dim_names = [""]}) {
-      %0:2 = sinter.kernel pointwise(%x, %w) : (tensor<?x32xf32>, tensor<32xf32>) -> (tensor<?x32xf32>, tensor<32xf32>) {
-      ^bb0(%a: tensor<?x32xf32>, %c: tensor<32xf32>):
-        %e = sinter.exp %c : tensor<32xf32>
-        %1 = sinter.mul %a, %e : tensor<?x32xf32>, tensor<32xf32>
-        sinter.yield %1, %e : tensor<?x32xf32>, tensor<32xf32>
-      }
-      return %0#0, %0#1 : tensor<?x32xf32>, tensor<32xf32>
+// CHECK-LABEL: // ===== two_shapes.h =====
+// An output smaller than the loop is written where its broadcast
+// coordinates are 0.
+// CHECK-LABEL: two_shapes_k0_pointwise(
+// CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ w,
+// CHECK-NEXT: float *__restrict__ out0, float *__restrict__ out1, int64_t B) {
+// CHECK: out0[i] =
+// CHECK: const int64_t [[ROW:i[0-9]+]] = i / 32;
+// CHECK: if ([[ROW]] == 0) {
+// CHECK: out1[{{.*}}] = v{{[0-9]+}};
+module @two_shapes attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x32xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                     %w: tensor<32xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = [""]})
+      -> (tensor<?x32xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}, tensor<32xf32> {sinter.name = "out1", sinter.dim_names = [""]}) {
+    %0:2 = sinter.kernel pointwise(%x, %w) : (tensor<?x32xf32>, tensor<32xf32>) -> (tensor<?x32xf32>, tensor<32xf32>) {
+    ^bb0(%a: tensor<?x32xf32>, %c: tensor<32xf32>):
+      %e = sinter.exp %c : tensor<32xf32>
+      %1 = sinter.mul %a, %e : tensor<?x32xf32>, tensor<32xf32>
+      sinter.yield %1, %e : tensor<?x32xf32>, tensor<32xf32>
     }
+    return %0#0, %0#1 : tensor<?x32xf32>, tensor<32xf32>
   }
+}
+// -----
 
-  // A transposed input is read through permuted coordinates; a reshape
-  // goes through the linear index. No vector path with shape ops.
-  // PERM-LABEL: transposed_k0_pointwise(
-  // PERM-NEXT: const float *__restrict__ x, const float *__restrict__ y,
-  // PERM-NEXT: float *__restrict__ out0, int64_t B) {
-  // PERM-NOT: vec
-  // PERM: const int64_t [[X:i[0-9]+]] = (i / 96) * 96 + (i % 8) * 12 + (i / 8) % 12;
-  // PERM: = x[[[X]]];
-  // PERM: = y[i];
-  module @transposed attributes {sinter.dims = {B = 8 : i64}} {
-    func.func @forward(%x: tensor<?x8x12xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", ""]},
-                       %y: tensor<?x12x8xf32> {sinter.role = "input", sinter.name = "y", sinter.dim_names = ["B", "", ""]})
-        -> (tensor<?x96xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}) {
-      %0 = sinter.kernel pointwise(%x, %y) : (tensor<?x8x12xf32>, tensor<?x12x8xf32>) -> tensor<?x96xf32> {
-      ^bb0(%a: tensor<?x8x12xf32>, %b: tensor<?x12x8xf32>):
-        %t = sinter.transpose %a perm [0, 2, 1] : tensor<?x8x12xf32>
-        %s = sinter.add %t, %b : tensor<?x12x8xf32>, tensor<?x12x8xf32>
-        %r = sinter.reshape %s : tensor<?x12x8xf32> -> tensor<?x96xf32>
-        sinter.yield %r : tensor<?x96xf32>
-      }
-      return %0 : tensor<?x96xf32>
+// CHECK-LABEL: // ===== transposed.h =====
+// A transposed input is read through permuted coordinates; a reshape
+// goes through the linear index. No vector path with shape ops.
+// CHECK-LABEL: transposed_k0_pointwise(
+// CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ y,
+// CHECK-NEXT: float *__restrict__ out0, int64_t B) {
+// CHECK-NOT: vec
+// CHECK: const int64_t [[X:i[0-9]+]] = (i / 96) * 96 + (i % 8) * 12 + (i / 8) % 12;
+// CHECK: = x[[[X]]];
+// CHECK: = y[i];
+module @transposed attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x8x12xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", ""]},
+                     %y: tensor<?x12x8xf32> {sinter.role = "input", sinter.name = "y", sinter.dim_names = ["B", "", ""]})
+      -> (tensor<?x96xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel pointwise(%x, %y) : (tensor<?x8x12xf32>, tensor<?x12x8xf32>) -> tensor<?x96xf32> {
+    ^bb0(%a: tensor<?x8x12xf32>, %b: tensor<?x12x8xf32>):
+      %t = sinter.transpose %a perm [0, 2, 1] : tensor<?x8x12xf32>
+      %s = sinter.add %t, %b : tensor<?x12x8xf32>, tensor<?x12x8xf32>
+      %r = sinter.reshape %s : tensor<?x12x8xf32> -> tensor<?x96xf32>
+      sinter.yield %r : tensor<?x96xf32>
     }
+    return %0 : tensor<?x96xf32>
   }
+}
+// -----
 
-  // A dense constant becomes a __device__ array; a constant operand of the
-  // kernel is folded in, not passed.
-  // DENSE: __device__ const float dense_const0[4] = {
-  // DENSE-NEXT: 1.0f, 2.0f, -0.5f, 0.25f,
-  // DENSE-NEXT: };
-  // DENSE: dense_k0_pointwise(
-  // DENSE-NEXT: const float *__restrict__ x, float *__restrict__ out0, int64_t B, int vec) {
-  // DENSE: const int64_t [[K:i[0-9]+]] = (i + l) % 4;
-  // DENSE-NEXT: = dense_const0[[[K]]];
-  // DENSE: SINTER_RT_TRY(launch_dense_k0_pointwise(ctx, stream, x, out0, B));
-  module @dense attributes {sinter.dims = {B = 8 : i64}} {
-    func.func @forward(%x: tensor<?x4xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-        -> (tensor<?x4xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}) {
-      %c = sinter.constant dense<[1.0, 2.0, -0.5, 0.25]> : tensor<4xf32>
-      %0 = sinter.kernel pointwise(%x, %c) : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32> {
-      ^bb0(%a: tensor<?x4xf32>, %b: tensor<4xf32>):
-        %1 = sinter.mul %a, %b : tensor<?x4xf32>, tensor<4xf32>
-        sinter.yield %1 : tensor<?x4xf32>
-      }
-      return %0 : tensor<?x4xf32>
+// CHECK-LABEL: // ===== dense.h =====
+// A dense constant becomes a __device__ array; a constant operand of the
+// kernel is folded in, not passed.
+// CHECK: __device__ const float dense_const0[4] = {
+// CHECK-NEXT: 1.0f, 2.0f, -0.5f, 0.25f,
+// CHECK-NEXT: };
+// CHECK: dense_k0_pointwise(
+// CHECK-NEXT: const float *__restrict__ x, float *__restrict__ out0, int64_t B, int vec) {
+// CHECK: const int64_t [[K:i[0-9]+]] = (i + l) % 4;
+// CHECK-NEXT: = dense_const0[[[K]]];
+// CHECK: SINTER_RT_TRY(launch_dense_k0_pointwise(ctx, stream, x, out0, B));
+module @dense attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x4xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x4xf32> {sinter.name = "out0", sinter.dim_names = ["B", ""]}) {
+    %c = sinter.constant dense<[1.0, 2.0, -0.5, 0.25]> : tensor<4xf32>
+    %0 = sinter.kernel pointwise(%x, %c) : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32> {
+    ^bb0(%a: tensor<?x4xf32>, %b: tensor<4xf32>):
+      %1 = sinter.mul %a, %b : tensor<?x4xf32>, tensor<4xf32>
+      sinter.yield %1 : tensor<?x4xf32>
     }
+    return %0 : tensor<?x4xf32>
   }
+}
+// -----
 
-  // erf, expm1 and log1p are the accurate library functions; sign is ATen's
-  // (0 < x) - (x < 0) from the runtime.
-  // MATH-LABEL: //   library_math_k0_pointwise: erf, expm1, log1p, sign
-  // MATH: [[E:v[0-9]+]] = erff(
-  // MATH: [[M:v[0-9]+]] = expm1f([[E]]);
-  // MATH: [[L:v[0-9]+]] = log1pf([[M]]);
-  // MATH: = dev::sign([[L]]);
-  module @library_math attributes {sinter.dims = {B = 8 : i64}} {
-    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-        -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-      %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32> {
-      ^bb0(%a: tensor<?x64xf32>):
-        %1 = sinter.erf %a : tensor<?x64xf32>
-        %2 = sinter.expm1 %1 : tensor<?x64xf32>
-        %3 = sinter.log1p %2 : tensor<?x64xf32>
-        %4 = sinter.sign %3 : tensor<?x64xf32>
-        sinter.yield %4 : tensor<?x64xf32>
-      }
-      return %0 : tensor<?x64xf32>
+// CHECK-LABEL: // ===== library_math.h =====
+// erf, expm1 and log1p are the accurate library functions; sign is ATen's
+// (0 < x) - (x < 0) from the runtime.
+// CHECK-LABEL: //   library_math_k0_pointwise: erf, expm1, log1p, sign
+// CHECK: [[E:v[0-9]+]] = erff(
+// CHECK: [[M:v[0-9]+]] = expm1f([[E]]);
+// CHECK: [[L:v[0-9]+]] = log1pf([[M]]);
+// CHECK: = dev::sign([[L]]);
+module @library_math attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32> {
+    ^bb0(%a: tensor<?x64xf32>):
+      %1 = sinter.erf %a : tensor<?x64xf32>
+      %2 = sinter.expm1 %1 : tensor<?x64xf32>
+      %3 = sinter.log1p %2 : tensor<?x64xf32>
+      %4 = sinter.sign %3 : tensor<?x64xf32>
+      sinter.yield %4 : tensor<?x64xf32>
     }
+    return %0 : tensor<?x64xf32>
   }
 }
 

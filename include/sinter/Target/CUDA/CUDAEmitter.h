@@ -138,6 +138,15 @@ bool isFusedModel(ModuleOp module);
 FailureOr<CUDAOutput> emitCUDA(ModuleOp module,
                                const CUDAEmitterOptions &options);
 
+/// Prints `output` as `sinterc -emit=cuda` does without -o: `<model>.h`
+/// and `<model>.cu`, each after a `// ===== <file> =====` line.
+void printCUDAOutput(raw_ostream &os, const CUDAOutput &output);
+
+/// Registers the `--sinter-to-cuda` translation (sinter-translate): a fused
+/// module to printCUDAOutput's text, with `--precision` and `--fp32-gemm`
+/// options; the files name `compilerVersion` as the compiler.
+void registerToCUDATranslation(StringRef compilerVersion);
+
 /// Writes `output` as `<directory>/<model>.h` and `<directory>/<model>.cu`
 /// (and `<model>_torch.cpp`, `<model>_torch.py` when it has them), creating
 /// the directory. With `runtimeDirectory` set (the runtime/ folder

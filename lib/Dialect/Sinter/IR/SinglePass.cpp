@@ -23,8 +23,23 @@ static bool isKeptStatisticOf(ReductionOpInterface inner, Value input,
          input.getType() == outer.getInput().getType();
 }
 
+/// The mean m when `second` is a mean or sum of d * d with d = x - m and
+/// m = mean(x) over the same dims: a variance (biased, or before dividing by
+/// N - 1), which Welford states compute with m.
+static MeanOp matchWelford(ReductionOpInterface second) {
+  auto mul = second.getInput().getDefiningOp<MulOp>();
+  if (!mul || mul.getLhs() != mul.getRhs())
+    return MeanOp();
+  auto sub = mul.getLhs().getDefiningOp<SubOp>();
+  auto inner = sub ? sub.getRhs().getDefiningOp<MeanOp>() : MeanOp();
+  return inner && isKeptStatisticOf(inner, sub.getLhs(), second) ? inner
+                                                                 : MeanOp();
+}
+
 std::optional<SinglePassPair>
 mlir::sinter::matchSinglePassPair(Operation *second) {
+  if (!isa<SumOp, MeanOp>(second))
+    return std::nullopt;
   // sum(exp(x - m)) with m = max(x).
   if (auto sum = dyn_cast<SumOp>(second)) {
     auto exp = sum.getInput().getDefiningOp<ExpOp>();
@@ -32,17 +47,9 @@ mlir::sinter::matchSinglePassPair(Operation *second) {
     auto max = sub ? sub.getRhs().getDefiningOp<MaxOp>() : MaxOp();
     if (max && isKeptStatisticOf(max, sub.getLhs(), sum))
       return SinglePassPair{max, sum, SinglePassForm::OnlineSoftmax};
-    return std::nullopt;
   }
-  // mean(d * d) with d = x - m and m = mean(x).
-  if (auto mean = dyn_cast<MeanOp>(second)) {
-    auto mul = mean.getInput().getDefiningOp<MulOp>();
-    if (!mul || mul.getLhs() != mul.getRhs())
-      return std::nullopt;
-    auto sub = mul.getLhs().getDefiningOp<SubOp>();
-    auto inner = sub ? sub.getRhs().getDefiningOp<MeanOp>() : MeanOp();
-    if (inner && isKeptStatisticOf(inner, sub.getLhs(), mean))
-      return SinglePassPair{inner, mean, SinglePassForm::Welford};
-  }
+  // mean(d * d) or sum(d * d) with d = x - m and m = mean(x).
+  if (MeanOp mean = matchWelford(cast<ReductionOpInterface>(second)))
+    return SinglePassPair{mean, second, SinglePassForm::Welford};
   return std::nullopt;
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -159,11 +160,9 @@ static LogicalResult emitInferenceError(std::optional<Location> loc,
                            std::forward<Args>(args)...);
 }
 
-/// Binary elementwise ops: NumPy broadcast of both operands.
-static LogicalResult
-inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
-                         Type lhsType, Type rhsType,
-                         SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult mlir::sinter::inferBroadcastResultType(
+    std::optional<Location> loc, StringRef opName, Type lhsType, Type rhsType,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
   auto lhs = dyn_cast<RankedTensorType>(lhsType);
   auto rhs = dyn_cast<RankedTensorType>(rhsType);
   if (!lhs || !rhs)
@@ -292,16 +291,28 @@ APFloat FillOp::getElementValue() {
   return value;
 }
 
+Value FillOp::getSourceOfDynamicDim(unsigned index) {
+  OperandRange sources = getShapeSources();
+  return sources.size() == 1 ? sources.front() : sources[index];
+}
+
 LogicalResult FillOp::verify() {
   RankedTensorType type = getType();
-  auto source = cast<RankedTensorType>(getShapeSource().getType());
   ArrayRef<int64_t> dims = getDims();
   int64_t dynamic = llvm::count_if(type.getShape(), ShapedType::isDynamic);
   if (static_cast<int64_t>(dims.size()) != dynamic)
     return emitOpError("names ")
            << dims.size() << " source dims for the " << dynamic
            << " dynamic dims of the result " << formatShape(type.getShape());
-  for (int64_t dim : dims) {
+  size_t sources = getShapeSources().size();
+  if (sources == 0 ||
+      (sources != 1 && static_cast<int64_t>(sources) != dynamic))
+    return emitOpError("has ")
+           << sources << " shape sources; it takes one, or one per dynamic "
+           << "dim of the result (" << dynamic << ")";
+  for (auto [index, dim] : llvm::enumerate(dims)) {
+    auto source =
+        cast<RankedTensorType>(getSourceOfDynamicDim(index).getType());
     if (dim < 0 || dim >= source.getRank())
       return emitOpError("dim ") << dim << " is out of range for a source of "
                                  << "rank " << source.getRank();
@@ -494,11 +505,12 @@ static OpFoldResult ifSameType(Value value, Type resultType) {
   return value.getType() == resultType ? OpFoldResult(value) : OpFoldResult();
 }
 
-/// x + 0 = x ; 0 + x = x ; c1 + c2 = c
+/// x + -0 = x ; -0 + x = x ; c1 + c2 = c (not x + +0, which is +0 where x
+/// is -0: sinter-simplify drops a +0 in fast mode only)
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (isSplatOf(adaptor.getRhs(), 0.0))
+  if (isSplatOf(adaptor.getRhs(), -0.0))
     return ifSameType(getLhs(), getType());
-  if (isSplatOf(adaptor.getLhs(), 0.0))
+  if (isSplatOf(adaptor.getLhs(), -0.0))
     return ifSameType(getRhs(), getType());
   return foldSplats(adaptor.getLhs(), adaptor.getRhs(), getType(),
                     [](APFloat a, const APFloat &b) { return a + b; });
@@ -609,7 +621,8 @@ LogicalResult ClampOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// reduce(x) over size-1 dims with keepdim = x, for reductions that are the
-/// identity on a single element.
+/// identity on a single element, bit for bit (not sum, mean and logsumexp:
+/// their +0 start turns a -0 into +0).
 template <typename ReductionOp>
 static OpFoldResult foldUnitReduction(ReductionOp op) {
   if (op.getKeepdim() && op.reducesOnlyUnitDims() &&
@@ -618,18 +631,12 @@ static OpFoldResult foldUnitReduction(ReductionOp op) {
   return {};
 }
 
-/// sum over size-1 dims (keepdim) = x
-OpFoldResult SumOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
-/// mean over size-1 dims (keepdim) = x
-OpFoldResult MeanOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// max over size-1 dims (keepdim) = x
 OpFoldResult MaxOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// min over size-1 dims (keepdim) = x
 OpFoldResult MinOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 /// prod over size-1 dims (keepdim) = x
 OpFoldResult ProdOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
-/// logsumexp over size-1 dims (keepdim) = log(exp(x)) = x
-OpFoldResult LogsumexpOp::fold(FoldAdaptor) { return foldUnitReduction(*this); }
 
 //===----------------------------------------------------------------------===//
 // Normalization verifiers
@@ -813,6 +820,7 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
   case KernelStrategy::row_by_length:
     return geometry == ReductionGeometry::trailing;
   case KernelStrategy::split_reduction:
+  case KernelStrategy::split_welford:
     return geometry != ReductionGeometry::none;
   case KernelStrategy::library_gemm:
     return true;
@@ -840,8 +848,9 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "rows_per_block " << rowsPerBlock << " and block "
                        << block << " do not fit strategy "
                        << stringifyKernelStrategy(strategy);
-  if ((strategy == KernelStrategy::split_reduction) !=
-      (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
+  bool split = strategy == KernelStrategy::split_reduction ||
+               strategy == KernelStrategy::split_welford;
+  if (split != (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
     return emitError() << "columns_per_block " << columnsPerBlock
                        << ": a split reduction needs a divisor of 256, other "
                           "strategies 0";
@@ -880,9 +889,11 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
     return strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length ||
-           strategy == KernelStrategy::split_reduction;
+           strategy == KernelStrategy::split_reduction ||
+           strategy == KernelStrategy::split_welford;
   case KernelKind::column_reduction:
-    return strategy == KernelStrategy::split_reduction;
+    return strategy == KernelStrategy::split_reduction ||
+           strategy == KernelStrategy::split_welford;
   }
   llvm_unreachable("unknown kernel kind");
 }
@@ -903,6 +914,15 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
       return kernel.emitOpError("plan caches operand #")
              << index << " but the kernel has " << kernel.getInputs().size()
              << " operands";
+  // Welford states pair a mean with a variance around it in the same kernel.
+  if (plan.getStrategy() == KernelStrategy::split_welford &&
+      llvm::none_of(kernel.getBody().front(), [&](Operation &op) {
+        std::optional<SinglePassPair> pair = matchSinglePassPair(&op);
+        return pair && pair->form == SinglePassForm::Welford &&
+               pair->first->getParentOp() == kernel;
+      }))
+    return kernel.emitOpError("plan strategy split_welford needs a mean and "
+                              "a variance around it in the kernel");
   return success();
 }
 

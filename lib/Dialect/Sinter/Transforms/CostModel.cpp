@@ -113,6 +113,10 @@ SmallVector<int64_t> CostModel::estimateResultShape(Operation *op) const {
     ArrayRef<int64_t> input = operandShape(0);
     for (auto [index, source] : llvm::enumerate(transpose.getPerm()))
       shape[index] = input[source];
+  } else if (isa<SliceOp, ConcatOp>(op)) {
+    // Only the sliced or joined dim differs from the (first) input, and it
+    // is static in the result type.
+    shape.assign(operandShape(0).begin(), operandShape(0).end());
   } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     int64_t known = 1;
     for (int64_t size : shape)

@@ -135,6 +135,7 @@ static void eraseDeadOps(Block &block) {
 namespace {
 struct FormKernelsPass
     : public sinter::impl::SinterFormKernelsBase<FormKernelsPass> {
+  using SinterFormKernelsBase::SinterFormKernelsBase;
   void runOnOperation() override;
 };
 } // namespace
@@ -146,7 +147,7 @@ void FormKernelsPass::runOnOperation() {
     eraseDeadOps(func.getBody().front());
     CostModel costs(func);
     FailureOr<SmallVector<FusionGroup>> groups =
-        decideFusion(func.getBody().front(), costs);
+        decideFusion(func.getBody().front(), costs, FusionOptions{remarks});
     if (failed(groups))
       return signalPassFailure();
     formKernels(func.getBody().front(), *groups);

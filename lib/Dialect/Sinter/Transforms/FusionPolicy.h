@@ -33,14 +33,22 @@ struct FusionGroup {
   bool existing = false;
 };
 
+/// How decideFusion reports on its decisions.
+struct FusionOptions {
+  /// Emit a remark at each op a kernel could not take, with the reason:
+  /// "cannot fuse add with sum: broadcasts across rows".
+  bool remarks = false;
+};
+
 /// Decides the fusion groups of the top-level ops of `block`, the body of a
 /// function: every op except constants and the terminator belongs to exactly
 /// one group (and may also be recomputed by others). Groups come in an order
 /// where each follows those it reads from. Fails with an error at the
 /// offending op if `block` holds an op that no kernel can compute, such as a
 /// softmax that sinter-decompose has not rewritten.
-FailureOr<SmallVector<FusionGroup>> decideFusion(Block &block,
-                                                 const CostModel &costs);
+FailureOr<SmallVector<FusionGroup>>
+decideFusion(Block &block, const CostModel &costs,
+             const FusionOptions &options = {});
 
 } // namespace mlir::sinter
 

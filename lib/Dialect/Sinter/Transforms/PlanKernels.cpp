@@ -21,6 +21,8 @@
 //   - few long rows (fewer than two per SM, longer than 8192) and any other
 //     geometry are split reductions: partials over many blocks,
 //     an ordered fold, an apply step when some output is not a statistic;
+//     a mean and a variance around it (training batch_norm, var) are one
+//     pass of Welford states (split_welford);
 //     a block covers one position (its threads split the reduced elements)
 //     when the innermost dim is reduced, up to 256 adjacent positions
 //     otherwise;
@@ -359,10 +361,21 @@ static KernelPlanAttr planSplit(KernelOp kernel) {
     return !results.contains(output) &&
            getShape(output) == getShape(first.getInput());
   });
-  int64_t count = static_cast<int64_t>(reductions.size());
+  // The first variance around each mean of the kernel joins the mean's
+  // pass: one Welford pass reads the input once for both.
+  llvm::DenseSet<Operation *> paired;
+  for (Operation *reduction : reductions)
+    if (std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
+        pair && pair->form == SinglePassForm::Welford &&
+        results.contains(pair->first->getResult(0)))
+      paired.insert(pair->first);
+  int64_t pairs = static_cast<int64_t>(paired.size());
+  int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
   return KernelPlanAttr::get(
-      context, KernelStrategy::split_reduction, first.getGeometry(),
-      kBlockThreads, /*rowsPerBlock=*/0, getColumnsPerBlock(first),
+      context,
+      pairs ? KernelStrategy::split_welford : KernelStrategy::split_reduction,
+      first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0,
+      getColumnsPerBlock(first),
       /*vectorWidth=*/1, DenseI64ArrayAttr::get(context, {}),
       /*passes=*/count + (applyReadsInputs ? 1 : 0),
       /*launches=*/2 * count + (apply ? 1 : 0), EpilogueForm::none);
@@ -378,9 +391,8 @@ static bool canVectorize(Block &body) {
   if (full.empty() ||
       llvm::any_of(outputs, [&](Value v) { return getShape(v) != full; }))
     return false;
-  if (llvm::any_of(body.without_terminator(), [](Operation &op) {
-        return isa<ReshapeOp, TransposeOp>(op);
-      }))
+  if (llvm::any_of(body.without_terminator(),
+                   [](Operation &op) { return isShapeOp(&op); }))
     return false;
   std::optional<int64_t> count = getStaticCount(full);
   if (count && *count < 4)

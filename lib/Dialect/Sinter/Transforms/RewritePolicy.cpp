@@ -17,6 +17,7 @@ bool mlir::sinter::isRewriteAllowed(RewriteEffect effect, FpMode mode) {
     return true;
   case RewriteEffect::Rounding:
   case RewriteEffect::FiniteOnly:
+  case RewriteEffect::SignedZero:
     return mode == FpMode::Fast;
   }
   llvm_unreachable("unknown rewrite effect");

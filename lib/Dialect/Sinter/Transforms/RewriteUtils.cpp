@@ -251,7 +251,8 @@ std::optional<DimSource> mlir::sinter::traceDynamicDim(Value value,
   if (auto fill = dyn_cast<FillOp>(op)) {
     int64_t index = llvm::count_if(fill.getType().getShape().take_front(dim),
                                    ShapedType::isDynamic);
-    return traceDynamicDim(fill.getShapeSource(), fill.getDims()[index]);
+    return traceDynamicDim(fill.getSourceOfDynamicDim(index),
+                           fill.getDims()[index]);
   }
   if (isElementwiseOp(op)) {
     for (Value operand : op->getOperands())
@@ -294,22 +295,25 @@ Value mlir::sinter::createSplatLike(OpBuilder &builder, Location loc,
   auto type = cast<RankedTensorType>(like.getType());
   if (type.hasStaticShape())
     return createSplatConstant(builder, loc, type, value);
-  Value source;
+  SmallVector<Value> sources;
   SmallVector<int64_t> dims;
   for (int64_t dim = 0; dim < type.getRank(); ++dim) {
     if (!type.isDynamicDim(dim))
       continue;
     std::optional<DimSource> found = traceDynamicDim(like, dim);
-    if (!found || (source && found->source != source))
+    if (!found)
       return Value();
-    source = found->source;
+    sources.push_back(found->source);
     dims.push_back(found->dim);
   }
+  // One source lends every dim when all come from the same value.
+  if (llvm::all_equal(sources))
+    sources.resize(1);
   APFloat converted = value;
   bool losesInfo = false;
   converted.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
                     &losesInfo);
-  return FillOp::create(builder, loc, type, source,
+  return FillOp::create(builder, loc, type, sources,
                         builder.getF64FloatAttr(converted.convertToDouble()),
                         builder.getDenseI64ArrayAttr(dims));
 }

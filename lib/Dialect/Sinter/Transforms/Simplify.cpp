@@ -221,31 +221,41 @@ struct ReluOfNonNegative : public SimplifyPattern<ReluOp> {
   }
 };
 
-/// relu(x) * s = relu(x * s) for s > 0 (a positive scale commutes with
-/// rounding and with max(., 0)): a constant, or a param-only value known to
-/// be positive (exp(p)), which then reaches a linear before the relu
-struct ScaleIntoRelu : public SimplifyPattern<MulOp> {
+/// relu(x) * s = relu(x * s) and leaky_relu(x) * s = leaky_relu(x * s) for
+/// s > 0 (positive scales commute with max(., 0) and with x -> alpha * x):
+/// a constant, or a param-only value known to be positive (exp(p)), which
+/// then reaches a linear before the activation
+template <typename OpTy> struct ScaleIntoRelu : public SimplifyPattern<MulOp> {
   using SimplifyPattern::SimplifyPattern;
   LogicalResult matchAndRewrite(MulOp op,
                                 PatternRewriter &rewriter) const override {
     for (Value operand : {op.getLhs(), op.getRhs()}) {
-      auto relu = operand.getDefiningOp<ReluOp>();
+      auto relu = operand.getDefiningOp<OpTy>();
       Value factor = getOtherOperand(op, operand);
       if (!relu || !relu->hasOneUse() || relu.getType() != op.getType() ||
-          !isParamOnly(factor) || !isPositive(factor))
+          !isParamOnly(factor))
         continue;
-      // exp or sigmoid of a param may round to +0, where relu(x) * 0 and
-      // relu(x * 0) differ for infinite x; a positive constant is exact.
-      bool isConstant = matchPattern(factor, m_Constant());
-      if (!allows(isConstant ? RewriteEffect::Exact
-                             : RewriteEffect::FiniteOnly))
+      if (!isPositive(factor))
+        return rewriter.notifyMatchFailure(op, "the scale may not be positive");
+      if (!allows(getEffect(factor)))
         return failure();
       Value scaled =
           MulOp::create(rewriter, op.getLoc(), relu.getInput(), factor);
-      rewriter.replaceOpWithNewOp<ReluOp>(op, scaled);
+      rewriter.replaceOpWithNewOp<OpTy>(op, op.getType(), ValueRange{scaled},
+                                        relu->getAttrs());
       return success();
     }
     return failure();
+  }
+
+  /// relu(x) * c = relu(x * c) exactly for a positive constant c; exp or
+  /// sigmoid of a param may round to +0, where relu(x) * 0 and relu(x * 0)
+  /// differ for infinite x; leaky_relu rounds alpha * x * s in another order.
+  static RewriteEffect getEffect(Value factor) {
+    if constexpr (std::is_same_v<OpTy, LeakyReluOp>)
+      return RewriteEffect::Rounding;
+    return matchPattern(factor, m_Constant()) ? RewriteEffect::Exact
+                                              : RewriteEffect::FiniteOnly;
   }
 };
 
@@ -323,11 +333,11 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     SmallVector<int64_t> kept =
         nonUnitDims(op.getInput().getType(), op.getDims());
-    // The folder handles keepdim over size-1 dims only.
-    if (kept.size() == op.getDims().size() ||
-        (kept.empty() && op.getKeepdim()) ||
-        !this->allows(RewriteEffect::Exact))
+    if (kept.size() == op.getDims().size())
       return failure();
+    if (!this->allows(effectOfDropping(kept)))
+      return rewriter.notifyMatchFailure(
+          op, "over one element, the reduction turns -0 into +0");
     // With keepdim the size-1 dims stay in place; without, a reshape drops
     // them.
     if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
@@ -336,9 +346,22 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
     if (!kept.empty())
       reduced =
           OpTy::create(rewriter, op.getLoc(), reduced, kept, op.getKeepdim());
-    rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(), reduced,
-                                         op.getType().getShape()));
+    if (reduced.getType() == op.getType())
+      rewriter.replaceOp(op, reduced);
+    else
+      rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(), reduced,
+                                           op.getType().getShape()));
     return success();
+  }
+
+  /// What dropping the size-1 dims changes when `kept` dims stay reduced:
+  /// nothing while some do (the same elements in the same order); with none
+  /// left, sum, mean and logsumexp of one element are 0 + x, not x.
+  static RewriteEffect effectOfDropping(ArrayRef<int64_t> kept) {
+    if (!kept.empty() || std::is_same_v<OpTy, MaxOp> ||
+        std::is_same_v<OpTy, MinOp> || std::is_same_v<OpTy, ProdOp>)
+      return RewriteEffect::Exact;
+    return RewriteEffect::SignedZero;
   }
 };
 
@@ -376,7 +399,8 @@ void mlir::sinter::populateSimplifyElementwisePatterns(
                                                    mode);
   patterns.addWithLabel<ReluOfNonNegative>({"relu-of-non-negative"}, context,
                                            mode);
-  patterns.addWithLabel<ScaleIntoRelu>({"scale-into-relu"}, context, mode);
+  patterns.addWithLabel<ScaleIntoRelu<ReluOp>, ScaleIntoRelu<LeakyReluOp>>(
+      {"scale-into-relu"}, context, mode);
   patterns.addWithLabel<MergeClamps<ClampOp>, MergeClamps<ReluOp>,
                         MergeClamps<HardtanhOp>>({"merge-clamps"}, context,
                                                  mode);

@@ -22,6 +22,8 @@
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
 #include "sinter/Interpreter/Interpreter.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::sinter;
 
@@ -56,6 +58,20 @@ static APFloat roundLike(Value like, double value) {
   rounded.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
                   &losesInfo);
   return rounded;
+}
+
+/// The number of input elements behind each result element of the
+/// reduction `op`, when static.
+static std::optional<int64_t> getReducedCount(Operation *op) {
+  auto input = cast<RankedTensorType>(op->getOperand(0).getType());
+  ArrayRef<int64_t> dims = cast<ReductionOpInterface>(op).getDims();
+  int64_t count = 1;
+  for (int64_t dim : dims) {
+    if (input.isDynamicDim(dim))
+      return std::nullopt;
+    count *= input.getDimSize(dim);
+  }
+  return count;
 }
 
 /// Replaces `op` by a splat of `value` shaped like its result, or fails
@@ -200,17 +216,56 @@ struct FoldReductionOfSplat : public SimplifyPattern<OpTy> {
       return failure();
     return replaceBySplat(rewriter, op, value);
   }
+};
 
-  /// The number of elements each result element sums, when static.
-  static std::optional<int64_t> getReducedCount(OpTy op) {
-    int64_t count = 1;
-    for (int64_t dim : op.getDims()) {
-      int64_t size = op.getInput().getType().getDimSize(dim);
-      if (ShapedType::isDynamic(size))
-        return std::nullopt;
-      count *= size;
+/// prod of a splat c over n elements is c^n; over a symbolic count only
+/// for c in {+0, 1, +inf, NaN}, whose powers are themselves
+struct FoldProdOfSplat : public SimplifyPattern<ProdOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(ProdOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APFloat> splat = matchSplatValue(op.getInput());
+    if (!splat)
+      return failure();
+    if (isOwnPower(*splat)) {
+      if (!allows(RewriteEffect::Exact))
+        return failure();
+      return replaceBySplat(rewriter, op, *splat);
     }
-    return count;
+    std::optional<int64_t> count = getReducedCount(op);
+    if (!count)
+      return rewriter.notifyMatchFailure(
+          op, "the power of the constant depends on a symbolic count");
+    auto [power, effect] = computePower(*splat, *count);
+    if (!allows(effect))
+      return failure();
+    return replaceBySplat(rewriter, op, power);
+  }
+
+  /// Returns true if c^n = c for every n >= 1.
+  static bool isOwnPower(const APFloat &c) {
+    return c.isPosZero() || c.isNaN() || (c.isInfinity() && !c.isNegative()) ||
+           c.isExactlyValue(1.0);
+  }
+
+  /// c^n in the semantics of c, multiplied out while every step is exact
+  /// (what the GPU computes then), else correctly rounded from double.
+  static std::pair<APFloat, RewriteEffect> computePower(const APFloat &c,
+                                                        int64_t n) {
+    APFloat power(c.getSemantics(), 1);
+    for (int64_t step = 0; step < n; ++step)
+      if (power.multiply(c, APFloat::rmNearestTiesToEven) != APFloat::opOK ||
+          power.isZero() || power.isInfinity())
+        return {roundedPower(c, n), RewriteEffect::Rounding};
+    return {power, RewriteEffect::Exact};
+  }
+
+  /// c^n computed in double and rounded to the semantics of c.
+  static APFloat roundedPower(const APFloat &c, int64_t n) {
+    APFloat power(std::pow(c.convertToDouble(), static_cast<double>(n)));
+    bool losesInfo = false;
+    power.convert(c.getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+    return power;
   }
 };
 
@@ -258,6 +313,8 @@ void mlir::sinter::populateSimplifyConstantPatterns(RewritePatternSet &patterns,
       .addWithLabel<FoldReductionOfSplat<SumOp>, FoldReductionOfSplat<MeanOp>,
                     FoldReductionOfSplat<MaxOp>, FoldReductionOfSplat<MinOp>>(
           {"fold-constant-reductions"}, context, mode);
+  patterns.addWithLabel<FoldProdOfSplat>({"fold-constant-reductions"}, context,
+                                         mode);
   patterns
       .addWithLabel<FillOperandToScalar<AddOp>, FillOperandToScalar<SubOp>,
                     FillOperandToScalar<MulOp>, FillOperandToScalar<DivOp>,

@@ -8,13 +8,15 @@
 // The rewrites of sinter-simplify that bring a map L, linear along the
 // output features of a linear layer and built from params and constants
 // only, next to the matmul, so that L(x @ W^T + b) = x @ L(W)^T + L(b) with
-// L(W) and L(b) computed once in @prepare: shifts by params regroup into the
-// bias, a mean over groups of adjacent columns (average pooling) reduces the
-// weight's rows, a product with a param matrix multiplies into the weight,
-// column scales move through relu when they are known positive and into the
-// weight from either side, and the centering of training batch norm drops
-// what is constant along the batch. SimplifyLinear.cpp then folds what
-// reaches the matmul.
+// L(W) and L(b) computed once in @prepare: shifts by params (vectors or
+// scalars) regroup into the bias, a param minus the linear negates the
+// weight, a sum or mean over groups of adjacent or strided columns reduces
+// the weight's rows, a product with a param matrix multiplies into the
+// weight where that costs no more, column scales move through relu and
+// leaky_relu when they are known positive and into the weight from either
+// side, and the centering of training batch norm drops what is constant
+// along the batch. Each rewrite leaves a linear layer again, so that they
+// compose. SimplifyLinear.cpp then folds what reaches the matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +51,18 @@ static bool isRowVector(Value value, int64_t rank) {
                       [](int64_t size) { return size == 1; });
 }
 
+/// Returns true if `value` broadcasts along the rows of a result of rank
+/// `rank`: a scalar or a row vector (of one element or one per column).
+static bool isRowBroadcast(Value value, int64_t rank) {
+  return isScalar(value) || isRowVector(value, rank);
+}
+
+/// Returns true if `value` holds one element (a scalar, or every dim 1).
+static bool isSingleElement(Value value) {
+  return llvm::all_of(getTensorShape(value),
+                      [](int64_t size) { return size == 1; });
+}
+
 /// Returns the single-use matmul that defines `value` with a param-only rank
 /// 2 rhs (the weight), or null.
 static MatmulOp getWeightMatmul(Value value) {
@@ -80,11 +94,24 @@ static std::optional<LinearLayer> matchLinearLayer(Value value) {
     Value bias = op->getOperand(1 - index);
     // bias - matmul would negate the weights: not a linear layer here.
     if (!matmul || matmul.getType() != value.getType() || !isParamOnly(bias) ||
-        !isRowVector(bias, rank) || (isa<SubOp>(op) && index == 1))
+        !isRowBroadcast(bias, rank) || (isa<SubOp>(op) && index == 1))
       continue;
     return LinearLayer{matmul, bias, isa<SubOp>(op)};
   }
   return std::nullopt;
+}
+
+/// Returns the bias of `layer` as a vector of its `n` columns: a row vector
+/// reshaped, a single element broadcast (c + 0 = c, exactly).
+static Value createBiasRow(OpBuilder &builder, Location loc,
+                           const LinearLayer &layer, int64_t n) {
+  Value bias = layer.bias;
+  if (!isSingleElement(bias) || n == 1)
+    return createReshape(builder, loc, bias, {n});
+  auto type = RankedTensorType::get({n}, getElementType(bias));
+  return AddOp::create(builder, loc,
+                       createSplatConstant(builder, loc, type, APFloat(0.0)),
+                       createReshape(builder, loc, bias, {}));
 }
 
 /// Returns `lhs + rhs` or `lhs - rhs`.
@@ -144,17 +171,20 @@ struct RegroupCheapShifts : public SimplifyPattern<OuterOp> {
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no param shift of a costly value to regroup");
   }
 };
 
-/// y * c + y = y * (1 + c) and y + y * c likewise, for a cheap c
-struct FactorScaledSelf : public SimplifyPattern<AddOp> {
-  using SimplifyPattern::SimplifyPattern;
-  LogicalResult matchAndRewrite(AddOp op,
+/// y * c + y = y * (c + 1), y + y * c = y * (1 + c), y * c - y = y * (c - 1)
+/// and y - y * c = y * (1 - c), for a cheap c
+template <typename OpTy>
+struct FactorScaledSelf : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     for (Value product : {op.getLhs(), op.getRhs()}) {
-      auto mul = product.getDefiningOp<MulOp>();
+      auto mul = product.template getDefiningOp<MulOp>();
       Value y = getOtherOperand(op, product);
       if (!mul || isCheapFactor(y))
         continue;
@@ -163,16 +193,50 @@ struct FactorScaledSelf : public SimplifyPattern<AddOp> {
             !broadcastsTo(getTensorShape(y), getTensorShape(c),
                           op.getType().getShape()))
           continue;
-        if (!allows(RewriteEffect::Rounding))
+        if (!this->allows(RewriteEffect::Rounding))
           return failure();
         Location loc = op.getLoc();
         Value one = createScalarConstant(rewriter, loc, getElementType(y), 1.0);
-        rewriter.replaceOpWithNewOp<MulOp>(
-            op, y, AddOp::create(rewriter, loc, one, c));
+        // The factor keeps the operands' order: (c op 1) or (1 op c).
+        Value factor = product == op.getLhs()
+                           ? OpTy::create(rewriter, loc, c, one).getResult()
+                           : OpTy::create(rewriter, loc, one, c).getResult();
+        rewriter.replaceOpWithNewOp<MulOp>(op, y, factor);
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(op, "no operand is y * c for a cheap c");
+  }
+};
+
+/// p - (x @ W^T + b) = x @ (-W)^T + (p - b) (and p + b for - b) for
+/// param-only W, b and a param-only p that broadcasts along the rows: the
+/// result is a linear layer that linear maps fold into (without b, negating
+/// W negates every product exactly)
+struct NegatedLinearToLinear : public SimplifyPattern<SubOp> {
+  using SimplifyPattern::SimplifyPattern;
+  LogicalResult matchAndRewrite(SubOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<LinearLayer> layer = matchLinearLayer(op.getRhs());
+    Value p = op.getLhs();
+    if (!layer || layer->matmul.getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "not a param minus a linear");
+    if (!isParamOnly(p) || !isRowBroadcast(p, op.getType().getRank()))
+      return rewriter.notifyMatchFailure(op,
+                                         "the minuend is not a param-only row");
+    if (!allows(layer->bias ? RewriteEffect::Rounding : RewriteEffect::Exact))
+      return failure();
+    Location loc = op.getLoc();
+    MatmulOp matmul = layer->matmul;
+    Value negated = NegOp::create(rewriter, loc, matmul.getRhs());
+    Value product =
+        MatmulOp::create(rewriter, loc, matmul.getLhs(), negated,
+                         matmul.getTransposeA(), matmul.getTransposeB());
+    Value shift = p;
+    if (layer->bias)
+      shift = createShift(rewriter, loc, p, layer->bias, !layer->subtractsBias);
+    rewriter.replaceOpWithNewOp<AddOp>(op, product, shift);
+    return success();
   }
 };
 
@@ -186,7 +250,8 @@ struct CenteringCancelsShift : public SimplifyPattern<SubOp> {
     Operation *shifted = op.getLhs().getDefiningOp();
     if (!mean || mean.getInput() != op.getLhs() || !mean.getKeepdim() ||
         !isa_and_present<AddOp, SubOp>(shifted))
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "not a shifted value minus its mean (keepdim)");
     int64_t rank = op.getType().getRank();
     for (unsigned index : {0u, 1u}) {
       Value h = shifted->getOperand(index);
@@ -203,7 +268,8 @@ struct CenteringCancelsShift : public SimplifyPattern<SubOp> {
       rewriter.replaceOpWithNewOp<SubOp>(op, h, centered);
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "the shift varies along the reduced dims");
   }
 };
 
@@ -211,8 +277,38 @@ struct CenteringCancelsShift : public SimplifyPattern<SubOp> {
 // Linear maps of a linear layer
 //===----------------------------------------------------------------------===//
 
-/// reduce_g(reshape(x @ W^T + b, [.., N/g, g])) = x @ reduce_g(W)^T +
-/// reduce_g(b) for sum and mean over groups of g adjacent columns
+/// The split of the last dim of a reshape's input into static parts
+/// [d1, .., dm] (the rows untouched), and the parts a reduction reduces.
+struct ColumnSplit {
+  SmallVector<int64_t> parts;
+  SmallVector<int64_t> reducedParts;
+};
+
+/// Matches `reshape` [.., N] -> [.., d1, .., dm] reduced over `dims`, every
+/// dim among the parts; nothing otherwise.
+static std::optional<ColumnSplit> matchColumnSplit(ReshapeOp reshape,
+                                                   ArrayRef<int64_t> dims) {
+  RankedTensorType flat = reshape.getInput().getType();
+  RankedTensorType split = reshape.getType();
+  int64_t rows = flat.getRank() - 1;
+  if (split.getRank() <= rows || flat.isDynamicDim(rows) ||
+      flat.getShape().take_front(rows) != split.getShape().take_front(rows))
+    return std::nullopt;
+  ColumnSplit result;
+  llvm::append_range(result.parts, split.getShape().drop_front(rows));
+  if (llvm::any_of(result.parts, ShapedType::isDynamic))
+    return std::nullopt;
+  for (int64_t dim : dims) {
+    if (dim < rows)
+      return std::nullopt;
+    result.reducedParts.push_back(dim - rows);
+  }
+  return result;
+}
+
+/// reduce(reshape(x @ W^T + b, [.., d1, .., dm]), dims) = x @ reduce(W)^T +
+/// reduce(b) for sum and mean over any of the parts of the columns: groups
+/// of adjacent columns (average pooling), columns a stride apart, or both
 template <typename OpTy>
 struct GroupReductionOfLinear : public SimplifyPattern<OpTy> {
   using SimplifyPattern<OpTy>::SimplifyPattern;
@@ -221,47 +317,53 @@ struct GroupReductionOfLinear : public SimplifyPattern<OpTy> {
     auto reshape = op.getInput().template getDefiningOp<ReshapeOp>();
     if (!reshape || !reshape->hasOneUse())
       return failure();
-    RankedTensorType grouped = reshape.getType();
-    RankedTensorType flat = reshape.getInput().getType();
-    int64_t rank = flat.getRank();
-    // [.., N] -> [.., N/g, g], reduced over the last dim.
-    if (grouped.getRank() != rank + 1 ||
-        op.getDims() != ArrayRef<int64_t>{rank} ||
-        flat.getShape().drop_back() !=
-            grouped.getShape().take_front(rank - 1) ||
-        grouped.isDynamicDim(rank) || grouped.isDynamicDim(rank - 1) ||
-        flat.isDynamicDim(rank - 1))
-      return failure();
+    std::optional<ColumnSplit> split = matchColumnSplit(reshape, op.getDims());
+    if (!split)
+      return rewriter.notifyMatchFailure(
+          op, "not a reduction of a static split of the last dim");
     std::optional<LinearLayer> layer = matchLinearLayer(reshape.getInput());
-    if (!layer ||
-        (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape())))
-      return failure();
+    if (!layer)
+      return rewriter.notifyMatchFailure(op, "the input is no linear layer");
+    if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
+      return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
     if (!this->allows(RewriteEffect::Rounding))
       return failure();
-    int64_t groups = grouped.getDimSize(rank - 1);
-    int64_t size = grouped.getDimSize(rank);
+    ArrayRef<int64_t> parts = split->parts;
+    int64_t n = getTensorShape(reshape.getInput()).back();
+    int64_t kept = n;
+    for (int64_t part : split->reducedParts)
+      kept /= parts[part];
     Location loc = op.getLoc();
     MatmulOp matmul = layer->matmul;
     Value weight = matmul.getRhs();
-    ArrayRef<int64_t> weightShape = getTensorShape(weight);
-    Value reducedWeight;
+    int64_t k = getTensorShape(weight)[matmul.getTransposeB() ? 1 : 0];
+    // W: [N, K] -> [d1, .., dm, K] (or [K, N] -> [K, d1, .., dm]), reduced
+    // over the same parts and flattened to [N', K] (or [K, N']).
+    SmallVector<int64_t> weightShape(parts);
+    SmallVector<int64_t> weightDims(split->reducedParts);
     if (matmul.getTransposeB()) {
-      // W: [N, K] -> [N/g, g, K], reduced over dim 1.
-      Value split =
-          createReshape(rewriter, loc, weight, {groups, size, weightShape[1]});
-      reducedWeight = OpTy::create(rewriter, loc, split, {1}, false);
+      weightShape.push_back(k);
     } else {
-      // W: [K, N] -> [K, N/g, g], reduced over dim 2.
-      Value split =
-          createReshape(rewriter, loc, weight, {weightShape[0], groups, size});
-      reducedWeight = OpTy::create(rewriter, loc, split, {2}, false);
+      weightShape.insert(weightShape.begin(), k);
+      for (int64_t &dim : weightDims)
+        ++dim;
     }
+    Value reducedWeight = OpTy::create(
+        rewriter, loc, createReshape(rewriter, loc, weight, weightShape),
+        weightDims, /*keepdim=*/false);
+    reducedWeight =
+        createReshape(rewriter, loc, reducedWeight,
+                      matmul.getTransposeB() ? SmallVector<int64_t>{kept, k}
+                                             : SmallVector<int64_t>{k, kept});
     Value result =
         MatmulOp::create(rewriter, loc, matmul.getLhs(), reducedWeight,
                          matmul.getTransposeA(), matmul.getTransposeB());
     if (layer->bias) {
-      Value split = createReshape(rewriter, loc, layer->bias, {groups, size});
-      Value bias = OpTy::create(rewriter, loc, split, {1}, false);
+      Value row = createBiasRow(rewriter, loc, *layer, n);
+      Value bias =
+          OpTy::create(rewriter, loc, createReshape(rewriter, loc, row, parts),
+                       split->reducedParts, /*keepdim=*/false);
+      bias = createReshape(rewriter, loc, bias, {kept});
       result = createShift(rewriter, loc, result, bias, layer->subtractsBias);
     }
     rewriter.replaceOp(
@@ -270,8 +372,15 @@ struct GroupReductionOfLinear : public SimplifyPattern<OpTy> {
   }
 };
 
-/// (x @ W^T + b) @ V = x @ (W^T @ V) + b @ V for param-only V with no more
-/// columns than W^T: the per-run product shrinks, W^T @ V is prepared once
+/// Returns true if folding a [K, N] weight and an [N, P] param V into one
+/// [K, P] weight costs no more per row of x: K * P <= K * N + N * P (FLOPs
+/// per row are twice each side, bytes of weights read once per run the same).
+static bool isFoldCheaper(int64_t k, int64_t n, int64_t p) {
+  return k * p <= k * n + n * p;
+}
+
+/// (x @ W^T + b) @ V = x @ (W^T @ V) + b @ V for a param-only V, when the
+/// folded weight costs no more than W and V: W^T @ V is prepared once
 struct MatmulOfLinear : public SimplifyPattern<MatmulOp> {
   using SimplifyPattern::SimplifyPattern;
   LogicalResult matchAndRewrite(MatmulOp op,
@@ -279,15 +388,18 @@ struct MatmulOfLinear : public SimplifyPattern<MatmulOp> {
     Value v = op.getRhs();
     if (op.getTransposeA() || op.getRhs().getType().getRank() != 2 ||
         !isParamOnly(v))
-      return failure();
+      return rewriter.notifyMatchFailure(op, "the rhs is no param matrix");
     std::optional<LinearLayer> layer = matchLinearLayer(op.getLhs());
-    if (!layer || layer->matmul.getLhs().getType().getRank() != 2)
-      return failure();
+    if (!layer)
+      return rewriter.notifyMatchFailure(op, "the lhs is no linear layer");
     MatmulOp inner = layer->matmul;
-    int64_t columns = op.getType().getShape().back();
-    int64_t innerColumns = inner.getType().getShape().back();
-    if (ShapedType::isDynamic(columns) || columns > innerColumns)
-      return rewriter.notifyMatchFailure(op, "V has more columns than W^T");
+    ArrayRef<int64_t> weightShape = getTensorShape(inner.getRhs());
+    int64_t k = weightShape[inner.getTransposeB() ? 1 : 0];
+    int64_t n = inner.getType().getShape().back();
+    int64_t p = op.getType().getShape().back();
+    if (!isFoldCheaper(k, n, p))
+      return rewriter.notifyMatchFailure(
+          op, "the folded weight would cost more than W and V");
     if (!allows(RewriteEffect::Rounding))
       return failure();
     Location loc = op.getLoc();
@@ -297,11 +409,11 @@ struct MatmulOfLinear : public SimplifyPattern<MatmulOp> {
     Value result = MatmulOp::create(rewriter, loc, inner.getLhs(), weight,
                                     inner.getTransposeA(), false);
     if (layer->bias) {
-      int64_t n = innerColumns;
-      Value row = createReshape(rewriter, loc, layer->bias, {1, n});
+      Value row = createReshape(
+          rewriter, loc, createBiasRow(rewriter, loc, *layer, n), {1, n});
       Value bias =
           MatmulOp::create(rewriter, loc, row, v, false, op.getTransposeB());
-      bias = createReshape(rewriter, loc, bias, {columns});
+      bias = createReshape(rewriter, loc, bias, {p});
       result = createShift(rewriter, loc, result, bias, layer->subtractsBias);
     }
     rewriter.replaceOp(op, result);
@@ -319,7 +431,8 @@ struct ScaleIntoContraction : public SimplifyPattern<MatmulOp> {
     Value weight = op.getRhs();
     if (!mul || !mul->hasOneUse() || op.getTransposeA() ||
         op.getRhs().getType().getRank() != 2 || !isParamOnly(weight))
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "not a single-use product times a param weight");
     int64_t rank = mul.getType().getRank();
     int64_t k = mul.getType().getShape().back();
     for (Value s : {mul.getRhs(), mul.getLhs()}) {
@@ -340,7 +453,8 @@ struct ScaleIntoContraction : public SimplifyPattern<MatmulOp> {
                                             op.getTransposeB());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no param row scale of the contraction dim");
   }
 };
 
@@ -352,7 +466,8 @@ struct DivByParamToMul : public SimplifyPattern<DivOp> {
                                 PatternRewriter &rewriter) const override {
     Value s = op.getRhs();
     if (matchSplatConstant(s) || !isParamOnly(s) || isParamOnly(op.getLhs()))
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "not a costly value divided by a non-constant param");
     if (!allows(RewriteEffect::Rounding))
       return failure();
     Location loc = op.getLoc();
@@ -370,8 +485,10 @@ void mlir::sinter::populateSimplifyLinearMapPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.addWithLabel<RegroupCheapShifts<AddOp>, RegroupCheapShifts<SubOp>>(
       {"regroup-cheap-shifts"}, context, mode);
-  patterns.addWithLabel<FactorScaledSelf>({"factor-scaled-self"}, context,
-                                          mode);
+  patterns.addWithLabel<FactorScaledSelf<AddOp>, FactorScaledSelf<SubOp>>(
+      {"factor-scaled-self"}, context, mode);
+  patterns.addWithLabel<NegatedLinearToLinear>({"negated-linear"}, context,
+                                               mode);
   patterns.addWithLabel<CenteringCancelsShift>({"centering-cancels-shift"},
                                                context, mode);
   patterns.addWithLabel<GroupReductionOfLinear<SumOp>,

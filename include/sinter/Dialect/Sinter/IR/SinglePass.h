@@ -10,7 +10,7 @@
 //   - softmax's max m = max(x) and sum s = sum(exp(x - m)): the online
 //     softmax keeps (m, s) and rescales s whenever m grows;
 //   - a mean m = mean(x) and the mean of squared deviations
-//     v = mean((x - m)^2): Welford's (mean, M2, count).
+//     v = mean((x - m)^2) or sum((x - m)^2): Welford's (mean, M2, count).
 // The planner decides whether a kernel uses them (#sinter.plan's
 // single_pass); the CUDA emitter finds the same pairs here.
 //
@@ -27,7 +27,7 @@ namespace mlir::sinter {
 enum class SinglePassForm {
   /// max(x) and sum(exp(x - max(x))).
   OnlineSoftmax,
-  /// mean(x) and mean((x - mean(x))^2).
+  /// mean(x) and mean((x - mean(x))^2), or sum((x - mean(x))^2).
   Welford,
 };
 

@@ -40,12 +40,37 @@ namespace mlir::OpTrait::sinter {
 /// An elementwise op of one operand whose result has its type.
 template <typename ConcreteType>
 class ElementwiseUnary
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, ElementwiseUnary> {};
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, ElementwiseUnary> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::OpTrait::impl::verifyNOperands(op, 1);
+  }
+};
 
 /// An elementwise op of two operands that broadcast against each other.
 template <typename ConcreteType>
 class BroadcastingBinary
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, BroadcastingBinary> {};
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, BroadcastingBinary> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::OpTrait::impl::verifyNOperands(op, 2);
+  }
+};
+
+/// An elementwise op of three operands that broadcast against each other
+/// (select).
+template <typename ConcreteType>
+class BroadcastingTernary
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, BroadcastingTernary> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::OpTrait::impl::verifyNOperands(op, 3);
+  }
+};
+
+/// An op that moves no data inside a kernel, only indexes its operands.
+template <typename ConcreteType>
+class IndexMap : public ::mlir::OpTrait::TraitBase<ConcreteType, IndexMap> {};
 
 /// An op that sinter-decompose rewrites into simpler ones.
 template <typename ConcreteType>
@@ -102,9 +127,23 @@ inline bool isElementwiseBinary(Operation *op) {
   return op->hasTrait<OpTrait::sinter::BroadcastingBinary>();
 }
 
-/// True for every elementwise op, unary or binary.
+/// True for the broadcasting elementwise ternary ops
+/// (Sinter_BroadcastingTernary: select).
+inline bool isElementwiseTernary(Operation *op) {
+  return op->hasTrait<OpTrait::sinter::BroadcastingTernary>();
+}
+
+/// True for every elementwise op: one computed from one element of each
+/// operand.
 inline bool isElementwiseOp(Operation *op) {
-  return isElementwiseUnary(op) || isElementwiseBinary(op);
+  return isElementwiseUnary(op) || isElementwiseBinary(op) ||
+         isElementwiseTernary(op);
+}
+
+/// True for the ops that move no data inside a kernel, only index their
+/// operands (Sinter_IndexMap: reshape, transpose, slice, concat).
+inline bool isShapeOp(Operation *op) {
+  return op->hasTrait<OpTrait::sinter::IndexMap>();
 }
 
 /// True for the ops that sinter-decompose rewrites (Sinter_Composite).
@@ -148,6 +187,18 @@ SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
 /// Returns the float value of every element if `attr` is a splat of a
 /// floating-point elements attribute.
 std::optional<APFloat> getSplatFloat(Attribute attr);
+
+/// Whether `lhs predicate rhs` holds (false with NaN, except `ne`).
+bool evaluateComparison(ComparePredicate predicate, const APFloat &lhs,
+                        const APFloat &rhs);
+
+/// The result type of an elementwise op whose operands of types `lhsType`
+/// and `rhsType` broadcast as in NumPy; reports at `loc`, naming `opName`,
+/// when they do not.
+LogicalResult
+inferBroadcastResultType(std::optional<Location> loc, StringRef opName,
+                         Type lhsType, Type rhsType,
+                         SmallVectorImpl<Type> &inferredReturnTypes);
 
 } // namespace mlir::sinter
 

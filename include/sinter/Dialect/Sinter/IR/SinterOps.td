@@ -78,7 +78,11 @@ def Sinter_KernelStrategy : I32EnumAttr<"KernelStrategy",
      // atomics), then an elementwise apply step if some output needs one.
      I32EnumAttrCase<"split_reduction", 4>,
      // A library GEMM (with its epilogue, see the plan's `epilogue`).
-     I32EnumAttrCase<"library_gemm", 5>]> {
+     I32EnumAttrCase<"library_gemm", 5>,
+     // A split reduction whose means and the variances around them (a mean
+     // or sum of (x - mean)^2 over the same dims) are one pass of Welford
+     // states (mean, M2, count) combined with Chan's formula.
+     I32EnumAttrCase<"split_welford", 6>]> {
   let cppNamespace = "::mlir::sinter";
 }
 
@@ -167,6 +171,28 @@ def Sinter_Composite : NativeOpTrait<"Composite"> {
   let cppNamespace = "::mlir::OpTrait::sinter";
 }
 
+/// An elementwise op of three operands that broadcast against each other as
+/// in NumPy (select: torch.where).
+def Sinter_BroadcastingTernary : NativeOpTrait<"BroadcastingTernary"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
+/// An op that moves no data inside a kernel: each result element is one
+/// operand element at an index the op computes from the result's (reshape,
+/// transpose, slice, concat).
+def Sinter_IndexMap : NativeOpTrait<"IndexMap"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
+/// The predicate of sinter.compare, as PyTorch's comparison functions.
+def Sinter_ComparePredicate : I32EnumAttr<"ComparePredicate",
+    "which comparison sinter.compare computes",
+    [I32EnumAttrCase<"lt", 0>, I32EnumAttrCase<"le", 1>,
+     I32EnumAttrCase<"gt", 2>, I32EnumAttrCase<"ge", 3>,
+     I32EnumAttrCase<"eq", 4>, I32EnumAttrCase<"ne", 5>]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
 def Sinter_GeluApproximation : I32EnumAttr<"GeluApproximation",
     "how gelu evaluates the normal CDF",
     [I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"tanh", 1>]> {
@@ -198,16 +224,19 @@ def Sinter_ConstantOp : Sinter_Op<"constant",
 }
 
 def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
-  let summary = "a tensor of one value, its symbolic dims taken from another";
+  let summary = "a tensor of one value, its symbolic dims taken from others";
   let description = [{
     Produces a tensor of the result type whose every element is `value`
     (converted to the element type). Each dynamic (`?`) dim of the result has
-    the run-time size of the dim of `shape_source` that `dims` names at the
-    same position: `dims` has one entry per `?` of the result, in order.
-    `shape_source` lends only its dims; its values are never read. A value
-    known to be constant whose shape has a symbolic dim (`x - x`, `x * 0`)
-    becomes a fill of a model input, and so stops depending on what computed
-    `x`; a fill of a fully static shape folds to `sinter.constant`.
+    the run-time size of a dim of a shape source: `dims` has one entry per `?`
+    of the result, in order, naming a dim of the source at the same position
+    of `shape_sources`, which holds either one value that lends every dim or
+    one value per `?` (a constant of shape [B, T], B a dim of one input and T
+    of another). The sources lend only their dims; their values are never
+    read. A value known to be constant whose shape has a symbolic dim
+    (`x - x`, `x * 0`) becomes a fill of model inputs, and so stops depending
+    on what computed `x`; a fill of a fully static shape folds to
+    `sinter.constant`.
 
     Example:
 
@@ -215,13 +244,16 @@ def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
     // zeros of shape [B, 1], B the run-time size of dim 0 of %x
     %z = sinter.fill 0.000000e+00 dims [0] of %x
            : tensor<?x4096xf32> -> tensor<?x1xf32>
+    // ones of shape [B, T]: B from dim 0 of %x, T from dim 1 of %y
+    %o = sinter.fill 1.000000e+00 dims [0, 1] of %x, %y
+           : tensor<?x4096xf32>, tensor<8x?xf32> -> tensor<?x?xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$shape_source, F64Attr:$value,
-                   DenseI64ArrayAttr:$dims);
+  let arguments = (ins Variadic<AnyRankedTensor>:$shape_sources,
+                   F64Attr:$value, DenseI64ArrayAttr:$dims);
   let results = (outs Sinter_FloatTensor:$result);
   let assemblyFormat = [{
-    $value `dims` $dims `of` $shape_source attr-dict `:` type($shape_source)
+    $value `dims` $dims `of` $shape_sources attr-dict `:` type($shape_sources)
     `->` type($result)
   }];
   let hasVerifier = 1;
@@ -229,10 +261,14 @@ def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
   let extraClassDeclaration = [{
     /// The value of every element, in the result's element type.
     ::llvm::APFloat getElementValue();
+    /// The source whose dim `getDims()[index]` lends the `index`-th dynamic
+    /// dim of the result.
+    ::mlir::Value getSourceOfDynamicDim(unsigned index);
   }];
 }
 
-def Sinter_TransposeOp : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def Sinter_TransposeOp
+    : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{
     Result dimension `i` is input dimension `perm[i]` (PyTorch's `permute`;
@@ -250,7 +286,7 @@ def Sinter_TransposeOp : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure]> {
+def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure, Sinter_IndexMap]> {
   let summary = "reinterprets a tensor with another shape of as many elements";
   let description = [{
     Row-major reshape (PyTorch's `reshape` of a contiguous tensor). The result
@@ -269,6 +305,61 @@ def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+def Sinter_SliceOp
+    : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
+  let summary = "a contiguous range of one dimension";
+  let description = [{
+    The elements of `input` whose index along `dim` lies in [`start`, `end`),
+    every other dimension kept whole: Python's `x[..., start:end]` on that
+    dim, and the parts that `torch.chunk` and `torch.split` return. The
+    sliced dim is static and `0 <= start < end <= size` (the frontend
+    normalizes negative bounds); the result has size `end - start` there.
+    Inside a kernel a slice is an index map (result index + `start`): it
+    moves no data of its own.
+
+    Example:
+
+    ```mlir
+    // x[:, 32:64] of a [B, 128] tensor
+    %h = sinter.slice %x dim 1 start 32 end 64 : tensor<?x128xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$input, I64Attr:$dim, I64Attr:$start,
+                   I64Attr:$end);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim `start` $start `end` $end attr-dict `:` type($input)
+  }];
+  let hasFolder = 1;
+}
+
+def Sinter_ConcatOp
+    : Sinter_Op<"concat", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
+  let summary = "joins tensors along one dimension";
+  let description = [{
+    `torch.cat(inputs, dim)`: the inputs, in order, placed one after the
+    other along `dim`. They have the same rank and element type and equal
+    dims everywhere but `dim`, which is static in every input (the result's
+    size there is their sum). Inside a kernel a concat is an index map: the
+    element at index `i` along `dim` comes from the input whose range holds
+    `i`, at `i` minus that input's offset.
+
+    Example:
+
+    ```mlir
+    %c = sinter.concat %a, %b dim 1 : tensor<?x32xf32>, tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Sinter_FloatTensor>:$inputs, I64Attr:$dim);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = "$inputs `dim` $dim attr-dict `:` type($inputs)";
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The index along `dim` at which input `index` begins in the result.
+    int64_t getOffset(unsigned index);
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -353,6 +444,63 @@ def Sinter_MinimumOp
     : Sinter_BinaryOp<"minimum", "min(lhs, rhs)",
                       [Commutative, Sinter_CorrectlyRounded]>;
 def Sinter_PowOp : Sinter_BinaryOp<"pow", "lhs ^ rhs">;
+
+def Sinter_CompareOp
+    : Sinter_Op<"compare",
+                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingBinary]> {
+  let summary = "elementwise comparison with broadcasting, as a 0/1 mask";
+  let description = [{
+    Compares `lhs` with `rhs` elementwise by `predicate` (`lt`, `le`, `gt`,
+    `ge`, `eq`, `ne`; PyTorch's `torch.lt` ... `torch.ne` and the operators
+    `<` ... `!=`), broadcasting as the binary ops do. The dialect has no
+    boolean tensors: the result is a mask of the operands' element type, 1.0
+    where the comparison holds and 0.0 elsewhere, so that it also multiplies
+    (`(x > 0) * x`) as PyTorch's bool-to-float promotion does. A comparison
+    with NaN is false except `ne`, which is true (IEEE, as PyTorch).
+
+    Example:
+
+    ```mlir
+    %m = sinter.compare gt, %x, %zero : tensor<?x64xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Sinter_ComparePredicate:$predicate,
+                   Sinter_FloatTensor:$lhs, Sinter_FloatTensor:$rhs);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+  }];
+  let hasFolder = 1;
+}
+
+def Sinter_SelectOp
+    : Sinter_Op<"select",
+                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingTernary]> {
+  let summary = "elementwise choice by a mask, with broadcasting";
+  let description = [{
+    `torch.where(condition, input, other)`: `true_value` where `condition`
+    is nonzero, `false_value` elsewhere. `condition` is a mask (the result of
+    `sinter.compare`, or any tensor of the same element type: nonzero and NaN
+    count as true, as `bool(x)` in PyTorch). The three operands broadcast
+    against each other as the binary ops do.
+
+    Example:
+
+    ```mlir
+    %y = sinter.select %m, %x, %s
+           : tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins Sinter_FloatTensor:$condition,
+                   Sinter_FloatTensor:$true_value,
+                   Sinter_FloatTensor:$false_value);
+  let results = (outs Sinter_FloatTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    type($condition) `,` type($true_value) `,` type($false_value)
+  }];
+  let hasFolder = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops
@@ -529,10 +677,11 @@ class Sinter_ReductionOp<string mnemonic, string what, string combiner,
   }];
 }
 
-def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum", "sum"> { let hasFolder = 1; }
-def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean", "mean"> {
-  let hasFolder = 1;
-}
+// Sum, mean and logsumexp have no folder: over one element they are x + 0
+// (their accumulator starts at +0), which is -0 + 0 = +0 where x is -0, so
+// dropping them is not exact (sinter-simplify does it in fast mode).
+def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum", "sum">;
+def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean", "mean">;
 def Sinter_MaxOp : Sinter_ReductionOp<"max", "the maximum", "max"> {
   let hasFolder = 1;
 }
@@ -544,9 +693,7 @@ def Sinter_ProdOp : Sinter_ReductionOp<"prod", "the product", "prod"> {
 }
 def Sinter_LogsumexpOp
     : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted",
-                         "logsumexp"> {
-  let hasFolder = 1;
-}
+                         "logsumexp">;
 def Sinter_ArgmaxOp : Sinter_ReductionOp<"argmax",
     "the index of the first maximum (one dim)", "argmax", Sinter_IndexTensor,
     "inferArgReductionResultType">;

@@ -54,13 +54,17 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
     its N (or M) dim become a matrix-vector product with the reduced weight,
     scalar factors move through matmuls and reductions and merge,
     reductions over size-1 dims vanish, zeros and constants propagate
-    (`x - x` of a symbolic shape becomes a `sinter.fill` of a model input's
-    dims, so what computed x is dead), relu/clamp chains merge, and maps
-    linear along a linear layer's outputs fold into its weights and bias:
-    per-channel scales and shifts (as inference batch_norm leaves them), a
-    param subtracted or added, means over groups of columns, products with
-    param matrices, positive scales after relu; training batch norm cancels
-    the bias before it. Runs the ops' folders and common-subexpression
+    through elementwise ops, reductions and norms (not yet argmax or argmin,
+    whose index results have no fill) (`x - x` of a symbolic
+    shape becomes a `sinter.fill` of the model inputs' dims, so what
+    computed x is dead), relu/clamp chains merge, and maps linear along a
+    linear layer's outputs fold into its weights and bias: per-channel
+    scales and shifts (as inference batch_norm leaves them), a param
+    (vector or scalar) subtracted or added, or the linear subtracted from
+    it, sums and means over groups of adjacent or strided columns, products
+    with param matrices where the folded weight costs no more, positive
+    scales after relu and leaky_relu; training batch norm cancels the bias
+    before it. Runs the ops' folders and common-subexpression
     elimination until nothing changes. The labels of the rewrites that
     fired, with their counts, go to the function's `sinter.rewrites`
     attribute (the fusion plan prints them).
@@ -77,8 +81,8 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
     relu-of-non-negative, scale-into-relu, merge-clamps,
     scale-out-of-reduction, drop-unit-reduction-dims, compose-transposes,
     regroup-cheap-shifts, factor-scaled-self, centering-cancels-shift,
-    group-reduction-of-linear, matmul-of-linear, scale-into-contraction,
-    div-by-param, reduction-of-matmul,
+    negated-linear, group-reduction-of-linear, matmul-of-linear,
+    scale-into-contraction, div-by-param, reduction-of-matmul,
     reduction-of-biased-matmul, scalar-out-of-matmul-operand,
     transpose-into-matmul, scale-into-weights, scale-through-bias.
   }];
@@ -100,7 +104,7 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Parameter hoisting and kernel formation (branch `kernels`)
+// Parameter hoisting and kernel formation
 //===----------------------------------------------------------------------===//
 
 def SinterHoistParams : Pass<"sinter-hoist-params", "ModuleOp"> {
@@ -135,7 +139,16 @@ def SinterFormKernels : Pass<"sinter-form-kernels", "ModuleOp"> {
     elementwise producers may also be recomputed in a consumer kernel when
     that avoids writing a full-size intermediate. Expects decomposed input
     (run sinter-decompose first): softmax and the norms are rejected.
+
+    With `remarks`, every op that a kernel could not take gets a remark with
+    the reason (`cannot fuse add with sum: broadcasts across rows`); a debug
+    build logs every candidate, the bytes it saves and any rejection with
+    `--debug-only=sinter-fusion`.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark at each op a kernel could not take, with the reason">,
+  ];
 }
 
 def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
@@ -144,7 +157,8 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     Decides how each kernel runs and writes it as a `#sinter.plan` attribute
     (`plan`) on the kernel: the geometry of its reductions (trailing,
     leading, middle, strided, all), the strategy (elementwise, warp_per_row,
-    block_per_row, row_by_length, split_reduction, library_gemm), the block
+    block_per_row, row_by_length, split_reduction, split_welford when a
+    mean and the variance around it share one pass, library_gemm), the block
     shape, the vector width, the operands cached in shared memory, how many
     times each input element is read from HBM, the launches, and for a GEMM
     the epilogue form (library or generated). The CUDA emitter and the

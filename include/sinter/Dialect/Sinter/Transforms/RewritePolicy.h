@@ -36,6 +36,9 @@ enum class RewriteEffect {
   Rounding,
   /// The same result for finite inputs only (0 * x = 0 is NaN for x = inf).
   FiniteOnly,
+  /// The same result but for the sign of a zero (sum(x) over one element is
+  /// 0 + x, which is +0 where x is -0; dropping the sum keeps -0).
+  SignedZero,
 };
 
 /// Returns true if a rewrite with `effect` may run under `mode`. This is the

@@ -120,7 +120,8 @@ std::optional<DimSource> traceDynamicDim(Value value, int64_t dim);
 
 /// Creates a value of the type of `like` whose every element is `value`: a
 /// splat constant when the type is static, else a `sinter.fill` whose
-/// dynamic dims are those of `like` traced back to one function argument.
+/// dynamic dims are those of `like` traced back to function arguments (one
+/// source when they all come from the same argument, else one per dim).
 /// Returns null when a dynamic dim has no such source.
 Value createSplatLike(OpBuilder &builder, Location loc, Value like,
                       const APFloat &value);
