@@ -195,49 +195,47 @@ void ModelLowering::propagateDimNames(Operation *op) {
   auto operandNames = [&](unsigned index) {
     return getDimNames(op->getOperand(index));
   };
-  SmallVector<std::string> names =
-      llvm::TypeSwitch<Operation *, SmallVector<std::string>>(op)
-          .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp,
-                CompareOp>([&](Operation *) {
-            return broadcastNames(operandNames(0), operandNames(1));
-          })
-          .Case([&](SelectOp) {
-            return broadcastNames(
-                broadcastNames(operandNames(1), operandNames(2)),
-                operandNames(0));
-          })
-          .Case([&](MatmulOp matmul) {
-            SmallVector<std::string> lhs = operandNames(0),
-                                     rhs = operandNames(1);
-            SmallVector<std::string> result = broadcastNames(
-                ArrayRef(lhs).drop_back(2), ArrayRef(rhs).drop_back(2));
-            result.push_back(
-                lhs[lhs.size() - (matmul.getTransposeA() ? 1 : 2)]);
-            result.push_back(
-                rhs[rhs.size() - (matmul.getTransposeB() ? 2 : 1)]);
-            return result;
-          })
-          .Case<SumOp, MeanOp, MaxOp, MinOp, ProdOp, LogsumexpOp, ArgmaxOp,
-                ArgminOp, VarOp>([&](auto reduction) {
-            SmallVector<std::string> input = operandNames(0), result;
-            for (auto [index, name] : llvm::enumerate(input)) {
-              bool reduced = llvm::is_contained(reduction.getDims(),
-                                                static_cast<int64_t>(index));
-              if (!reduced)
-                result.push_back(name);
-              else if (reduction.getKeepdim())
-                result.push_back("");
-            }
-            return result;
-          })
-          .Case([&](TransposeOp transpose) {
-            SmallVector<std::string> input = operandNames(0), result;
-            for (int64_t index : transpose.getPerm())
-              result.push_back(input[index]);
-            return result;
-          })
-          .Case([&](ReshapeOp) { return getDimNames(op->getResult(0)); })
-          .Default([&](Operation *) { return operandNames(0); });
+  auto reducedNames = [&](ReductionOpInterface reduction) {
+    SmallVector<std::string> input = operandNames(0), result;
+    for (auto [index, name] : llvm::enumerate(input)) {
+      bool reduced =
+          llvm::is_contained(reduction.getDims(), static_cast<int64_t>(index));
+      if (!reduced)
+        result.push_back(name);
+      else if (reduction.getKeepdim())
+        result.push_back("");
+    }
+    return result;
+  };
+  SmallVector<std::string> names;
+  if (isElementwiseBinary(op))
+    names = broadcastNames(operandNames(0), operandNames(1));
+  else if (isElementwiseTernary(op))
+    names = broadcastNames(broadcastNames(operandNames(1), operandNames(2)),
+                           operandNames(0));
+  else if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+    names = reducedNames(reduction);
+  else
+    names = llvm::TypeSwitch<Operation *, SmallVector<std::string>>(op)
+                .Case([&](MatmulOp matmul) {
+                  SmallVector<std::string> lhs = operandNames(0),
+                                           rhs = operandNames(1);
+                  SmallVector<std::string> result = broadcastNames(
+                      ArrayRef(lhs).drop_back(2), ArrayRef(rhs).drop_back(2));
+                  result.push_back(
+                      lhs[lhs.size() - (matmul.getTransposeA() ? 1 : 2)]);
+                  result.push_back(
+                      rhs[rhs.size() - (matmul.getTransposeB() ? 2 : 1)]);
+                  return result;
+                })
+                .Case([&](TransposeOp transpose) {
+                  SmallVector<std::string> input = operandNames(0), result;
+                  for (int64_t index : transpose.getPerm())
+                    result.push_back(input[index]);
+                  return result;
+                })
+                .Case([&](ReshapeOp) { return getDimNames(op->getResult(0)); })
+                .Default([&](Operation *) { return operandNames(0); });
 
   // Only dynamic dims carry a name.
   auto type = cast<RankedTensorType>(op->getResult(0).getType());

@@ -314,14 +314,11 @@ mlir::sinter::evaluateElementwiseScalar(Operation *op,
     scalar.data.front() = value;
   }
   FailureOr<HostTensor> result = failure();
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CompareOp>(
-          op))
+  if (isElementwiseBinary(op))
     result = evaluateBinary(op, scalars[0], scalars[1]);
-  else if (isa<SelectOp>(op))
+  else if (isElementwiseTernary(op))
     result = evaluateSelect(op, scalars[0], scalars[1], scalars[2]);
-  else if (operands.size() == 1 &&
-           op->hasTrait<OpTrait::SameOperandsAndResultType>() &&
-           isa<SinterDialect>(op->getDialect()))
+  else if (isElementwiseUnary(op))
     result = evaluateUnary(op, scalars[0]);
   if (failed(result))
     return std::nullopt;

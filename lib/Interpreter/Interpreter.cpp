@@ -257,20 +257,15 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
   auto operand = [&](unsigned index) -> const HostTensor & {
     return *lookup(op.getOperand(index));
   };
+  if (isElementwiseUnary(&op))
+    return evaluateUnary(&op, operand(0));
+  if (isElementwiseBinary(&op))
+    return evaluateBinary(&op, operand(0), operand(1));
+  if (isElementwiseTernary(&op))
+    return evaluateSelect(&op, operand(0), operand(1), operand(2));
+  if (auto reduction = dyn_cast<ReductionOpInterface>(&op))
+    return evaluateReduction(reduction, operand(0));
   return llvm::TypeSwitch<Operation *, Result>(&op)
-      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, SiluOp, MishOp, SeluOp, HardsigmoidOp, HardswishOp,
-            SoftsignOp, ErfOp, Expm1Op, Log1pOp, SignOp, LeakyReluOp, GeluOp,
-            SoftplusOp, EluOp, HardtanhOp, ClampOp>(
-          [&](Operation *unary) { return evaluateUnary(unary, operand(0)); })
-      .Case<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CompareOp>(
-          [&](Operation *binary) {
-            return evaluateBinary(binary, operand(0), operand(1));
-          })
-      .Case<SumOp, MeanOp, MaxOp, MinOp, ProdOp, LogsumexpOp, ArgmaxOp,
-            ArgminOp, VarOp>([&](Operation *reduction) {
-        return evaluateReduction(reduction, operand(0));
-      })
       .Case<SoftmaxOp, LogSoftmaxOp>([&](Operation *softmax) {
         return evaluateSoftmax(softmax, operand(0));
       })
@@ -289,9 +284,6 @@ FailureOr<HostTensor> Executor::evaluateSinterOp(Operation &op,
       })
       .Case([&](ReshapeOp reshape) {
         return evaluateReshape(reshape, operand(0));
-      })
-      .Case([&](SelectOp select) {
-        return evaluateSelect(select, operand(0), operand(1), operand(2));
       })
       .Case([&](SliceOp slice) { return evaluateSlice(slice, operand(0)); })
       .Case([&](ConcatOp concat) { return evaluateConcat(concat, lookup); })

@@ -46,7 +46,8 @@ FailureOr<HostTensor> evaluateSelect(Operation *op, const HostTensor &condition,
                                      const HostTensor &falseValue);
 
 /// Reductions over a dim list (sum ... var, argmax, argmin).
-FailureOr<HostTensor> evaluateReduction(Operation *op, const HostTensor &input);
+FailureOr<HostTensor> evaluateReduction(ReductionOpInterface reduction,
+                                        const HostTensor &input);
 
 /// softmax and log_softmax.
 FailureOr<HostTensor> evaluateSoftmax(Operation *op, const HostTensor &input);

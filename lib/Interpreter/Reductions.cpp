@@ -15,8 +15,6 @@
 #include "Loops.h"
 #include "OpEvaluators.h"
 
-#include "llvm/ADT/TypeSwitch.h"
-
 #include <cmath>
 
 using namespace mlir;
@@ -208,55 +206,43 @@ reduceArgExtremum(Operation *op, const HostTensor &input, int64_t dim,
   return result;
 }
 
-FailureOr<HostTensor> interp::evaluateReduction(Operation *op,
+FailureOr<HostTensor> interp::evaluateReduction(ReductionOpInterface reduction,
                                                 const HostTensor &input) {
   using Result = FailureOr<HostTensor>;
-  auto layoutOf = [&](auto reduction) {
-    return getReductionLayout(input.shape, reduction.getDims(),
-                              reduction.getKeepdim());
-  };
+  Operation *op = reduction.getOperation();
+  ReductionLayout layout = getReductionLayout(input.shape, reduction.getDims(),
+                                              reduction.getKeepdim());
   auto sum = [](double acc, double x) { return acc + x; };
-  return llvm::TypeSwitch<Operation *, Result>(op)
-      .Case([&](SumOp sumOp) {
-        return reduce(op, input, layoutOf(sumOp), 0.0, sum);
-      })
-      .Case([&](MeanOp mean) -> Result {
-        ReductionLayout layout = layoutOf(mean);
-        Result result = reduce(op, input, layout, 0.0, sum);
-        if (succeeded(result))
-          for (double &value : result->data)
-            value /= static_cast<double>(layout.reducedCount);
-        return result;
-      })
-      .Case([&](ProdOp prod) {
-        return reduce(op, input, layoutOf(prod), 1.0,
-                      [](double acc, double x) { return acc * x; });
-      })
-      .Case([&](MaxOp max) {
-        return reduceExtremum(op, input, layoutOf(max), -HUGE_VAL, isNewMaximum,
-                              "maximum");
-      })
-      .Case([&](MinOp min) {
-        return reduceExtremum(op, input, layoutOf(min), HUGE_VAL, isNewMinimum,
-                              "minimum");
-      })
-      .Case([&](LogsumexpOp logsumexp) {
-        return reduceLogsumexp(op, input, layoutOf(logsumexp));
-      })
-      .Case([&](VarOp var) {
-        return reduceVariance(op, input, layoutOf(var), var.getUnbiased());
-      })
-      .Case([&](ArgmaxOp argmax) {
-        return reduceArgExtremum(op, input, argmax.getDims().front(),
-                                 argmax.getKeepdim(), isNewMaximum);
-      })
-      .Case([&](ArgminOp argmin) {
-        return reduceArgExtremum(op, input, argmin.getDims().front(),
-                                 argmin.getKeepdim(), isNewMinimum);
-      })
-      .Default([&](Operation *) -> Result {
-        return op->emitOpError("is not a reduction");
-      });
+  switch (reduction.getCombiner()) {
+  case ReductionCombiner::sum:
+    return reduce(op, input, layout, 0.0, sum);
+  case ReductionCombiner::mean: {
+    Result result = reduce(op, input, layout, 0.0, sum);
+    if (succeeded(result))
+      for (double &value : result->data)
+        value /= static_cast<double>(layout.reducedCount);
+    return result;
+  }
+  case ReductionCombiner::prod:
+    return reduce(op, input, layout, 1.0,
+                  [](double acc, double x) { return acc * x; });
+  case ReductionCombiner::max:
+    return reduceExtremum(op, input, layout, -HUGE_VAL, isNewMaximum,
+                          "maximum");
+  case ReductionCombiner::min:
+    return reduceExtremum(op, input, layout, HUGE_VAL, isNewMinimum, "minimum");
+  case ReductionCombiner::logsumexp:
+    return reduceLogsumexp(op, input, layout);
+  case ReductionCombiner::var:
+    return reduceVariance(op, input, layout, cast<VarOp>(op).getUnbiased());
+  case ReductionCombiner::argmax:
+    return reduceArgExtremum(op, input, reduction.getDims().front(),
+                             reduction.getKeepdim(), isNewMaximum);
+  case ReductionCombiner::argmin:
+    return reduceArgExtremum(op, input, reduction.getDims().front(),
+                             reduction.getKeepdim(), isNewMinimum);
+  }
+  llvm_unreachable("unknown reduction combiner");
 }
 
 //===----------------------------------------------------------------------===//

@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Runs without a GPU (CI). The elementwise functions, NaN-propagating
-// comparisons, Welford and online softmax states and blocked sums of
-// sinter/rt_device.cuh are
-// host-callable too; this checks their formulas with the host's libm against
-// float64 definitions, on the same cases as the GPU test (math_cases.h).
-// Prints one line per check and exits non-zero when any fails.
+// comparisons, reduction combiners, Welford and online softmax states and
+// blocked sums of sinter/rt_device.cuh are host-callable too; this checks
+// their formulas with the host's libm against float64 definitions, on the
+// same cases as the GPU test (math_cases.h). Prints one line per check and
+// exits non-zero when any fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +78,45 @@ void testComparisons() {
                     sameValue(dev::hardsigmoid(nan), nan),
                     sameValue(dev::leakyRelu(nan), nan)});
   report("NaN stays NaN", error, 0);
+}
+
+/// Folds \p values with the combiner \p Op from its identity, in order.
+template <typename Op, typename T> T fold(const std::vector<T> &values) {
+  T acc = Op::identity();
+  for (const T &value : values)
+    acc = Op()(acc, value);
+  return acc;
+}
+
+void testCombiners() {
+  const float nan = NAN;
+  double error =
+      std::max({sameValue(fold<dev::SumOp>(std::vector<float>{}), 0),
+                sameValue(fold<dev::ProdOp>(std::vector<float>{}), 1),
+                sameValue(fold<dev::MaxOp>(std::vector<float>{}), -INFINITY),
+                sameValue(fold<dev::MinOp>(std::vector<float>{}), INFINITY)});
+  report("combiner identities", error, 0);
+  std::vector<float> values = {1.5f, -2.f, 4.f, 0.5f};
+  error = std::max({sameValue(fold<dev::SumOp>(values), 4.f),
+                    sameValue(fold<dev::ProdOp>(values), -6.f),
+                    sameValue(fold<dev::MaxOp>(values), 4.f),
+                    sameValue(fold<dev::MinOp>(values), -2.f)});
+  report("sum/prod/max/min", error, 0);
+  // torch.argmax/argmin: the first index of the extreme; the first NaN wins.
+  auto indexOf = [](dev::ArgValue result, int64_t expected) {
+    return result.index == expected ? 0.0 : kInf;
+  };
+  std::vector<dev::ArgValue> ties = {
+      {1.f, 0}, {3.f, 1}, {3.f, 2}, {-1.f, 3}, {-1.f, 4}};
+  std::vector<dev::ArgValue> nans = {{1.f, 0}, {nan, 1}, {5.f, 2}, {nan, 3}};
+  error = std::max({indexOf(fold<dev::ArgMaxOp>(ties), 1),
+                    indexOf(fold<dev::ArgMinOp>(ties), 3),
+                    indexOf(fold<dev::ArgMaxOp>(nans), 1),
+                    indexOf(fold<dev::ArgMinOp>(nans), 1),
+                    // Combined in reverse (as a tree may), the same winner.
+                    indexOf(dev::ArgMaxOp()(ties[2], ties[1]), 1),
+                    indexOf(dev::ArgMinOp()(nans[3], nans[1]), 1)});
+  report("argmax/argmin: first index, first NaN", error, 0);
 }
 
 /// Welford over \p values: pushed one by one into \p parts states, then the
@@ -204,6 +243,7 @@ void testAccumulator() {
 int main() {
   testFunctions();
   testComparisons();
+  testCombiners();
   testWelford();
   testOnlineSoftmax();
   testAccumulator();

@@ -19,8 +19,13 @@
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
 
+namespace mlir::sinter::test {
+void registerTestOpCoveragePass();
+} // namespace mlir::sinter::test
+
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::sinter::test::registerTestOpCoveragePass();
   mlir::sinter::registerSinterPasses();
   mlir::sinter::registerSinterPipeline();
 

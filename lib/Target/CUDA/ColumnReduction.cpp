@@ -69,7 +69,7 @@ struct ColumnReduction {
   /// The type of the partial results: a (value, index) pair for argmax and
   /// argmin, Welford states for a mean with its variance, a float otherwise.
   StringRef getAccumulatorType() const {
-    return info.isArg() ? "ArgValue" : variance ? "dev::Welford" : "float";
+    return info.isArg() ? "dev::ArgValue" : variance ? "dev::Welford" : "float";
   }
   /// The element type of the final results.
   StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
@@ -192,8 +192,9 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
     return failure();
   // The index of an argmax is q: it reduces one dim.
   writer.line("chunk[u] = " +
-              (reduction.info.isArg() ? "ArgValue{" + element->text + ", q}"
-                                      : element->text) +
+              (reduction.info.isArg()
+                   ? "dev::ArgValue{" + element->text + ", q}"
+                   : element->text) +
               ";");
   if (welford)
     writer.line("++rows;");
@@ -220,8 +221,6 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
                 " + column] = acc;");
   } else if (columns == "1") {
     // The whole block shares one column: a tree over its threads.
-    if (reduction.info.isArg())
-      context.helpers.insert("arg_shuffle");
     writer.line("acc = dev::blockReduce<256, " + reduction.combiner +
                 ">(acc);");
     writer.line("if (threadIdx.x == 0)");
@@ -254,7 +253,8 @@ writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
   parameters.push_back(accType + " *__restrict__ partial");
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
-  return "/// Partial " + stringifyReductionKind(reduction.info.kind).str() +
+  return "/// Partial " +
+         stringifyReductionCombiner(reduction.info.kind).str() +
          " over dims [" +
          llvm::join(
              llvm::map_range(reduction.info.dims,
@@ -279,12 +279,12 @@ static std::string finishColumn(const ColumnReduction &reduction,
   if (variance) {
     // M2 is the sum of squared deviations; their mean divides it.
     std::string m2 = "total.m2";
-    if (variance->info.kind == ReductionKind::Mean)
+    if (getCombinerInfo(variance->info.kind).dividesByCount)
       m2 += " / static_cast<float>(" + variance->groupSize.str() + ")";
     return indent.str() + "stats[p] = total.mean;\n" + indent.str() +
            "variance[p] = " + m2 + ";\n";
   }
-  if (reduction.info.kind == ReductionKind::Mean)
+  if (getCombinerInfo(reduction.info.kind).dividesByCount)
     text += indent.str() + "total = total / static_cast<float>(" +
             reduction.groupSize.str() + ");\n";
   return text + indent.str() +
@@ -375,14 +375,12 @@ cuda::generateColumnReduction(EmitterContext &context,
     if (!info)
       continue;
     ColumnReduction reduction{
-        *info, {}, {}, "", "", getReductionCombiner(info->kind, context)};
+        *info, {}, {}, "", "", getCombinerInfo(info->kind).deviceFunctor.str()};
     reduction.positions = getNumElements(context.shapes.getShape(info->result));
     // The kernel's plan decides; an epilogue's block shape follows the same
     // rule here.
     std::optional<int64_t> columns = reduction.positions.getConstant();
     reduction.treeFold = columns && *columns <= kTreeFoldColumns;
-    if (reduction.treeFold && reduction.info.isArg())
-      context.helpers.insert("arg_shuffle");
     if (!reduction.treeFold)
       context.helpers.insert("grid_blocks");
     reduction.columnsPerBlock =

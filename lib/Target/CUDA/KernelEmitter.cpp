@@ -220,58 +220,6 @@ std::string cuda::formatConjunction(StringRef name,
          ";\n";
 }
 
-/// The combination of (value, index) pairs of torch.<function>: the first
-/// index of the <extreme>, NaN counting as the <extreme> (the first NaN
-/// wins); `better` compares two values.
-static std::string getArgOp(StringRef type, StringRef function,
-                            StringRef extreme, StringRef better,
-                            StringRef identity) {
-  return ("/// torch." + function + ": the first index of the " + extreme +
-          ", NaN counting as the\n/// " + extreme +
-          " (the first NaN wins).\nstruct " + type +
-          " {\n"
-          "  __device__ __forceinline__ ArgValue operator()(ArgValue a, "
-          "ArgValue b) const {\n"
-          "    bool aNan = a.value != a.value, bNan = b.value != b.value;\n"
-          "    if (aNan || bNan)\n"
-          "      return aNan && (!bNan || a.index < b.index) ? a : b;\n"
-          "    if (a.value != b.value)\n"
-          "      return a.value " +
-          better +
-          " b.value ? a : b;\n"
-          "    return a.index < b.index ? a : b;\n"
-          "  }\n"
-          "  __device__ __forceinline__ static ArgValue identity() {\n"
-          "    return {" +
-          identity + ", INT64_MAX};\n  }\n};\n")
-      .str();
-}
-
-std::string cuda::getReductionCombiner(ReductionKind kind,
-                                       EmitterContext &context) {
-  switch (kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Mean:
-    return "dev::SumOp";
-  case ReductionKind::Max:
-    return "dev::MaxOp";
-  case ReductionKind::Min:
-    return "dev::MinOp";
-  case ReductionKind::Prod:
-    context.helpers.insert("prod");
-    return "ProdOp";
-  case ReductionKind::Argmax:
-    context.helpers.insert("arg");
-    context.helpers.insert("argmax");
-    return "ArgMaxOp";
-  case ReductionKind::Argmin:
-    context.helpers.insert("arg");
-    context.helpers.insert("argmin");
-    return "ArgMinOp";
-  }
-  llvm_unreachable("unknown reduction kind");
-}
-
 std::string cuda::getDeviceHelper(StringRef name) {
   if (name == "team_reduce")
     return R"(/// Reduces `value` over the kThreads threads of a row:
@@ -292,39 +240,6 @@ template <int kThreads> __device__ __forceinline__ void teamSync() {
     __syncthreads();
 }
 )";
-  if (name == "prod")
-    return R"(/// Product reduction (torch.prod).
-struct ProdOp {
-  __device__ __forceinline__ float operator()(float a, float b) const {
-    return a * b;
-  }
-  __device__ __forceinline__ static float identity() { return 1.f; }
-};
-)";
-  if (name == "arg")
-    return R"(/// A value and its index along the reduced dim (argmax).
-struct ArgValue {
-  float value;
-  int64_t index;
-};
-)";
-  if (name == "arg_shuffle")
-    return R"(/// Warp shuffles of ArgValue, for dev::warpReduce and dev::blockReduce.
-__device__ __forceinline__ ArgValue shuffleDown(ArgValue v, int delta) {
-  return {dev::shuffleDown(v.value, delta),
-          __shfl_down_sync(dev::kFullWarpMask, v.index, delta)};
-}
-__device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
-  return {dev::shuffle(v.value, lane),
-          __shfl_sync(dev::kFullWarpMask, v.index, lane)};
-}
-)";
-  // Each its own helper: a model with argmax alone would otherwise carry an
-  // unused ArgMinOp (a warning under -Werror all-warnings).
-  if (name == "argmax")
-    return getArgOp("ArgMaxOp", "argmax", "maximum", ">", "-INFINITY");
-  if (name == "argmin")
-    return getArgOp("ArgMinOp", "argmin", "minimum", "<", "INFINITY");
   if (name == "cover_blocks")
     return R"(/// The blocks that give each of `threads` threads per block one of
 /// `work` items: a grid-stride loop then runs once per thread, which reads

@@ -139,11 +139,6 @@ FailureOr<GeneratedKernel> generateGemm(EmitterContext &context,
 FailureOr<GeneratedKernel> generateMatvec(EmitterContext &context,
                                           const KernelRequest &request);
 
-/// The functor that combines two partial results of a reduction of `kind`:
-/// the runtime's, or a generated one, which it adds to the context's helpers
-/// (only the one it uses, so that generated code has no unused functor).
-std::string getReductionCombiner(ReductionKind kind, EmitterContext &context);
-
 /// Returns the definition of helper `name` (device code, or the host
 /// function gridBlocks), one of the names generators add to
 /// EmitterContext::helpers.

@@ -37,7 +37,7 @@ inline int getTeamSize(int64_t length) {
 
 /// One reduction of a row kernel.
 struct RowReduction {
-  ReductionKind kind;
+  ReductionCombiner kind;
   Operation *op;
   /// The value consumers read.
   Value result;
@@ -62,9 +62,7 @@ struct RowReduction {
   bool fusedIntoInner = false;
 
   bool isPerRow() const { return segments.isConstant(1); }
-  bool isArg() const {
-    return kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
-  }
+  bool isArg() const { return getCombinerInfo(kind).isIndex; }
 };
 
 /// A dot product whose operands are contiguous input buffers along the

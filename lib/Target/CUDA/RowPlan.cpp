@@ -68,7 +68,7 @@ collectReductions(EmitterContext &context, const EvalKernel &kernel) {
         matmul.getTransposeA() ? lhs[lhs.size() - 2] : lhs.back();
     shape.back() = contraction;
     RowReduction reduction;
-    reduction.kind = ReductionKind::Sum;
+    reduction.kind = ReductionCombiner::sum;
     reduction.op = &op;
     reduction.result = matmul.getResult();
     reduction.inputShape = shape;

@@ -20,7 +20,7 @@ static StringRef getAccumulatorType(const RowReduction &reduction) {
   if (reduction.fusedOuter)
     return reduction.form == SinglePassForm::Welford ? "dev::Welford"
                                                      : "dev::OnlineSoftmax";
-  return reduction.isArg() ? "ArgValue" : "float";
+  return reduction.isArg() ? "dev::ArgValue" : "float";
 }
 
 /// The functor that combines the accumulators of `reduction`.
@@ -29,7 +29,7 @@ static std::string getCombiner(const RowReduction &reduction,
   if (reduction.fusedOuter)
     return reduction.form == SinglePassForm::Welford ? "dev::WelfordOp"
                                                      : "dev::OnlineSoftmaxOp";
-  return getReductionCombiner(reduction.kind, context);
+  return getCombinerInfo(reduction.kind).deviceFunctor.str();
 }
 
 /// `acc` combined with the element `value` (at `index` along the reduced
@@ -44,27 +44,30 @@ static std::string getUpdate(const RowReduction &reduction,
                 : "dev::onlineSoftmaxPush(") +
            acc + ", " + value.text + ")";
   switch (reduction.kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::Mean:
+  case ReductionCombiner::sum:
+  case ReductionCombiner::mean:
     return acc + " + " + value.text;
-  case ReductionKind::Prod:
+  case ReductionCombiner::prod:
     return acc + " * " + value.text;
-  case ReductionKind::Max:
+  case ReductionCombiner::max:
     return "dev::maximum(" + acc + ", " + value.text + ")";
-  case ReductionKind::Min:
+  case ReductionCombiner::min:
     return "dev::minimum(" + acc + ", " + value.text + ")";
-  case ReductionKind::Argmax:
-  case ReductionKind::Argmin:
-    return combiner + "()(" + acc + ", ArgValue{" + value.text + ", " +
+  case ReductionCombiner::argmax:
+  case ReductionCombiner::argmin:
+    return combiner + "()(" + acc + ", dev::ArgValue{" + value.text + ", " +
            index.text + "})";
+  case ReductionCombiner::logsumexp:
+  case ReductionCombiner::var:
+    break;
   }
-  llvm_unreachable("unknown reduction kind");
+  llvm_unreachable("sinter-decompose rewrites logsumexp and var");
 }
 
 /// The result of a reduction from its combined accumulator.
 static std::string getFinal(const RowReduction &reduction,
                             const std::string &combined) {
-  if (reduction.kind == ReductionKind::Mean)
+  if (getCombinerInfo(reduction.kind).dividesByCount)
     return combined + " / static_cast<float>(" + reduction.groupSize.str() +
            ")";
   return combined;
@@ -274,8 +277,6 @@ void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
     combiners.push_back(getCombiner(*reduction, context));
-    if (reduction->isArg())
-      context.helpers.insert("arg_shuffle");
     writer.line((getAccumulatorType(*reduction) + " " + acc + " = " +
                  combiners.back() + "::identity();")
                     .str());
@@ -334,9 +335,10 @@ void RowWriter::writeSinglePassResults(RowReduction &inner,
   // The mean of squared deviations is M2 over the count, their sum M2.
   std::string second = state + ".sum;";
   if (welford)
-    second = isa<MeanOp>(outer.op) ? state + ".m2 / static_cast<float>(" +
-                                         outer.groupSize.str() + ");"
-                                   : state + ".m2;";
+    second =
+        getCombinerInfo(outer.kind).dividesByCount
+            ? state + ".m2 / static_cast<float>(" + outer.groupSize.str() + ");"
+            : state + ".m2;";
   writer.line("const float " + outer.storage + " = " + second);
 }
 

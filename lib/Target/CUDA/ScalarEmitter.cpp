@@ -8,6 +8,7 @@
 #include "ScalarEmitter.h"
 
 #include "OpClasses.h"
+#include "sinter/Target/CUDA/ElementwiseFormula.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -211,8 +212,8 @@ Coords ScalarEmitter::getOperandCoords(Operation *op, unsigned operand,
 }
 
 FailureOr<std::string>
-ScalarEmitter::emitElementwise(Operation *op, ArrayRef<std::string> operands,
-                               const Coords &coords) {
+cuda::getElementwiseFormula(Operation *op, ArrayRef<std::string> operands,
+                            std::optional<double> splatRhs) {
   const std::string &x = operands[0];
   auto binary = [&](StringRef symbol) {
     return (x + " " + symbol + " " + operands[1]).str();
@@ -231,13 +232,9 @@ ScalarEmitter::emitElementwise(Operation *op, ArrayRef<std::string> operands,
       .Case([&](SelectOp) {
         return x + " != 0.0f ? " + operands[1] + " : " + operands[2];
       })
-      .Case([&](ConcatOp concat) {
-        return emitConcatChoice(concat, operands,
-                                bindIndex(coords.indices[concat.getDim()]));
-      })
       .Case([&](PowOp pow) -> std::string {
-        if (std::optional<double> exponent = getSplatValue(pow.getRhs()))
-          if (std::optional<std::string> text = powByConstant(x, *exponent))
+        if (splatRhs)
+          if (std::optional<std::string> text = powByConstant(x, *splatRhs))
             return *text;
         return call("powf", operands);
       })
@@ -376,7 +373,7 @@ ScalarEmitter::resolve(Value value, Coords coords, PendingValue &pending) {
       value = transpose.getInput();
       continue;
     }
-    if (!isElementwise(op) && !isa<ConcatOp>(op))
+    if (!isElementwiseOp(op) && !isa<ConcatOp>(op))
       return op->emitError("CUDA emitter: '")
              << op->getName()
              << "' cannot be computed element by element in this kernel";
@@ -419,7 +416,16 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
       }
       continue;
     }
-    FailureOr<std::string> text = emitElementwise(op, top.operands, top.coords);
+    FailureOr<std::string> text = failure();
+    if (auto concat = dyn_cast<ConcatOp>(op)) {
+      text = emitConcatChoice(concat, top.operands,
+                              bindIndex(top.coords.indices[concat.getDim()]));
+    } else {
+      std::optional<double> splatRhs;
+      if (auto pow = dyn_cast<PowOp>(op))
+        splatRhs = getSplatValue(pow.getRhs());
+      text = getElementwiseFormula(op, top.operands, splatRhs);
+    }
     if (failed(text))
       return failure();
     Expr result = writer.bind(Expr(*text, top.depth), "float", "v");

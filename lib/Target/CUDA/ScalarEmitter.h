@@ -138,11 +138,6 @@ private:
                                          PendingValue &pending);
   FailureOr<Expr> emitConstant(Operation *constant, Value value,
                                const Coords &coords);
-  /// The C expression of elementwise `op` (or concat) at `coords`, given
-  /// the expressions of its operands.
-  FailureOr<std::string> emitElementwise(Operation *op,
-                                         ArrayRef<std::string> operands,
-                                         const Coords &coords);
   /// The coordinates at which elementwise `op` (or concat) at `coords`
   /// reads operand `operand`: broadcast, or for a concat the input's own
   /// index, clamped into its range.

@@ -137,24 +137,25 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 
 // CHECK-LABEL: // ===== argmax.h =====
 // argmax: (value, index) pairs combined with the first index winning ties
-// and NaN counting as the maximum; the output holds int64_t.
-// CHECK: struct ArgValue {
-// CHECK: struct ArgMaxOp {
+// and NaN counting as the maximum (the runtime's dev::ArgMaxOp, which the
+// generated file does not define again); the output holds int64_t.
+// CHECK-NOT: struct ArgValue
+// CHECK-NOT: struct ArgMaxOp
 // Rows of 100 are a multiple of 4: float4 loads when x is aligned, the
 // lanes' indices 4 * q + l.
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
 // CHECK-NEXT: int vec) {
-// CHECK: ArgValue [[ACC:acc[0-9]+]] = ArgMaxOp::identity();
+// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::ArgMaxOp::identity();
 // CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
 // CHECK: if (vec) { // float4 loads
 // CHECK-NEXT: #pragma unroll 4
 // CHECK-NEXT: for (int64_t q = tid; q < 25; q += kThreads) {
 // CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFloat4(x + [[BASE]] + 4 * q);
-// CHECK: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{[[V]][l], 4 * q + l});
+// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * q + l});
 // CHECK: if (!vec) {
-// CHECK: [[ACC]] = ArgMaxOp()([[ACC]], ArgValue{v{{[0-9]+}}, j});
-// CHECK: const ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, ArgMaxOp>([[ACC]]);
+// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{v{{[0-9]+}}, j});
+// CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
 // CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
 // CHECK: idx[{{i[0-9]+}}] = [[RED]].index;
 // CHECK: sinter_status argmax_forward(

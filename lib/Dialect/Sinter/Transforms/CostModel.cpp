@@ -8,37 +8,8 @@
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 
-#include "llvm/ADT/TypeSwitch.h"
-
 using namespace mlir;
 using namespace mlir::sinter;
-
-//===----------------------------------------------------------------------===//
-// Op classes
-//===----------------------------------------------------------------------===//
-
-bool mlir::sinter::isElementwiseOp(Operation *op) {
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CompareOp,
-          SelectOp>(op))
-    return true;
-  // Every unary elementwise op, and only those, keeps its operand's type.
-  return isa<SinterDialect>(op->getDialect()) && op->getNumOperands() == 1 &&
-         op->hasTrait<OpTrait::SameOperandsAndResultType>();
-}
-
-std::optional<ReductionInfo> mlir::sinter::getReductionInfo(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<ReductionInfo>>(op)
-      .Case<SumOp, MeanOp, MaxOp, MinOp, ProdOp, LogsumexpOp, ArgmaxOp,
-            ArgminOp, VarOp>([](auto reduction) {
-        return ReductionInfo{reduction.getDims(), reduction.getKeepdim()};
-      })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
-bool mlir::sinter::isCompositeOp(Operation *op) {
-  return isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp, GroupNormOp,
-             InstanceNormOp, BatchNormOp>(op);
-}
 
 //===----------------------------------------------------------------------===//
 // Shapes
@@ -120,8 +91,9 @@ SmallVector<int64_t> CostModel::estimateResultShape(Operation *op) const {
     return getShape(op->getOperand(index));
   };
 
-  if (auto reduction = getReductionInfo(op)) {
-    shape = reducedShape(operandShape(0), reduction->dims, reduction->keepdim);
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
+    shape = reducedShape(operandShape(0), reduction.getDims(),
+                         reduction.getKeepdim());
   } else if (isElementwiseOp(op) || isCompositeOp(op) || isa<MatmulOp>(op)) {
     // Broadcast dims (batch dims of a matmul) take the largest operand size.
     size_t skip = isa<MatmulOp>(op) ? 2 : 0;
@@ -199,7 +171,7 @@ int64_t CostModel::getFlops(Operation *op) const {
     int64_t k = getTrailingDim(lhs, matmul.getTransposeA() ? 1 : 0);
     return 2 * k * getNumElements(matmul.getResult());
   }
-  if (getReductionInfo(op))
+  if (isa<ReductionOpInterface>(op))
     return getNumElements(op->getOperand(0));
   if (isElementwiseOp(op) || isCompositeOp(op))
     return getNumElements(op->getResult(0));

@@ -125,8 +125,9 @@ static std::optional<std::string> decompositionBlocker(Operation *op) {
 
 /// Returns true for the ops that sinter-decompose removes.
 static bool isDecomposedOp(Operation *op) {
-  return isa<SoftmaxOp, LogSoftmaxOp, LogsumexpOp, VarOp, LayerNormOp,
-             RmsNormOp, GroupNormOp, InstanceNormOp, BatchNormOp>(op);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
+  return isCompositeOp(op) ||
+         (reduction && getCombinerInfo(reduction.getCombiner()).isDecomposed());
 }
 
 //===----------------------------------------------------------------------===//

@@ -32,7 +32,7 @@ LogicalResult FusionPlanner::initialize() {
                                "(run sinter-decompose first)";
     bool existing = isa<KernelOp>(op);
     if (!existing && !isCheapOp(&op) && !isa<MatmulOp>(op) &&
-        !getReductionInfo(&op))
+        !isa<ReductionOpInterface>(op))
       return op.emitError() << "'" << op.getName()
                             << "' cannot be computed by a sinter.kernel";
     position[&op] = nodes.size();

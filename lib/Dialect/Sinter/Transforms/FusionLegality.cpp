@@ -29,8 +29,7 @@ static bool isStatic(ArrayRef<int64_t> shape) {
 }
 
 bool mlir::sinter::isCheapOp(Operation *op) {
-  return isElementwiseOp(op) ||
-         isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
+  return isElementwiseOp(op) || isShapeOp(op);
 }
 
 /// Whether `shape` begins with the row dims `rows` (`?` matches `?`).
@@ -60,24 +59,23 @@ static Legality broadcastsOverSameRows(Operation *op, ArrayRef<int64_t> rows,
 /// An argmax or argmin reduces whole rows (every dim after them that is not
 /// of size 1): row kernels have no segmented form of it.
 static Legality reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
   ArrayRef<int64_t> input = getFusionShape(op->getOperand(0));
   if (!reduction || !startsWithRows(input, rows) ||
-      !llvm::all_of(reduction->dims, [&](int64_t dim) {
+      !llvm::all_of(reduction.getDims(), [&](int64_t dim) {
         return dim >= static_cast<int64_t>(rows.size());
       }))
     return Legality::reject("reduces across rows");
   // Thread teams own contiguous runs of a row: the kernel verifier accepts
   // trailing reductions only (a middle dim of the row, e.g. dim 1 of
   // [R, 4, 5] with rows [R], needs a column kernel).
-  if (auto interface = dyn_cast<ReductionOpInterface>(op);
-      interface && interface.getGeometry() != ReductionGeometry::trailing)
+  if (reduction.getGeometry() != ReductionGeometry::trailing)
     return Legality::reject("reduces dims in the middle of each row");
-  if (!isa<ArgmaxOp, ArgminOp>(op))
+  if (!getCombinerInfo(reduction.getCombiner()).isIndex)
     return Legality();
   bool wholeRows = llvm::all_of(
       llvm::seq<int64_t>(rows.size(), input.size()), [&](int64_t dim) {
-        return input[dim] == 1 || llvm::is_contained(reduction->dims, dim);
+        return input[dim] == 1 || llvm::is_contained(reduction.getDims(), dim);
       });
   return wholeRows ? Legality()
                    : Legality::reject("reduces part of each row, which row "
@@ -112,7 +110,7 @@ Legality mlir::sinter::fitsRows(Operation *op, ArrayRef<int64_t> rows,
                                 IsInternalFn isInternal) {
   if (isElementwiseOp(op))
     return broadcastsOverSameRows(op, rows, isInternal);
-  if (getReductionInfo(op))
+  if (isa<ReductionOpInterface>(op))
     return reducesWithinRows(op, rows);
   return staysWithinRows(op, rows);
 }
@@ -144,8 +142,8 @@ Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
                                    ArrayRef<int64_t> reduced,
                                    IsInternalFn isInternal,
                                    bool allowFullSize) {
-  if (std::optional<ReductionInfo> reduction = getReductionInfo(op)) {
-    SmallVector<int64_t> dims(reduction->dims);
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
+    SmallVector<int64_t> dims(reduction.getDims());
     llvm::sort(dims);
     return getFusionShape(op->getOperand(0)) == full &&
                    ArrayRef<int64_t>(dims) == reduced
@@ -176,7 +174,7 @@ Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
 }
 
 Legality mlir::sinter::readsElementwise(Operation *user, Value value) {
-  if (isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(user))
+  if (isShapeOp(user))
     return Legality();
   if (!isElementwiseOp(user))
     return Legality::reject("is not elementwise", user);
@@ -198,9 +196,9 @@ Legality mlir::sinter::isMatmulOperandView(Operation *op, Operation *matmul) {
 
 std::optional<SmallVector<int64_t>>
 mlir::sinter::getReductionRows(Operation *op) {
-  std::optional<ReductionInfo> reduction = getReductionInfo(op);
+  auto reduction = cast<ReductionOpInterface>(op);
   ArrayRef<int64_t> input = getFusionShape(op->getOperand(0));
-  SmallVector<int64_t> dims(reduction->dims);
+  SmallVector<int64_t> dims(reduction.getDims());
   llvm::sort(dims);
   int64_t first =
       static_cast<int64_t>(input.size()) - static_cast<int64_t>(dims.size());
@@ -211,7 +209,7 @@ mlir::sinter::getReductionRows(Operation *op) {
 }
 
 SmallVector<int64_t> mlir::sinter::getColumnReducedDims(Operation *op) {
-  SmallVector<int64_t> dims(getReductionInfo(op)->dims);
+  SmallVector<int64_t> dims(cast<ReductionOpInterface>(op).getDims());
   llvm::sort(dims);
   return dims;
 }

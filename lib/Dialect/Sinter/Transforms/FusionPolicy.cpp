@@ -180,7 +180,8 @@ void FusionPlanner::collectCandidates(unsigned group,
   if (g.space.kind != Space::Kind::Rows && g.space.kind != Space::Kind::Columns)
     return;
   for (Operation *node : nodes)
-    if (!isPlaced(node) && getReductionInfo(node) && !consumers.contains(node))
+    if (!isPlaced(node) && isa<ReductionOpInterface>(node) &&
+        !consumers.contains(node))
       out.push_back(getProducerClosure(node));
 }
 
@@ -244,7 +245,7 @@ void FusionPlanner::formGemmGroups() {
 
 void FusionPlanner::formReductionGroups() {
   for (Operation *node : nodes) {
-    if (isPlaced(node) || !getReductionInfo(node))
+    if (isPlaced(node) || !isa<ReductionOpInterface>(node))
       continue;
     KernelKind kind = getReductionKind(node);
     SmallVector<int64_t> input(getFusionShape(node->getOperand(0)));

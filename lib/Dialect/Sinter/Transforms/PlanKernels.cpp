@@ -391,9 +391,8 @@ static bool canVectorize(Block &body) {
   if (full.empty() ||
       llvm::any_of(outputs, [&](Value v) { return getShape(v) != full; }))
     return false;
-  if (llvm::any_of(body.without_terminator(), [](Operation &op) {
-        return isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
-      }))
+  if (llvm::any_of(body.without_terminator(),
+                   [](Operation &op) { return isShapeOp(&op); }))
     return false;
   std::optional<int64_t> count = getStaticCount(full);
   if (count && *count < 4)

@@ -14,7 +14,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -255,9 +254,7 @@ std::optional<DimSource> mlir::sinter::traceDynamicDim(Value value,
     return traceDynamicDim(fill.getSourceOfDynamicDim(index),
                            fill.getDims()[index]);
   }
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp>(op) ||
-      (op->getNumOperands() == 1 &&
-       op->hasTrait<OpTrait::SameOperandsAndResultType>())) {
+  if (isElementwiseOp(op)) {
     for (Value operand : op->getOperands())
       if (std::optional<int64_t> aligned =
               alignedDynamicDim(operand, dim, rank))
@@ -283,18 +280,14 @@ std::optional<DimSource> mlir::sinter::traceDynamicDim(Value value,
       return std::nullopt;
     return traceDynamicDim(reshape.getInput(), *inputDim);
   }
-  return llvm::TypeSwitch<Operation *, std::optional<DimSource>>(op)
-      .Case<SumOp, MeanOp, MaxOp, MinOp, ProdOp, LogsumexpOp, ArgmaxOp,
-            ArgminOp, VarOp>([&](auto reduction) {
-        return traceDynamicDim(reduction.getInput(),
-                               reductionInputDim(reduction.getDims(),
-                                                 reduction.getKeepdim(), dim));
-      })
-      .Case<SoftmaxOp, LogSoftmaxOp, LayerNormOp, RmsNormOp, GroupNormOp,
-            InstanceNormOp, BatchNormOp>([&](Operation *norm) {
-        return traceDynamicDim(norm->getOperand(0), dim);
-      })
-      .Default([](Operation *) { return std::nullopt; });
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+    return traceDynamicDim(
+        reduction.getInput(),
+        reductionInputDim(reduction.getDims(), reduction.getKeepdim(), dim));
+  // Softmax and the norms have the shape of their input.
+  if (isCompositeOp(op))
+    return traceDynamicDim(op->getOperand(0), dim);
+  return std::nullopt;
 }
 
 Value mlir::sinter::createSplatLike(OpBuilder &builder, Location loc,

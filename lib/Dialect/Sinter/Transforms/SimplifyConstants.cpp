@@ -45,8 +45,7 @@ static bool isZeroLike(Value value) {
 /// same way); for the transcendental ones the folded value is the
 /// correctly rounded one, which may differ from the GPU's in the last bit.
 static RewriteEffect getFoldEffect(Operation *op) {
-  if (isa<NegOp, AbsOp, ReluOp, ClampOp, HardtanhOp, SqrtOp, AddOp, SubOp,
-          MulOp, DivOp, MaximumOp, MinimumOp>(op))
+  if (op->hasTrait<OpTrait::sinter::CorrectlyRounded>())
     return RewriteEffect::Exact;
   return RewriteEffect::Rounding;
 }
@@ -65,7 +64,7 @@ static APFloat roundLike(Value like, double value) {
 /// reduction `op`, when static.
 static std::optional<int64_t> getReducedCount(Operation *op) {
   auto input = cast<RankedTensorType>(op->getOperand(0).getType());
-  ArrayRef<int64_t> dims = getReductionInfo(op)->dims;
+  ArrayRef<int64_t> dims = cast<ReductionOpInterface>(op).getDims();
   int64_t count = 1;
   for (int64_t dim : dims) {
     if (input.isDynamicDim(dim))

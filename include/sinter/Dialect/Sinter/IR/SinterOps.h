@@ -32,6 +32,80 @@ ReductionGeometry classifyReduction(ArrayRef<int64_t> shape,
 
 } // namespace mlir::sinter
 
+/// The op classes of SinterOps.td (Sinter_ElementwiseUnary, ...): marker
+/// traits that passes and code generators ask instead of listing ops, in
+/// MLIR's convention for a dialect's traits (OpTrait::tosa, ...).
+namespace mlir::OpTrait::sinter {
+
+/// An elementwise op of one operand whose result has its type.
+template <typename ConcreteType>
+class ElementwiseUnary
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, ElementwiseUnary> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::OpTrait::impl::verifyNOperands(op, 1);
+  }
+};
+
+/// An elementwise op of two operands that broadcast against each other.
+template <typename ConcreteType>
+class BroadcastingBinary
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, BroadcastingBinary> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::OpTrait::impl::verifyNOperands(op, 2);
+  }
+};
+
+/// An elementwise op of three operands that broadcast against each other
+/// (select).
+template <typename ConcreteType>
+class BroadcastingTernary
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, BroadcastingTernary> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::OpTrait::impl::verifyNOperands(op, 3);
+  }
+};
+
+/// An op that moves no data inside a kernel, only indexes its operands.
+template <typename ConcreteType>
+class IndexMap : public ::mlir::OpTrait::TraitBase<ConcreteType, IndexMap> {};
+
+/// An op that sinter-decompose rewrites into simpler ones.
+template <typename ConcreteType>
+class Composite : public ::mlir::OpTrait::TraitBase<ConcreteType, Composite> {};
+
+/// An op whose floating-point result IEEE 754 defines exactly.
+template <typename ConcreteType>
+class CorrectlyRounded
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, CorrectlyRounded> {};
+
+} // namespace mlir::OpTrait::sinter
+
+namespace mlir::sinter {
+
+/// What the passes and code generators need to know of a reduction
+/// combiner: one row of the combiner table per ReductionCombiner.
+struct CombinerInfo {
+  /// The functor in the runtime's sinter::dev namespace (rt_device.cuh)
+  /// that combines two partial results, or "" when sinter-decompose rewrites
+  /// the reduction into others first (logsumexp, var).
+  StringRef deviceFunctor;
+  /// True when the result is an i64 index (argmax, argmin).
+  bool isIndex;
+  /// True when the combined value is divided by the element count (mean).
+  bool dividesByCount;
+
+  /// True when sinter-decompose rewrites the reduction into others.
+  bool isDecomposed() const { return deviceFunctor.empty(); }
+};
+
+/// The row of the combiner table for `combiner`.
+const CombinerInfo &getCombinerInfo(ReductionCombiner combiner);
+
+} // namespace mlir::sinter
+
 #include "sinter/Dialect/Sinter/IR/SinterInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -41,6 +115,41 @@ ReductionGeometry classifyReduction(ArrayRef<int64_t> shape,
 #include "sinter/Dialect/Sinter/IR/SinterOps.h.inc"
 
 namespace mlir::sinter {
+
+/// True for the elementwise unary ops (Sinter_ElementwiseUnary).
+inline bool isElementwiseUnary(Operation *op) {
+  return op->hasTrait<OpTrait::sinter::ElementwiseUnary>();
+}
+
+/// True for the broadcasting elementwise binary ops
+/// (Sinter_BroadcastingBinary).
+inline bool isElementwiseBinary(Operation *op) {
+  return op->hasTrait<OpTrait::sinter::BroadcastingBinary>();
+}
+
+/// True for the broadcasting elementwise ternary ops
+/// (Sinter_BroadcastingTernary: select).
+inline bool isElementwiseTernary(Operation *op) {
+  return op->hasTrait<OpTrait::sinter::BroadcastingTernary>();
+}
+
+/// True for every elementwise op: one computed from one element of each
+/// operand.
+inline bool isElementwiseOp(Operation *op) {
+  return isElementwiseUnary(op) || isElementwiseBinary(op) ||
+         isElementwiseTernary(op);
+}
+
+/// True for the ops that move no data inside a kernel, only index their
+/// operands (Sinter_IndexMap: reshape, transpose, slice, concat).
+inline bool isShapeOp(Operation *op) {
+  return op->hasTrait<OpTrait::sinter::IndexMap>();
+}
+
+/// True for the ops that sinter-decompose rewrites (Sinter_Composite).
+inline bool isCompositeOp(Operation *op) {
+  return op->hasTrait<OpTrait::sinter::Composite>();
+}
 
 /// Formats a shape as `[4, ?, 8]`.
 std::string formatShape(ArrayRef<int64_t> shape);

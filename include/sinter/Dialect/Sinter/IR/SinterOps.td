@@ -98,18 +98,38 @@ def Sinter_EpilogueForm : I32EnumAttr<"EpilogueForm",
   let cppNamespace = "::mlir::sinter";
 }
 
+/// How a reduction combines the elements it reduces. The combiner table
+/// (Combiners.h) says what each one needs: its device functor, whether the
+/// result is an index, whether the emitter divides by the count.
+def Sinter_ReductionCombiner : I32EnumAttr<"ReductionCombiner",
+    "how a reduction combines the elements it reduces",
+    [I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"mean", 1>,
+     I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>,
+     I32EnumAttrCase<"prod", 4>, I32EnumAttrCase<"logsumexp", 5>,
+     I32EnumAttrCase<"argmax", 6>, I32EnumAttrCase<"argmin", 7>,
+     I32EnumAttrCase<"var", 8>]> {
+  let cppNamespace = "::mlir::sinter";
+}
+
 /// An op that reduces its input over a list of dims (sum, mean, max, min,
 /// prod, logsumexp, argmax, argmin, var).
 def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
   let cppNamespace = "::mlir::sinter";
   let description = [{
-    A reduction of `getInput()` over the dims `getDims()`. Kernel formation
-    and the kernel verifier ask it for its geometry.
+    A reduction of `getInput()` over the dims `getDims()` with the combiner
+    `getCombiner()`, keeping the reduced dims as size 1 when `getKeepdim()`.
+    Kernel formation, the cost model, the interpreter and the CUDA emitter
+    ask it instead of listing the reductions (as IREE's isRootOp asks
+    interfaces).
   }];
   let methods = [
     InterfaceMethod<"The reduced tensor.", "::mlir::Value", "getInput">,
     InterfaceMethod<"The reduced dims, distinct and in range.",
                     "::llvm::ArrayRef<int64_t>", "getDims">,
+    InterfaceMethod<"Whether the reduced dims stay as size 1.", "bool",
+                    "getKeepdim">,
+    InterfaceMethod<"How the reduced elements combine.",
+                    "::mlir::sinter::ReductionCombiner", "getCombiner">,
   ];
   let extraSharedClassDeclaration = [{
     /// Where the reduced dims lie in the input.
@@ -119,7 +139,49 @@ def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
               .getShape(),
           $_op.getDims());
     }
+    /// The reduced value.
+    ::mlir::Value getReduced() { return $_op->getResult(0); }
   }];
+}
+
+/// An elementwise op of one tensor operand whose result has its type (neg,
+/// exp, relu, ...): the CUDA scalar emitter and the interpreter evaluate it
+/// element by element.
+def Sinter_ElementwiseUnary : NativeOpTrait<"ElementwiseUnary"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
+/// An elementwise op of two operands that broadcast against each other as in
+/// NumPy (add, mul, pow, ...).
+def Sinter_BroadcastingBinary : NativeOpTrait<"BroadcastingBinary"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
+/// An op whose floating-point result IEEE 754 defines exactly (correctly
+/// rounded: add, sqrt, ...) or that only moves bits (neg, relu, ...):
+/// folding it on the host gives the GPU's bits.
+def Sinter_CorrectlyRounded : NativeOpTrait<"CorrectlyRounded"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
+/// An op that sinter-decompose rewrites into elementwise ops and reductions
+/// (softmax, log_softmax and the normalizations); the CUDA emitter never
+/// sees it.
+def Sinter_Composite : NativeOpTrait<"Composite"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
+/// An elementwise op of three operands that broadcast against each other as
+/// in NumPy (select: torch.where).
+def Sinter_BroadcastingTernary : NativeOpTrait<"BroadcastingTernary"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
+/// An op that moves no data inside a kernel: each result element is one
+/// operand element at an index the op computes from the result's (reshape,
+/// transpose, slice, concat).
+def Sinter_IndexMap : NativeOpTrait<"IndexMap"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
 }
 
 /// The predicate of sinter.compare, as PyTorch's comparison functions.
@@ -205,7 +267,8 @@ def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
   }];
 }
 
-def Sinter_TransposeOp : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def Sinter_TransposeOp
+    : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{
     Result dimension `i` is input dimension `perm[i]` (PyTorch's `permute`;
@@ -223,7 +286,7 @@ def Sinter_TransposeOp : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure]> {
+def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure, Sinter_IndexMap]> {
   let summary = "reinterprets a tensor with another shape of as many elements";
   let description = [{
     Row-major reshape (PyTorch's `reshape` of a contiguous tensor). The result
@@ -244,7 +307,8 @@ def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Sinter_SliceOp : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+def Sinter_SliceOp
+    : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
   let summary = "a contiguous range of one dimension";
   let description = [{
     The elements of `input` whose index along `dim` lies in [`start`, `end`),
@@ -271,7 +335,8 @@ def Sinter_SliceOp : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Sinter_ConcatOp : Sinter_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+def Sinter_ConcatOp
+    : Sinter_Op<"concat", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
   let summary = "joins tensors along one dimension";
   let description = [{
     `torch.cat(inputs, dim)`: the inputs, in order, placed one after the
@@ -333,7 +398,8 @@ def Sinter_MatmulOp : Sinter_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
 
 /// Elementwise binary op with NumPy broadcasting of `lhs` against `rhs`.
 class Sinter_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
-    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
+                                       Sinter_BroadcastingBinary], traits)> {
   let summary = "elementwise `" # formula # "` with broadcasting";
   let description = [{
     Computes `}] # formula # [{` elementwise. The operands broadcast against
@@ -363,17 +429,25 @@ class Sinter_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
   }];
 }
 
-def Sinter_AddOp : Sinter_BinaryOp<"add", "lhs + rhs", [Commutative]>;
-def Sinter_SubOp : Sinter_BinaryOp<"sub", "lhs - rhs">;
-def Sinter_MulOp : Sinter_BinaryOp<"mul", "lhs * rhs", [Commutative]>;
-def Sinter_DivOp : Sinter_BinaryOp<"div", "lhs / rhs">;
+def Sinter_AddOp
+    : Sinter_BinaryOp<"add", "lhs + rhs", [Commutative, Sinter_CorrectlyRounded]>;
+def Sinter_SubOp
+    : Sinter_BinaryOp<"sub", "lhs - rhs", [Sinter_CorrectlyRounded]>;
+def Sinter_MulOp
+    : Sinter_BinaryOp<"mul", "lhs * rhs", [Commutative, Sinter_CorrectlyRounded]>;
+def Sinter_DivOp
+    : Sinter_BinaryOp<"div", "lhs / rhs", [Sinter_CorrectlyRounded]>;
 def Sinter_MaximumOp
-    : Sinter_BinaryOp<"maximum", "max(lhs, rhs)", [Commutative]>;
+    : Sinter_BinaryOp<"maximum", "max(lhs, rhs)",
+                      [Commutative, Sinter_CorrectlyRounded]>;
 def Sinter_MinimumOp
-    : Sinter_BinaryOp<"minimum", "min(lhs, rhs)", [Commutative]>;
+    : Sinter_BinaryOp<"minimum", "min(lhs, rhs)",
+                      [Commutative, Sinter_CorrectlyRounded]>;
 def Sinter_PowOp : Sinter_BinaryOp<"pow", "lhs ^ rhs">;
 
-def Sinter_CompareOp : Sinter_Op<"compare", [Pure, InferTypeOpAdaptor]> {
+def Sinter_CompareOp
+    : Sinter_Op<"compare",
+                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingBinary]> {
   let summary = "elementwise comparison with broadcasting, as a 0/1 mask";
   let description = [{
     Compares `lhs` with `rhs` elementwise by `predicate` (`lt`, `le`, `gt`,
@@ -399,7 +473,9 @@ def Sinter_CompareOp : Sinter_Op<"compare", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Sinter_SelectOp : Sinter_Op<"select", [Pure, InferTypeOpAdaptor]> {
+def Sinter_SelectOp
+    : Sinter_Op<"select",
+                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingTernary]> {
   let summary = "elementwise choice by a mask, with broadcasting";
   let description = [{
     `torch.where(condition, input, other)`: `true_value` where `condition`
@@ -433,7 +509,8 @@ def Sinter_SelectOp : Sinter_Op<"select", [Pure, InferTypeOpAdaptor]> {
 /// Elementwise unary op; the result has the type of the input.
 class Sinter_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
     : Sinter_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
-                                       InferTypeOpInterface], traits)> {
+                                       InferTypeOpInterface,
+                                       Sinter_ElementwiseUnary], traits)> {
   let summary = "elementwise " # mnemonic;
   let description = [{
     Computes `}] # formula # [{` for every element, as PyTorch's function of
@@ -450,15 +527,23 @@ class Sinter_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Sinter_NegOp : Sinter_UnaryOp<"neg", "-x"> { let hasFolder = 1; }
-def Sinter_AbsOp : Sinter_UnaryOp<"abs", "|x|"> { let hasFolder = 1; }
+def Sinter_NegOp : Sinter_UnaryOp<"neg", "-x", [Sinter_CorrectlyRounded]> {
+  let hasFolder = 1;
+}
+def Sinter_AbsOp : Sinter_UnaryOp<"abs", "|x|", [Sinter_CorrectlyRounded]> {
+  let hasFolder = 1;
+}
 def Sinter_ExpOp : Sinter_UnaryOp<"exp", "e^x">;
 def Sinter_LogOp : Sinter_UnaryOp<"log", "ln(x)">;
-def Sinter_SqrtOp : Sinter_UnaryOp<"sqrt", "sqrt(x)">;
+def Sinter_SqrtOp
+    : Sinter_UnaryOp<"sqrt", "sqrt(x)", [Sinter_CorrectlyRounded]>;
 def Sinter_RsqrtOp : Sinter_UnaryOp<"rsqrt", "1 / sqrt(x)">;
 def Sinter_TanhOp : Sinter_UnaryOp<"tanh", "tanh(x)">;
 def Sinter_SigmoidOp : Sinter_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
-def Sinter_ReluOp : Sinter_UnaryOp<"relu", "max(x, 0)"> { let hasFolder = 1; }
+def Sinter_ReluOp
+    : Sinter_UnaryOp<"relu", "max(x, 0)", [Sinter_CorrectlyRounded]> {
+  let hasFolder = 1;
+}
 def Sinter_SiluOp : Sinter_UnaryOp<"silu", "x * sigmoid(x)">;
 def Sinter_MishOp : Sinter_UnaryOp<"mish", "x * tanh(softplus(x))">;
 def Sinter_SeluOp : Sinter_UnaryOp<"selu",
@@ -516,7 +601,8 @@ def Sinter_EluOp : Sinter_UnaryOp<"elu",
 }
 
 def Sinter_HardtanhOp : Sinter_UnaryOp<"hardtanh",
-    "clamp(x, min, max) (min defaults to -1, max to 1)"> {
+    "clamp(x, min, max) (min defaults to -1, max to 1)",
+    [Sinter_CorrectlyRounded]> {
   let arguments = (ins Sinter_FloatTensor:$input,
                    DefaultValuedAttr<F64Attr, "-1.0">:$min,
                    DefaultValuedAttr<F64Attr, "1.0">:$max);
@@ -527,7 +613,8 @@ def Sinter_HardtanhOp : Sinter_UnaryOp<"hardtanh",
 }
 
 def Sinter_ClampOp : Sinter_UnaryOp<"clamp",
-    "min(max(x, min), max), either bound optional"> {
+    "min(max(x, min), max), either bound optional",
+    [Sinter_CorrectlyRounded]> {
   let arguments = (ins Sinter_FloatTensor:$input, OptionalAttr<F64Attr>:$min,
                    OptionalAttr<F64Attr>:$max);
   let assemblyFormat = [{
@@ -542,7 +629,7 @@ def Sinter_ClampOp : Sinter_UnaryOp<"clamp",
 
 /// Reduction over a list of distinct dimensions, keeping them as size 1 when
 /// `keepdim` is set.
-class Sinter_ReductionOp<string mnemonic, string what,
+class Sinter_ReductionOp<string mnemonic, string what, string combiner,
                          TypeConstraint resultType = Sinter_FloatTensor,
                          string inferFn = "inferReductionResultType",
                          list<Trait> traits = []>
@@ -568,6 +655,10 @@ class Sinter_ReductionOp<string mnemonic, string what,
     $input `dims` $dims (`keepdim` $keepdim^)? attr-dict `:` type($input)
   }];
   let extraClassDeclaration = [{
+    /// How the reduced elements combine.
+    static ::mlir::sinter::ReductionCombiner getCombiner() {
+      return ::mlir::sinter::ReductionCombiner::}] # combiner # [{;
+    }
     /// True when every reduced dimension has static size 1.
     bool reducesOnlyUnitDims() {
       auto shape = getInput().getType().getShape();
@@ -589,28 +680,30 @@ class Sinter_ReductionOp<string mnemonic, string what,
 // Sum, mean and logsumexp have no folder: over one element they are x + 0
 // (their accumulator starts at +0), which is -0 + 0 = +0 where x is -0, so
 // dropping them is not exact (sinter-simplify does it in fast mode).
-def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum">;
-def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean">;
-def Sinter_MaxOp : Sinter_ReductionOp<"max", "the maximum"> {
+def Sinter_SumOp : Sinter_ReductionOp<"sum", "the sum", "sum">;
+def Sinter_MeanOp : Sinter_ReductionOp<"mean", "the arithmetic mean", "mean">;
+def Sinter_MaxOp : Sinter_ReductionOp<"max", "the maximum", "max"> {
   let hasFolder = 1;
 }
-def Sinter_MinOp : Sinter_ReductionOp<"min", "the minimum"> {
+def Sinter_MinOp : Sinter_ReductionOp<"min", "the minimum", "min"> {
   let hasFolder = 1;
 }
-def Sinter_ProdOp : Sinter_ReductionOp<"prod", "the product"> {
+def Sinter_ProdOp : Sinter_ReductionOp<"prod", "the product", "prod"> {
   let hasFolder = 1;
 }
 def Sinter_LogsumexpOp
-    : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted">;
+    : Sinter_ReductionOp<"logsumexp", "log(sum(exp(x))), max-subtracted",
+                         "logsumexp">;
 def Sinter_ArgmaxOp : Sinter_ReductionOp<"argmax",
-    "the index of the first maximum (one dim)", Sinter_IndexTensor,
+    "the index of the first maximum (one dim)", "argmax", Sinter_IndexTensor,
     "inferArgReductionResultType">;
 def Sinter_ArgminOp : Sinter_ReductionOp<"argmin",
-    "the index of the first minimum (one dim)", Sinter_IndexTensor,
+    "the index of the first minimum (one dim)", "argmin", Sinter_IndexTensor,
     "inferArgReductionResultType">;
 
 def Sinter_VarOp : Sinter_ReductionOp<"var",
-    "the variance, divided by N - 1 when `unbiased` (the default) else N"> {
+    "the variance, divided by N - 1 when `unbiased` (the default) else N",
+    "var"> {
   let arguments = (ins Sinter_FloatTensor:$input, DenseI64ArrayAttr:$dims,
                    UnitAttr:$keepdim, DefaultValuedAttr<BoolAttr, "true">:$unbiased);
   let assemblyFormat = [{
@@ -624,7 +717,7 @@ def Sinter_VarOp : Sinter_ReductionOp<"var",
 //===----------------------------------------------------------------------===//
 
 class Sinter_SoftmaxLikeOp<string mnemonic, string formula>
-    : Sinter_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : Sinter_Op<mnemonic, [Pure, InferTypeOpAdaptor, Sinter_Composite]> {
   let summary = mnemonic # " along one dimension";
   let description = [{
     Computes `}] # formula # [{` along `dim`, evaluated with the row maximum
@@ -657,7 +750,8 @@ def Sinter_LogSoftmaxOp
 
 /// Normalization with an optional per-feature affine weight and bias.
 class Sinter_NormOp<string mnemonic, list<Trait> traits = []>
-    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+    : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
+                                       Sinter_Composite], traits)> {
   let results = (outs Sinter_FloatTensor:$result);
   let hasVerifier = 1;
   let extraClassDefinition = [{

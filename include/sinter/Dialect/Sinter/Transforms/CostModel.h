@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What kernel formation and the fusion-plan report need to know about ops:
-// their class (matmul, elementwise, reduction, shape op) and estimates of the
+// What kernel formation and the fusion-plan report need to know about ops
+// beyond their class (which the dialect's traits and interfaces tell):
+// estimates of the
 // bytes a value occupies in HBM and the FLOPs an op performs, with every
 // symbolic dim at its sinter.dims default.
 //
@@ -23,24 +24,6 @@
 #include <string>
 
 namespace mlir::sinter {
-
-/// Whether `op` is an elementwise op: unary, binary (comparisons included)
-/// or select.
-bool isElementwiseOp(Operation *op);
-
-/// The reduced dims and keepdim flag of a reduction op.
-struct ReductionInfo {
-  ArrayRef<int64_t> dims;
-  bool keepdim = false;
-};
-
-/// Returns the reduced dims of `op` if it is a reduction (sum, mean, max,
-/// min, prod, logsumexp, argmax, argmin, var).
-std::optional<ReductionInfo> getReductionInfo(Operation *op);
-
-/// Whether `op` is one of the composite ops that sinter-decompose rewrites
-/// (softmax, log_softmax and the norms).
-bool isCompositeOp(Operation *op);
 
 /// Estimates of one function, with every symbolic dim at its default.
 class CostModel {

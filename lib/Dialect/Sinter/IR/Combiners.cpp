@@ -1,0 +1,36 @@
+//===- Combiners.cpp - The reduction combiner table -----------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// One row per ReductionCombiner (SinterOps.td): every pass and code generator
+// that treats reductions alike reads it instead of listing the reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+const CombinerInfo &mlir::sinter::getCombinerInfo(ReductionCombiner combiner) {
+  // Indexed by the enum's value; the static_assert keeps the two in step.
+  static const CombinerInfo table[] = {
+      /*sum=*/{"dev::SumOp", /*isIndex=*/false, /*dividesByCount=*/false},
+      /*mean=*/{"dev::SumOp", false, true},
+      /*max=*/{"dev::MaxOp", false, false},
+      /*min=*/{"dev::MinOp", false, false},
+      /*prod=*/{"dev::ProdOp", false, false},
+      /*logsumexp=*/{"", false, false},
+      /*argmax=*/{"dev::ArgMaxOp", true, false},
+      /*argmin=*/{"dev::ArgMinOp", true, false},
+      /*var=*/{"", false, false},
+  };
+  static_assert(std::size(table) ==
+                    static_cast<size_t>(getMaxEnumValForReductionCombiner()) +
+                        1,
+                "one row per ReductionCombiner");
+  return table[static_cast<size_t>(combiner)];
+}
