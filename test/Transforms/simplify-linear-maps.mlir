@@ -410,3 +410,18 @@ func.func @param_minus_biased_linear(%x: tensor<?x64xf32>, %w: tensor<32x64xf32>
   %m = sinter.sum %d dims [1] keepdim : tensor<?x32xf32>
   return %m : tensor<?x1xf32>
 }
+
+// -----
+
+// A reshape of a scalar has no columns to split: nothing folds (IR fuzzer
+// seed 1239 crashed here).
+// CHECK-LABEL: func.func @scalar_reshape_sum
+// STRICT-LABEL: func.func @scalar_reshape_sum
+//       STRICT:   sinter.reshape
+//       STRICT:   sinter.sum
+func.func @scalar_reshape_sum(%x: tensor<?xf32>) -> tensor<f32> {
+  %m = sinter.max %x dims [0] : tensor<?xf32>
+  %r = sinter.reshape %m : tensor<f32> -> tensor<1xf32>
+  %s = sinter.sum %r dims [0] : tensor<1xf32>
+  return %s : tensor<f32>
+}

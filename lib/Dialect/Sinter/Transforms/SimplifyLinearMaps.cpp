@@ -290,6 +290,8 @@ static std::optional<ColumnSplit> matchColumnSplit(ReshapeOp reshape,
                                                    ArrayRef<int64_t> dims) {
   RankedTensorType flat = reshape.getInput().getType();
   RankedTensorType split = reshape.getType();
+  if (flat.getRank() == 0)
+    return std::nullopt; // A scalar has no columns to split.
   int64_t rows = flat.getRank() - 1;
   if (split.getRank() <= rows || flat.isDynamicDim(rows) ||
       flat.getShape().take_front(rows) != split.getShape().take_front(rows))
