@@ -203,8 +203,8 @@ FailureOr<EvalValue> ModelLowering::lowerTensorIndex(const Expr &expr,
   int64_t numIndexed =
       static_cast<int64_t>(expr.subscripts.size()) - numEllipses;
   if (numEllipses > 1)
-    return emitError(expr.loc) << "more than one '...' in "
-                               << describeSubscripts(expr);
+    return emitError(expr.loc)
+           << "more than one '...' in " << describeSubscripts(expr);
   if (numIndexed > type.getRank())
     return emitError(expr.loc)
            << "too many subscripts in " << describeSubscripts(expr)

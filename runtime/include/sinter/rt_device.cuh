@@ -441,8 +441,7 @@ SINTER_RT_HOST_DEVICE Welford welfordOfChunk(const float *values, int count) {
     const float deviation = values[i] - mean;
     squares[i] = i < count ? deviation * deviation : 0.f;
   }
-  return {mean, treeCombine<SumOp, kCount>(squares),
-          static_cast<float>(count)};
+  return {mean, treeCombine<SumOp, kCount>(squares), static_cast<float>(count)};
 }
 
 //===----------------------------------------------------------------------===//
