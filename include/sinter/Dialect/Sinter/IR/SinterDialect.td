@@ -39,6 +39,13 @@ def Sinter_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
 }
 
+/// A ranked tensor of any floating-point element type (f32 today; f16 and
+/// bf16 follow without changes to the op definitions).
+def Sinter_FloatTensor : RankedTensorOf<[AnyFloat]>;
+
+/// The result of argmax/argmin: indices as a ranked tensor of i64.
+def Sinter_IndexTensor : RankedTensorOf<[I64]>;
+
 /// Base class of every op of the dialect.
 class Sinter_Op<string mnemonic, list<Trait> traits = []>
     : Op<Sinter_Dialect, mnemonic, traits>;

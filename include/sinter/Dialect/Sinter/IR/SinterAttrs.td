@@ -1,0 +1,71 @@
+//===- SinterAttrs.td - Sinter attributes ------------------*- tablegen -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_DIALECT_SINTER_IR_SINTERATTRS_TD
+#define SINTER_DIALECT_SINTER_IR_SINTERATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "sinter/Dialect/Sinter/IR/SinterDialect.td"
+include "sinter/Dialect/Sinter/IR/SinterEnums.td"
+
+def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
+  let mnemonic = "plan";
+  let summary = "how the CUDA emitter generates one sinter.kernel";
+  let description = [{
+    The decisions of `sinter-plan-kernels` for one kernel, which the CUDA
+    emitter reads instead of deciding again (as Triton's Coalesce pass
+    writes its layout into the IR): the geometry of its reductions, the
+    strategy, the block shape (`block` threads, 0 when the launch picks it
+    from a symbolic row length; `rows_per_block` rows of a row kernel;
+    `columns_per_block` kept positions of a split reduction, 1 when the
+    block's threads split one position's elements), the vector width of its
+    loads, the operands it caches in shared memory (operand indices), how
+    many times it reads each input element from HBM (`passes`), its launches,
+    for a GEMM kernel the epilogue form, and `single_pass` (row strategies
+    only, printed when set): whether pairs of statistics that one pass can
+    compute (softmax's max and sum of exp(x - max) as an online softmax, a
+    mean and the mean of squared deviations from it as Welford's) are
+    computed in one pass over the row.
+
+    Example:
+
+    ```mlir
+    #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32,
+                 rows_per_block = 8, columns_per_block = 0, vector_width = 1,
+                 cached = array<i64: 0>, passes = 1, launches = 1,
+                 epilogue = none>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Sinter_KernelStrategy>:$strategy,
+    EnumParameter<Sinter_ReductionGeometry>:$geometry,
+    "int64_t":$block,
+    "int64_t":$rows_per_block,
+    "int64_t":$columns_per_block,
+    "int64_t":$vector_width,
+    "::mlir::DenseI64ArrayAttr":$cached,
+    "int64_t":$passes,
+    "int64_t":$launches,
+    EnumParameter<Sinter_EpilogueForm>:$epilogue,
+    DefaultValuedParameter<"bool", "false">:$single_pass);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    // A plan without single-pass statistics.
+    AttrBuilder<(ins "KernelStrategy":$strategy,
+                     "ReductionGeometry":$geometry, "int64_t":$block,
+                     "int64_t":$rows_per_block, "int64_t":$columns_per_block,
+                     "int64_t":$vector_width,
+                     "::mlir::DenseI64ArrayAttr":$cached, "int64_t":$passes,
+                     "int64_t":$launches, "EpilogueForm":$epilogue), [{
+      return $_get($_ctxt, strategy, geometry, block, rows_per_block,
+                   columns_per_block, vector_width, cached, passes, launches,
+                   epilogue, /*single_pass=*/false);
+    }]>];
+  let genVerifyDecl = 1;
+}
+
+#endif // SINTER_DIALECT_SINTER_IR_SINTERATTRS_TD
