@@ -1,0 +1,226 @@
+//===- KernelOps.cpp - sinter.kernel and its plan -------------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The geometry of a reduction, the verifier of a kernel's region and of
+// the plan that sinter-plan-kernels attaches to it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ReductionGeometry mlir::sinter::classifyReduction(ArrayRef<int64_t> shape,
+                                                  ArrayRef<int64_t> dims) {
+  // The non-unit dims, each marked reduced or kept, in order.
+  SmallVector<bool> reduced;
+  for (auto [index, size] : llvm::enumerate(shape))
+    if (size != 1)
+      reduced.push_back(llvm::is_contained(dims, static_cast<int64_t>(index)));
+  if (llvm::all_of(reduced, [](bool r) { return r; }))
+    return reduced.empty() ? ReductionGeometry::trailing
+                           : ReductionGeometry::all;
+  // The runs of equal marks: kept-reduced (trailing), reduced-kept (leading),
+  // kept-reduced-kept (middle); more runs are strided.
+  SmallVector<bool> runs;
+  for (bool r : reduced)
+    if (runs.empty() || runs.back() != r)
+      runs.push_back(r);
+  if (runs.size() == 1)
+    return ReductionGeometry::trailing; // Only unit dims are reduced.
+  if (runs.size() == 2)
+    return runs.front() ? ReductionGeometry::leading
+                        : ReductionGeometry::trailing;
+  if (runs.size() == 3 && !runs.front())
+    return ReductionGeometry::middle;
+  return ReductionGeometry::strided;
+}
+
+//===----------------------------------------------------------------------===//
+// KernelPlanAttr
+//===----------------------------------------------------------------------===//
+
+/// Whether `strategy` can generate a kernel whose reductions lie as
+/// `geometry`: row strategies need trailing dims, a split reduction any
+/// (few long rows are split too), the elementwise strategy none; a library
+/// GEMM's epilogue may be any.
+static bool isStrategyForGeometry(KernelStrategy strategy,
+                                  ReductionGeometry geometry) {
+  switch (strategy) {
+  case KernelStrategy::elementwise:
+    return geometry == ReductionGeometry::none;
+  case KernelStrategy::warp_per_row:
+  case KernelStrategy::block_per_row:
+  case KernelStrategy::row_by_length:
+    return geometry == ReductionGeometry::trailing;
+  case KernelStrategy::split_reduction:
+  case KernelStrategy::split_welford:
+    return geometry != ReductionGeometry::none;
+  case KernelStrategy::library_gemm:
+    return true;
+  }
+  llvm_unreachable("unknown strategy");
+}
+
+LogicalResult KernelPlanAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, KernelStrategy strategy,
+    ReductionGeometry geometry, int64_t block, int64_t rowsPerBlock,
+    int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
+    int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass) {
+  if (!isStrategyForGeometry(strategy, geometry))
+    return emitError() << "strategy " << stringifyKernelStrategy(strategy)
+                       << " cannot reduce "
+                       << stringifyReductionGeometry(geometry) << " dims";
+  if (block != 0 && (block < 32 || block > 1024 || block % 32 != 0))
+    return emitError() << "block of " << block
+                       << " threads: expected whole warps, at most 1024 (or "
+                          "0: chosen at launch)";
+  bool rows = strategy == KernelStrategy::warp_per_row ||
+              strategy == KernelStrategy::block_per_row;
+  if (rows != (block != 0 && rowsPerBlock > 0) &&
+      strategy != KernelStrategy::library_gemm)
+    return emitError() << "rows_per_block " << rowsPerBlock << " and block "
+                       << block << " do not fit strategy "
+                       << stringifyKernelStrategy(strategy);
+  bool split = strategy == KernelStrategy::split_reduction ||
+               strategy == KernelStrategy::split_welford;
+  if (split != (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
+    return emitError() << "columns_per_block " << columnsPerBlock
+                       << ": a split reduction needs a divisor of 256, other "
+                          "strategies 0";
+  if (vectorWidth != 1 && vectorWidth != 4)
+    return emitError() << "vector width " << vectorWidth << ": expected 1 or 4";
+  if (!cached || llvm::any_of(cached.asArrayRef(),
+                              [](int64_t index) { return index < 0; }))
+    return emitError() << "cached operand indices must be non-negative";
+  if (!cached.empty() && !rows && strategy != KernelStrategy::row_by_length)
+    return emitError() << "only row kernels cache operands";
+  if (passes < 1 || launches < 1)
+    return emitError() << "passes and launches must be at least 1";
+  if (singlePass && !rows && strategy != KernelStrategy::row_by_length)
+    return emitError() << "only row kernels compute statistics in a single "
+                          "pass";
+  if ((epilogue != EpilogueForm::none) &&
+      strategy != KernelStrategy::library_gemm)
+    return emitError() << "only a library GEMM has an epilogue form";
+  return success();
+}
+
+/// Whether a kernel of `kind` can run a plan of `strategy`.
+static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
+  switch (kind) {
+  case KernelKind::gemm:
+    return strategy == KernelStrategy::library_gemm;
+  case KernelKind::pointwise:
+    return strategy == KernelStrategy::elementwise;
+  case KernelKind::matvec:
+    return strategy == KernelStrategy::library_gemm ||
+           strategy == KernelStrategy::warp_per_row ||
+           strategy == KernelStrategy::block_per_row ||
+           strategy == KernelStrategy::row_by_length;
+  case KernelKind::row_reduction:
+    // Few long rows are split over many blocks.
+    return strategy == KernelStrategy::warp_per_row ||
+           strategy == KernelStrategy::block_per_row ||
+           strategy == KernelStrategy::row_by_length ||
+           strategy == KernelStrategy::split_reduction ||
+           strategy == KernelStrategy::split_welford;
+  case KernelKind::column_reduction:
+    return strategy == KernelStrategy::split_reduction ||
+           strategy == KernelStrategy::split_welford;
+  }
+  llvm_unreachable("unknown kernel kind");
+}
+
+/// Checks a kernel's plan against the kernel: its strategy fits the kind,
+/// and it caches operands the kernel has.
+static LogicalResult verifyKernelPlan(KernelOp kernel) {
+  KernelPlanAttr plan = kernel.getPlanAttr();
+  if (!plan)
+    return success();
+  if (!isStrategyForKind(plan.getStrategy(), kernel.getKind()))
+    return kernel.emitOpError("plan strategy ")
+           << stringifyKernelStrategy(plan.getStrategy())
+           << " cannot generate a " << stringifyKernelKind(kernel.getKind())
+           << " kernel";
+  for (int64_t index : plan.getCached().asArrayRef())
+    if (index >= static_cast<int64_t>(kernel.getInputs().size()))
+      return kernel.emitOpError("plan caches operand #")
+             << index << " but the kernel has " << kernel.getInputs().size()
+             << " operands";
+  // Welford states pair a mean with a variance around it in the same kernel.
+  if (plan.getStrategy() == KernelStrategy::split_welford &&
+      llvm::none_of(kernel.getBody().front(), [&](Operation &op) {
+        std::optional<SinglePassPair> pair = matchSinglePassPair(&op);
+        return pair && pair->form == SinglePassForm::Welford &&
+               pair->first->getParentOp() == kernel;
+      }))
+    return kernel.emitOpError("plan strategy split_welford needs a mean and "
+                              "a variance around it in the kernel");
+  return success();
+}
+
+/// Checks what the CUDA emitter of `kind` relies on: a row_reduction kernel
+/// reduces trailing dims only (its thread teams own contiguous rows).
+static LogicalResult verifyKernelGeometry(KernelOp kernel) {
+  if (kernel.getKind() != KernelKind::row_reduction)
+    return success();
+  for (Operation &op : kernel.getBody().front()) {
+    auto reduction = dyn_cast<ReductionOpInterface>(op);
+    if (!reduction)
+      continue;
+    ReductionGeometry geometry = reduction.getGeometry();
+    if (geometry != ReductionGeometry::trailing)
+      return op.emitOpError("reduces ")
+             << stringifyReductionGeometry(geometry) << " dims "
+             << formatShape(reduction.getDims()) << " of "
+             << formatShape(
+                    cast<ShapedType>(reduction.getInput().getType()).getShape())
+             << ", but a row_reduction kernel reduces trailing dims only "
+                "(a column_reduction kernel reduces any)";
+  }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("region has ")
+           << body.getNumArguments() << " arguments but the kernel has "
+           << getInputs().size() << " operands";
+  for (auto [index, argument, input] :
+       llvm::enumerate(body.getArguments(), getInputs()))
+    if (argument.getType() != input.getType())
+      return emitOpError("region argument #")
+             << index << " has type " << argument.getType() << " but operand #"
+             << index << " has type " << input.getType();
+
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError("region must end with sinter.yield");
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError("terminator yields ")
+           << yield.getValues().size() << " values but the kernel has "
+           << getNumResults() << " results";
+  for (auto [index, value, result] :
+       llvm::enumerate(yield.getValues(), getResults()))
+    if (value.getType() != result.getType())
+      return emitOpError("terminator operand #")
+             << index << " has type " << value.getType() << " but result #"
+             << index << " has type " << result.getType();
+  if (failed(verifyKernelGeometry(*this)))
+    return failure();
+  return verifyKernelPlan(*this);
+}
