@@ -21,7 +21,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -113,7 +112,9 @@ FailureOr<Value> ModelLowering::finishOp(Operation *op) {
     op->erase();
     return failure();
   }
-  propagateDimNames(op);
+  // Names the result's dims by the op's shape rule (a rule that breaks its
+  // contract is reported there, and leaves the dims unnamed).
+  (void)shapes.visit(op);
   return op->getResult(0);
 }
 
@@ -167,84 +168,10 @@ FailureOr<Value> ModelLowering::toTensor(const EvalValue &value,
 //===----------------------------------------------------------------------===//
 
 SmallVector<std::string> ModelLowering::getDimNames(Value value) const {
-  auto it = dimNames.find(value);
-  if (it != dimNames.end())
-    return it->second;
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  return SmallVector<std::string>(type ? type.getRank() : 0, "");
-}
-
-/// Names of the NumPy broadcast of two named shapes: a dynamic result dim
-/// takes the name of the operand dim it comes from.
-static SmallVector<std::string> broadcastNames(ArrayRef<std::string> lhs,
-                                               ArrayRef<std::string> rhs) {
-  size_t rank = std::max(lhs.size(), rhs.size());
-  SmallVector<std::string> names(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    size_t lhsPad = rank - lhs.size(), rhsPad = rank - rhs.size();
-    StringRef a = i < lhsPad ? "" : StringRef(lhs[i - lhsPad]);
-    StringRef b = i < rhsPad ? "" : StringRef(rhs[i - rhsPad]);
-    names[i] = (a.empty() ? b : a).str();
-  }
-  return names;
-}
-
-void ModelLowering::propagateDimNames(Operation *op) {
-  if (op->getNumResults() != 1 || op->getNumOperands() == 0)
-    return;
-  auto operandNames = [&](unsigned index) {
-    return getDimNames(op->getOperand(index));
-  };
-  auto reducedNames = [&](ReductionOpInterface reduction) {
-    SmallVector<std::string> input = operandNames(0), result;
-    for (auto [index, name] : llvm::enumerate(input)) {
-      bool reduced =
-          llvm::is_contained(reduction.getDims(), static_cast<int64_t>(index));
-      if (!reduced)
-        result.push_back(name);
-      else if (reduction.getKeepdim())
-        result.push_back("");
-    }
-    return result;
-  };
-  SmallVector<std::string> names;
-  if (isElementwiseBinary(op))
-    names = broadcastNames(operandNames(0), operandNames(1));
-  else if (isElementwiseTernary(op))
-    names = broadcastNames(broadcastNames(operandNames(1), operandNames(2)),
-                           operandNames(0));
-  else if (auto reduction = dyn_cast<ReductionOpInterface>(op))
-    names = reducedNames(reduction);
-  else
-    names = llvm::TypeSwitch<Operation *, SmallVector<std::string>>(op)
-                .Case([&](MatmulOp matmul) {
-                  SmallVector<std::string> lhs = operandNames(0),
-                                           rhs = operandNames(1);
-                  SmallVector<std::string> result = broadcastNames(
-                      ArrayRef(lhs).drop_back(2), ArrayRef(rhs).drop_back(2));
-                  result.push_back(
-                      lhs[lhs.size() - (matmul.getTransposeA() ? 1 : 2)]);
-                  result.push_back(
-                      rhs[rhs.size() - (matmul.getTransposeB() ? 2 : 1)]);
-                  return result;
-                })
-                .Case([&](TransposeOp transpose) {
-                  SmallVector<std::string> input = operandNames(0), result;
-                  for (int64_t index : transpose.getPerm())
-                    result.push_back(input[index]);
-                  return result;
-                })
-                .Case([&](ReshapeOp) { return getDimNames(op->getResult(0)); })
-                .Default([&](Operation *) { return operandNames(0); });
-
-  // Only dynamic dims carry a name.
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  for (auto [index, name] : llvm::enumerate(names))
-    if (!type.isDynamicDim(index))
-      name.clear();
-  if (llvm::any_of(names,
-                   [](const std::string &name) { return !name.empty(); }))
-    dimNames[op->getResult(0)] = std::move(names);
+  if (!type)
+    return {};
+  return getDimNamesOfShape(type, shapes.getShape(value));
 }
 
 //===----------------------------------------------------------------------===//
@@ -377,9 +304,7 @@ OwningOpRef<ModuleOp> ModelLowering::lower() {
     setArgumentInfo(forward, index, argument);
     BlockArgument blockArgument = entry->getArgument(index);
     blockArgument.setLoc(getLoc(declarations.lookup(argument.name)));
-    if (llvm::any_of(argument.dimNames,
-                     [](const std::string &name) { return !name.empty(); }))
-      dimNames[blockArgument] = argument.dimNames;
+    setDimNames(blockArgument, argument.dimNames);
   }
   builder.setInsertionPointToStart(entry);
 

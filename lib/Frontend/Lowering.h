@@ -23,6 +23,7 @@
 
 #include "AST.h"
 
+#include "sinter/Dialect/Sinter/Analysis/SymbolicShapeAnalysis.h"
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
 #include "sinter/Support/Numbers.h"
@@ -170,8 +171,9 @@ public:
 
   /// Records the dim names of a value whose names do not follow from its
   /// operands (reshape).
-  void setDimNames(Value value, SmallVector<std::string> names) {
-    dimNames[value] = std::move(names);
+  void setDimNames(Value value, ArrayRef<std::string> names) {
+    shapes.setShape(
+        value, getNamedShape(cast<RankedTensorType>(value.getType()), names));
   }
 
   /// The symbolic dim names of `value`, "" for each static or unnamed dim.
@@ -267,7 +269,6 @@ private:
   FailureOr<Value> finishOp(Operation *op);
   NamedAttribute getSegmentSizes(ArrayRef<Value> operands,
                                  SmallVectorImpl<Value> &present);
-  void propagateDimNames(Operation *op);
 
   const ModelDecl &model;
   const llvm::SourceMgr &sourceMgr;
@@ -286,8 +287,9 @@ private:
   /// Set while the arguments of an init hint are evaluated: they must be
   /// constant numbers.
   bool inInitHint = false;
-  /// Symbolic dim names of tensors, where any dim has one.
-  llvm::DenseMap<Value, SmallVector<std::string>> dimNames;
+  /// The symbolic shapes of the values created so far, over the dim names
+  /// (each op's shape rule names the dims of its result).
+  SymbolicShapeAnalysis shapes;
 };
 
 /// Formats a number for a message, to 6 significant digits: 1, 0.5, 1e-05.

@@ -21,11 +21,13 @@
 
 namespace mlir::sinter::test {
 void registerTestOpCoveragePass();
+void registerTestSymbolicShapesPass();
 } // namespace mlir::sinter::test
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::sinter::test::registerTestOpCoveragePass();
+  mlir::sinter::test::registerTestSymbolicShapesPass();
   mlir::sinter::registerSinterPasses();
   mlir::sinter::registerSinterPipeline();
 

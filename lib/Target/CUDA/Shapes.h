@@ -6,88 +6,33 @@
 //===----------------------------------------------------------------------===//
 //
 // Generated code sizes its loops and buffers with C expressions over the
-// model's symbolic dims (`B * 4096`). A DimExpr is such a size: a rational
-// coefficient times a product of powers of dim names. ShapeAnalysis gives
-// every tensor value of a function its shape as DimExprs, derived from the
-// dim names of the arguments, and collects what the host code must check at
-// run time because the types cannot (two symbolic dims that broadcast must
-// be equal, a reshape must divide evenly).
+// model's symbolic dims (`B * 4096`): the DimExprs that the dialect's
+// SymbolicShapeAnalysis gives every tensor value, from the dim names of the
+// arguments and each op's shape rule. ShapeAnalysis runs it on the IR the
+// emitter accepts, refuses sizes without a C expression, and turns the
+// rules' constraints into the checks the host code makes before launching
+// anything (two symbolic dims that broadcast must be equal, a reshape must
+// divide evenly, a tensor's size in bytes must fit in 64 bits).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SINTER_LIB_TARGET_CUDA_SHAPES_H
 #define SINTER_LIB_TARGET_CUDA_SHAPES_H
 
+#include "sinter/Dialect/Sinter/Analysis/SymbolicShapeAnalysis.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <map>
-#include <optional>
 #include <string>
 
 namespace mlir::sinter::cuda {
 
-/// A size: `numerator / denominator * prod(symbol^exponent)`. Exact rational
-/// arithmetic, so that `B * 64 / 8 * 8` is `B * 64` again.
-class DimExpr {
-public:
-  /// The size 1.
-  DimExpr() = default;
-  static DimExpr constant(int64_t value);
-  static DimExpr symbol(StringRef name);
-
-  /// Returns the value when the size does not depend on any dim.
-  std::optional<int64_t> getConstant() const;
-  bool isConstant(int64_t value) const { return getConstant() == value; }
-  /// True when the size has a C expression: a positive coefficient and no
-  /// negative exponent. A fractional coefficient (`B * 3 / 4`) is exact only
-  /// under a run-time divisibility check, which ShapeAnalysis records.
-  bool isExpressible() const;
-  /// True when the coefficient is a fraction.
-  bool hasFraction() const { return denominator != 1; }
-  /// True when arithmetic on it overflowed 64 bits.
-  bool hasOverflowed() const { return overflowed; }
-
-  DimExpr operator*(const DimExpr &other) const;
-  DimExpr operator/(const DimExpr &other) const;
-  bool operator==(const DimExpr &other) const;
-  bool operator!=(const DimExpr &other) const { return !(*this == other); }
-
-  /// The C expression of an expressible size, parenthesized when it is not a
-  /// single name or literal ("64", "B", "(B * 64)").
-  std::string str() const;
-  /// The names it depends on, sorted.
-  SmallVector<std::string> getSymbols() const;
-  /// The factors of an expressible size: each name as often as its
-  /// exponent, sorted.
-  SmallVector<std::string> getFactors() const;
-  /// The coefficient, rounded up to an integer.
-  int64_t getCeilCoefficient() const {
-    return (numerator + denominator - 1) / denominator;
-  }
-
-private:
-  int64_t numerator = 1;
-  int64_t denominator = 1;
-  /// Dim name -> exponent (never 0).
-  std::map<std::string, int> exponents;
-  bool overflowed = false;
-
-  void normalize();
-};
-
 /// A shape: one DimExpr per dimension.
-using Shape = SmallVector<DimExpr, 4>;
-
-/// The number of elements of `shape`.
-DimExpr getNumElements(ArrayRef<DimExpr> shape);
-
-/// Renders a shape for comments: "[B, 64]".
-std::string formatShape(ArrayRef<DimExpr> shape);
+using Shape = SymbolicShape;
 
 /// A condition that generated host code checks before launching anything:
 /// `value` must lie in [`min`, `max`] (C expressions over dims); `what`
@@ -111,23 +56,25 @@ public:
   /// The shape of `value`; `value` must belong to the analyzed function.
   const Shape &getShape(Value value) const;
 
+  /// Returns true if the emitter generates code for `op` (decomposed,
+  /// fused IR: no composite op, no reduction sinter-decompose rewrites).
+  static bool isGenerated(Operation *op);
+
   /// The run-time checks the analysis found, in program order.
   ArrayRef<RuntimeCheck> getChecks() const { return checks; }
 
 private:
-  LogicalResult visit(Operation *op);
-  LogicalResult setShape(Operation *op, Value value, Shape shape);
-  /// Broadcasts `lhs` against `rhs`, recording a check when two different
-  /// symbolic sizes meet.
-  Shape broadcast(Operation *op, ArrayRef<DimExpr> lhs, ArrayRef<DimExpr> rhs);
-  void requireEqual(Operation *op, const DimExpr &actual,
-                    const DimExpr &expected, StringRef what);
+  /// Refuses `op` when the emitter does not generate it or a size of its
+  /// results has no C expression; records its checks otherwise.
+  LogicalResult check(Operation *op, ArrayRef<ShapeConstraint> constraints);
+  /// Records the run-time check of `constraint`, a constraint of `op`.
+  void addCheck(Operation *op, const ShapeConstraint &constraint);
   /// Records the checks that keep the size in bytes of a tensor of `shape`,
   /// `what`, within int64 when its dims may each be SINTER_RT_MAX_DIM: at
   /// most 2^60 elements (8 bytes each at most).
   void requireSizeFits(const Shape &shape, StringRef what);
 
-  llvm::DenseMap<Value, Shape> shapes;
+  SymbolicShapeAnalysis analysis;
   SmallVector<RuntimeCheck> checks;
   /// The element counts requireSizeFits has checked.
   llvm::StringSet<> checkedSizes;

@@ -165,21 +165,6 @@ LogicalResult ClampOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-//
-// Comparisons produce masks in the operands' element type (1.0 true, 0.0
-// false): the dialect has no boolean tensors. sinter.select chooses by such
-// a mask. Both broadcast as the binary elementwise ops do.
-//
-//===----------------------------------------------------------------------===//
-
-#include "sinter/Dialect/Sinter/IR/SinterOps.h"
-
-#include "mlir/IR/BuiltinAttributes.h"
-
-using namespace mlir;
-using namespace mlir::sinter;
-
-//===----------------------------------------------------------------------===//
 // CompareOp
 //===----------------------------------------------------------------------===//
 

@@ -70,3 +70,21 @@ MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
   inferredReturnTypes.push_back(lhs.clone(shape));
   return success();
 }
+
+/// [batch..., M, K] x [batch..., K, N] -> [batch..., M, N] after the
+/// transposes; the batch dims broadcast and the K dims must be equal.
+SymbolicShape
+MatmulOp::inferSymbolicShape(ArrayRef<SymbolicShape> operandShapes,
+                             ShapeConstraints &constraints) {
+  SymbolicShape lhs = operandShapes[0], rhs = operandShapes[1];
+  if (getTransposeA())
+    std::swap(lhs[lhs.size() - 2], lhs[lhs.size() - 1]);
+  if (getTransposeB())
+    std::swap(rhs[rhs.size() - 2], rhs[rhs.size() - 1]);
+  constraints.requireEqual(rhs[rhs.size() - 2], lhs.back(), "contraction dim");
+  SymbolicShape shape = broadcastSymbolicShapes(
+      ArrayRef(lhs).drop_back(2), ArrayRef(rhs).drop_back(2), constraints);
+  shape.push_back(lhs[lhs.size() - 2]);
+  shape.push_back(rhs.back());
+  return shape;
+}

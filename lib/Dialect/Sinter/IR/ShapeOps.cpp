@@ -192,22 +192,6 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
-//
-// A slice keeps a contiguous range of one static dim; a concat joins tensors
-// along one static dim. Their folders remove what undoes itself: a slice of
-// the full range, a slice of a slice, a slice of a concat that lies within
-// one of its inputs, a concat of one input.
-//
-//===----------------------------------------------------------------------===//
-
-#include "sinter/Dialect/Sinter/IR/SinterOps.h"
-
-#include "mlir/IR/Builders.h"
-
-using namespace mlir;
-using namespace mlir::sinter;
-
-//===----------------------------------------------------------------------===//
 // SliceOp
 //===----------------------------------------------------------------------===//
 
@@ -335,4 +319,95 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
   if (getInputs().size() == 1)
     return getInputs().front();
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic shape rules (SymbolicShapeOpInterface)
+//===----------------------------------------------------------------------===//
+
+/// The static shape of `type`.
+static SymbolicShape getStaticShape(RankedTensorType type) {
+  SymbolicShape shape;
+  for (int64_t size : type.getShape())
+    shape.push_back(DimExpr::constant(size));
+  return shape;
+}
+
+SymbolicShape ConstantOp::inferSymbolicShape(ArrayRef<SymbolicShape>,
+                                             ShapeConstraints &) {
+  return getStaticShape(getType());
+}
+
+SymbolicShape FillOp::inferSymbolicShape(ArrayRef<SymbolicShape> operandShapes,
+                                         ShapeConstraints &) {
+  SymbolicShape shape;
+  unsigned index = 0;
+  for (int64_t size : getType().getShape()) {
+    if (!ShapedType::isDynamic(size)) {
+      shape.push_back(DimExpr::constant(size));
+      continue;
+    }
+    // One source lends every dim, or each `?` has its own source.
+    const SymbolicShape &source =
+        operandShapes[operandShapes.size() == 1 ? 0 : index];
+    shape.push_back(source[getDims()[index]]);
+    ++index;
+  }
+  return shape;
+}
+
+SymbolicShape
+TransposeOp::inferSymbolicShape(ArrayRef<SymbolicShape> operandShapes,
+                                ShapeConstraints &) {
+  SymbolicShape shape;
+  for (int64_t dim : getPerm())
+    shape.push_back(operandShapes.front()[dim]);
+  return shape;
+}
+
+/// The result's `?` is the element count over the product of its static
+/// dims, which must divide it.
+SymbolicShape
+ReshapeOp::inferSymbolicShape(ArrayRef<SymbolicShape> operandShapes,
+                              ShapeConstraints &constraints) {
+  DimExpr count = getNumElements(operandShapes.front());
+  ArrayRef<int64_t> sizes = getType().getShape();
+  DimExpr known;
+  for (int64_t size : sizes)
+    if (!ShapedType::isDynamic(size))
+      known = known * DimExpr::constant(size);
+  DimExpr quotient = count / known;
+  if (llvm::none_of(sizes, ShapedType::isDynamic))
+    constraints.requireEqual(count, known, "element count");
+  else if (quotient.isExpressible() && !quotient.getConstant() &&
+           quotient.hasFraction())
+    constraints.requireMultiple(count, known, "element count");
+  SymbolicShape shape;
+  for (int64_t size : sizes)
+    shape.push_back(ShapedType::isDynamic(size) ? quotient
+                                                : DimExpr::constant(size));
+  return shape;
+}
+
+SymbolicShape SliceOp::inferSymbolicShape(ArrayRef<SymbolicShape> operandShapes,
+                                          ShapeConstraints &) {
+  SymbolicShape shape = operandShapes.front();
+  shape[getDim()] = DimExpr::constant(getEnd() - getStart());
+  return shape;
+}
+
+/// Every dim but the joined one is the first input's, which the others
+/// must equal.
+SymbolicShape
+ConcatOp::inferSymbolicShape(ArrayRef<SymbolicShape> operandShapes,
+                             ShapeConstraints &constraints) {
+  int64_t dim = getDim();
+  SymbolicShape shape = operandShapes.front();
+  for (const SymbolicShape &input : operandShapes.drop_front())
+    for (auto [index, size] : llvm::enumerate(input))
+      if (static_cast<int64_t>(index) != dim)
+        constraints.requireEqual(size, shape[index],
+                                 "dims of concatenated inputs");
+  shape[dim] = DimExpr::constant(getType().getDimSize(dim));
+  return shape;
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
+#include "sinter/Dialect/Sinter/Analysis/SymbolicShapeAnalysis.h"
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 
 using namespace mlir;
@@ -40,100 +41,59 @@ CostModel::CostModel(func::FuncOp func) {
         unknownDim = std::max(unknownDim, value.getInt());
       }
   }
+  SymbolicShapeAnalysis analysis;
   for (BlockArgument argument : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(argument.getType());
     if (!type)
       continue;
-    auto names = func.getArgAttrOfType<ArrayAttr>(argument.getArgNumber(),
-                                                  kDimNamesAttrName);
-    SmallVector<int64_t> shape(type.getShape());
-    for (auto [index, size] : llvm::enumerate(shape)) {
-      if (!ShapedType::isDynamic(size))
-        continue;
-      size = unknownDim;
-      auto name = names && index < names.size()
-                      ? dyn_cast<StringAttr>(names[index])
-                      : nullptr;
-      for (const auto &[dimName, value] : dims)
-        if (name && name.getValue() == dimName)
-          size = value;
-    }
-    shapes[argument] = shape;
+    SymbolicShape shape =
+        getNamedShape(type, getArgumentDimNames(func, argument));
+    shapes[argument] = evaluate(shape);
+    analysis.setShape(argument, std::move(shape));
   }
-  if (!func.isExternal())
-    propagate(func.getBody().front());
-}
-
-void CostModel::propagate(Block &block) {
-  for (Operation &op : block) {
-    if (auto kernel = dyn_cast<KernelOp>(op)) {
-      Block &body = kernel.getBody().front();
-      for (auto [argument, input] :
-           llvm::zip(body.getArguments(), kernel.getInputs()))
-        shapes[argument] = SmallVector<int64_t>(getShape(input));
-      propagate(body);
-      for (auto [result, value] :
-           llvm::zip(kernel.getResults(), body.getTerminator()->getOperands()))
-        shapes[result] = SmallVector<int64_t>(getShape(value));
-      continue;
-    }
-    if (op.getNumResults() == 1)
-      shapes[op.getResult(0)] = estimateResultShape(&op);
-  }
-}
-
-SmallVector<int64_t> CostModel::estimateResultShape(Operation *op) const {
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type)
-    return {};
-  SmallVector<int64_t> shape(type.getShape());
-  auto operandShape = [&](unsigned index) {
-    return getShape(op->getOperand(index));
+  if (func.isExternal())
+    return;
+  auto record = [&](Value value) {
+    shapes[value] = evaluate(analysis.getShape(value));
   };
+  (void)analysis.visitBlock(
+      func.getBody().front(), [&](Operation *op, ArrayRef<ShapeConstraint>) {
+        if (auto kernel = dyn_cast<KernelOp>(op))
+          llvm::for_each(kernel.getBody().getArguments(), record);
+        llvm::for_each(op->getResults(), record);
+        return success();
+      });
+}
 
-  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
-    shape = reducedShape(operandShape(0), reduction.getDims(),
-                         reduction.getKeepdim());
-  } else if (isElementwiseOp(op) || isCompositeOp(op) || isa<MatmulOp>(op)) {
-    // Broadcast dims (batch dims of a matmul) take the largest operand size.
-    size_t skip = isa<MatmulOp>(op) ? 2 : 0;
-    for (size_t index = skip; index < shape.size(); ++index) {
-      int64_t size = 1;
-      for (unsigned operand = 0; operand < op->getNumOperands(); ++operand)
-        size = std::max(size, getTrailingDim(operandShape(operand), index));
-      shape[shape.size() - 1 - index] = size;
-    }
-    if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      ArrayRef<int64_t> lhs = operandShape(0), rhs = operandShape(1);
-      shape[shape.size() - 2] =
-          getTrailingDim(lhs, matmul.getTransposeA() ? 0 : 1);
-      shape.back() = getTrailingDim(rhs, matmul.getTransposeB() ? 1 : 0);
-    }
-  } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
-    ArrayRef<int64_t> input = operandShape(0);
-    for (auto [index, source] : llvm::enumerate(transpose.getPerm()))
-      shape[index] = input[source];
-  } else if (isa<SliceOp, ConcatOp>(op)) {
-    // Only the sliced or joined dim differs from the (first) input, and it
-    // is static in the result type.
-    shape.assign(operandShape(0).begin(), operandShape(0).end());
-  } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    int64_t known = 1;
-    for (int64_t size : shape)
-      if (!ShapedType::isDynamic(size))
-        known *= size;
-    for (int64_t &size : shape)
-      if (ShapedType::isDynamic(size))
-        size = known == 0 ? 0 : product(operandShape(0)) / known;
+SmallVector<std::string>
+CostModel::getArgumentDimNames(func::FuncOp func, BlockArgument argument) {
+  auto type = cast<RankedTensorType>(argument.getType());
+  auto names = func.getArgAttrOfType<ArrayAttr>(argument.getArgNumber(),
+                                                kDimNamesAttrName);
+  SmallVector<std::string> result;
+  for (auto [index, size] : llvm::enumerate(type.getShape())) {
+    auto name = names && index < names.size()
+                    ? dyn_cast<StringAttr>(names[index])
+                    : nullptr;
+    // An unnamed `?` is a size of its own, estimated as unknownDim.
+    result.push_back(name && !name.empty()
+                         ? name.str()
+                         : "?" + std::to_string(argument.getArgNumber()) + "." +
+                               std::to_string(index));
   }
-  // Static dims of the result type are exact; the rules only fill in `?`.
-  for (auto [size, declared] : llvm::zip(shape, type.getShape())) {
-    if (!ShapedType::isDynamic(declared))
-      size = declared;
-    else if (ShapedType::isDynamic(size))
-      size = unknownDim;
-  }
-  return shape;
+  return result;
+}
+
+SmallVector<int64_t> CostModel::evaluate(ArrayRef<DimExpr> shape) const {
+  auto valueOf = [&](StringRef name) {
+    for (const auto &[dimName, value] : dims)
+      if (name == dimName)
+        return value;
+    return unknownDim;
+  };
+  return llvm::map_to_vector(shape, [&](const DimExpr &size) {
+    return size.evaluate(valueOf).value_or(unknownDim);
+  });
 }
 
 ArrayRef<int64_t> CostModel::getShape(Value value) const {

@@ -113,12 +113,8 @@ bool mlir::sinter::isParamOnly(Value value) {
 }
 
 bool mlir::sinter::isNonNegative(Value value) {
-  Operation *op = value.getDefiningOp();
-  if (!op)
-    return false;
-  if (auto softplus = dyn_cast<SoftplusOp>(op))
-    return !softplus.getBeta().isNegative();
-  return isa<ExpOp, AbsOp, SigmoidOp, HardsigmoidOp>(op);
+  auto facts = value.getDefiningOp<ValueFactsOpInterface>();
+  return facts && facts.isResultNonNegative();
 }
 
 bool mlir::sinter::isPositive(Value value) {
@@ -134,10 +130,8 @@ bool mlir::sinter::isPositive(Value value) {
   Operation *op = value.getDefiningOp();
   if (!op)
     return false;
-  if (isa<ExpOp, SigmoidOp>(op))
-    return true;
-  if (auto softplus = dyn_cast<SoftplusOp>(op))
-    return !softplus.getBeta().isNegative();
+  if (auto facts = dyn_cast<ValueFactsOpInterface>(op))
+    return facts.isResultPositive();
   if (isa<ReshapeOp, TransposeOp>(op))
     return isPositive(op->getOperand(0));
   if (isa<AddOp>(op))

@@ -99,24 +99,35 @@ struct SubSelfToZero : public SimplifyPattern<SubOp> {
   LogicalResult matchAndRewrite(SubOp op,
                                 PatternRewriter &rewriter) const override {
     // Strict mode keeps x - x: it is NaN where x is infinite or NaN.
-    if (op.getLhs() != op.getRhs() || !allows(RewriteEffect::FiniteOnly))
-      return failure();
+    if (op.getLhs() != op.getRhs())
+      return rewriter.notifyMatchFailure(op, "the operands differ");
+    if (!allows(RewriteEffect::FiniteOnly))
+      return notifyForbiddenByFpMode(rewriter, op);
     return replaceBySplat(rewriter, op, APFloat(0.0));
   }
 };
 
-/// f(0) = 0 for f in relu, gelu, silu, tanh, leaky_relu, mish, hardswish,
-/// softsign, abs, sqrt (each also maps NaN to NaN)
-template <typename OpTy>
-struct ZeroPreservingUnary : public SimplifyPattern<OpTy> {
-  using SimplifyPattern<OpTy>::SimplifyPattern;
-  LogicalResult matchAndRewrite(OpTy op,
+/// f(0) = 0 for an f whose ValueFactsOpInterface says it maps 0 to 0 (relu,
+/// gelu, silu, tanh, ...; each also maps NaN to NaN)
+struct ZeroPreservingUnary
+    : public OpInterfaceRewritePattern<ValueFactsOpInterface> {
+  ZeroPreservingUnary(MLIRContext *context, FpMode mode)
+      : OpInterfaceRewritePattern(context), mode(mode) {}
+  LogicalResult matchAndRewrite(ValueFactsOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    if (!isZeroLike(op.getInput()) || !this->allows(RewriteEffect::Exact))
-      return failure();
-    rewriter.replaceOp(op, op.getInput());
+    if (!op.mapsZeroToZero())
+      return rewriter.notifyMatchFailure(op, "f(0) may be nonzero");
+    Value input = op->getOperand(0);
+    if (!isZeroLike(input))
+      return rewriter.notifyMatchFailure(op, "the input is not all zeros");
+    if (!isRewriteAllowed(RewriteEffect::Exact, mode))
+      return rewriter.notifyMatchFailure(op, "the fp mode forbids it");
+    rewriter.replaceOp(op, input);
     return success();
   }
+
+private:
+  FpMode mode;
 };
 
 /// x * 0 = 0
@@ -127,8 +138,10 @@ struct MulByZero : public SimplifyPattern<MulOp> {
     Value zero = isZeroLike(op.getRhs())   ? op.getRhs()
                  : isZeroLike(op.getLhs()) ? op.getLhs()
                                            : Value();
-    if (!zero || !allows(RewriteEffect::FiniteOnly))
-      return failure();
+    if (!zero)
+      return rewriter.notifyMatchFailure(op, "neither operand is zero");
+    if (!allows(RewriteEffect::FiniteOnly))
+      return notifyForbiddenByFpMode(rewriter, op);
     if (zero.getType() == op.getType()) {
       rewriter.replaceOp(op, zero);
       return success();
@@ -147,11 +160,11 @@ struct AddZeroLike : public SimplifyPattern<AddOp> {
       if (!isZeroLike(zero) || x.getType() != op.getType())
         continue;
       if (!allows(RewriteEffect::FiniteOnly))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       rewriter.replaceOp(op, x);
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(op, "no zero operand to drop");
   }
 };
 
@@ -167,13 +180,13 @@ struct FoldElementwiseOfSplats : public RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!isElementwiseOp(op))
-      return failure();
+      return rewriter.notifyMatchFailure(op, "not an elementwise op");
     SmallVector<double, 2> operands;
     bool allConstants = true;
     for (Value operand : op->getOperands()) {
       std::optional<APFloat> splat = matchSplatValue(operand);
       if (!splat)
-        return failure();
+        return rewriter.notifyMatchFailure(op, "an operand is not a splat");
       allConstants &= !operand.getDefiningOp<FillOp>();
       operands.push_back(splat->convertToDouble());
     }
@@ -181,10 +194,13 @@ struct FoldElementwiseOfSplats : public RewritePattern {
     if (allConstants && op->getNumOperands() == 2 &&
         cast<RankedTensorType>(op->getResult(0).getType()).hasStaticShape() &&
         getFoldEffect(op) == RewriteEffect::Exact)
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "the op's own folder handles constants of a static shape");
     std::optional<double> value = evaluateElementwiseScalar(op, operands);
-    if (!value || !isRewriteAllowed(getFoldEffect(op), mode))
-      return failure();
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "no scalar formula for the op");
+    if (!isRewriteAllowed(getFoldEffect(op), mode))
+      return notifyForbiddenByFpMode(rewriter, op);
     return replaceBySplat(rewriter, op, roundLike(op->getResult(0), *value));
   }
 
@@ -200,7 +216,7 @@ struct FoldReductionOfSplat : public SimplifyPattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     std::optional<APFloat> splat = matchSplatValue(op.getInput());
     if (!splat)
-      return failure();
+      return rewriter.notifyMatchFailure(op, "the input is not a splat");
     APFloat value = *splat;
     RewriteEffect effect = RewriteEffect::Exact;
     if constexpr (std::is_same_v<OpTy, SumOp>) {
@@ -213,7 +229,7 @@ struct FoldReductionOfSplat : public SimplifyPattern<OpTy> {
         effect = RewriteEffect::Rounding;
     }
     if (!this->allows(effect))
-      return failure();
+      return notifyForbiddenByFpMode(rewriter, op);
     return replaceBySplat(rewriter, op, value);
   }
 };
@@ -226,10 +242,10 @@ struct FoldProdOfSplat : public SimplifyPattern<ProdOp> {
                                 PatternRewriter &rewriter) const override {
     std::optional<APFloat> splat = matchSplatValue(op.getInput());
     if (!splat)
-      return failure();
+      return rewriter.notifyMatchFailure(op, "the input is not a splat");
     if (isOwnPower(*splat)) {
       if (!allows(RewriteEffect::Exact))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       return replaceBySplat(rewriter, op, *splat);
     }
     std::optional<int64_t> count = getReducedCount(op);
@@ -238,7 +254,7 @@ struct FoldProdOfSplat : public SimplifyPattern<ProdOp> {
           op, "the power of the constant depends on a symbolic count");
     auto [power, effect] = computePower(*splat, *count);
     if (!allows(effect))
-      return failure();
+      return notifyForbiddenByFpMode(rewriter, op);
     return replaceBySplat(rewriter, op, power);
   }
 
@@ -288,7 +304,8 @@ struct FillOperandToScalar : public SimplifyPattern<OpTy> {
       rewriter.modifyOpInPlace(op, [&] { operand.set(scalar); });
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(op,
+                                       "no fill operand of a full-shaped one");
   }
 };
 
@@ -300,13 +317,8 @@ void mlir::sinter::populateSimplifyConstantPatterns(RewritePatternSet &patterns,
   patterns.addWithLabel<SubSelfToZero>({"sub-self"}, context, mode);
   patterns.addWithLabel<MulByZero>({"mul-by-zero"}, context, mode);
   patterns.addWithLabel<AddZeroLike>({"add-zero-like"}, context, mode);
-  patterns.addWithLabel<
-      ZeroPreservingUnary<ReluOp>, ZeroPreservingUnary<GeluOp>,
-      ZeroPreservingUnary<SiluOp>, ZeroPreservingUnary<TanhOp>,
-      ZeroPreservingUnary<LeakyReluOp>, ZeroPreservingUnary<MishOp>,
-      ZeroPreservingUnary<HardswishOp>, ZeroPreservingUnary<SoftsignOp>,
-      ZeroPreservingUnary<AbsOp>, ZeroPreservingUnary<SqrtOp>>(
-      {"zero-preserving-unary"}, context, mode);
+  patterns.addWithLabel<ZeroPreservingUnary>({"zero-preserving-unary"}, context,
+                                             mode);
   patterns.addWithLabel<FoldElementwiseOfSplats>({"fold-constants"}, context,
                                                  mode);
   patterns

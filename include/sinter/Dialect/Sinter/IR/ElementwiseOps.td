@@ -25,7 +25,9 @@ include "sinter/Dialect/Sinter/IR/SinterInterfaces.td"
 /// Elementwise binary op with NumPy broadcasting of `lhs` against `rhs`.
 class Sinter_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
     : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
-                                       Sinter_BroadcastingBinary], traits)> {
+                                       Sinter_BroadcastingBinary,
+                                       Sinter_SymbolicShapeOpInterface],
+                                      traits)> {
   let summary = "elementwise `" # formula # "` with broadcasting";
   let description = [{
     Computes `}] # formula # [{` elementwise. The operands broadcast against
@@ -73,7 +75,8 @@ def Sinter_PowOp : Sinter_BinaryOp<"pow", "lhs ^ rhs">;
 
 def Sinter_CompareOp
     : Sinter_Op<"compare",
-                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingBinary]> {
+                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingBinary,
+                 Sinter_SymbolicShapeOpInterface]> {
   let summary = "elementwise comparison with broadcasting, as a 0/1 mask";
   let description = [{
     Compares `lhs` with `rhs` elementwise by `predicate` (`lt`, `le`, `gt`,
@@ -101,7 +104,8 @@ def Sinter_CompareOp
 
 def Sinter_SelectOp
     : Sinter_Op<"select",
-                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingTernary]> {
+                [Pure, InferTypeOpAdaptor, Sinter_BroadcastingTernary,
+                 Sinter_SymbolicShapeOpInterface]> {
   let summary = "elementwise choice by a mask, with broadcasting";
   let description = [{
     `torch.where(condition, input, other)`: `true_value` where `condition`
@@ -133,10 +137,14 @@ def Sinter_SelectOp
 //===----------------------------------------------------------------------===//
 
 /// Elementwise unary op; the result has the type of the input.
+/// The bits state the op's ValueFactsOpInterface facts.
 class Sinter_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
     : Sinter_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
                                        InferTypeOpInterface,
-                                       Sinter_ElementwiseUnary], traits)> {
+                                       Sinter_ElementwiseUnary,
+                                       Sinter_SymbolicShapeOpInterface,
+                                       Sinter_ValueFactsOpInterface],
+                                      traits)> {
   let summary = "elementwise " # mnemonic;
   let description = [{
     Computes `}] # formula # [{` for every element, as PyTorch's function of
@@ -151,35 +159,68 @@ class Sinter_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
   let arguments = (ins Sinter_FloatTensor:$input);
   let results = (outs Sinter_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+
+  // Every result element is positive in real arithmetic.
+  bit resultIsPositive = 0;
+  // Every result element is +0 or more, or NaN.
+  bit resultIsNonNegative = 0;
+  // f(0) = 0 and f(NaN) = NaN.
+  bit mapsZeroToZero = 0;
+  let extraClassDeclaration =
+      !if(resultIsPositive, "bool isResultPositive() { return true; }\n", "")
+      # !if(resultIsNonNegative,
+            "bool isResultNonNegative() { return true; }\n", "")
+      # !if(mapsZeroToZero, "bool mapsZeroToZero() { return true; }\n", "");
 }
 
 def Sinter_NegOp : Sinter_UnaryOp<"neg", "-x", [Sinter_CorrectlyRounded]> {
   let hasFolder = 1;
 }
 def Sinter_AbsOp : Sinter_UnaryOp<"abs", "|x|", [Sinter_CorrectlyRounded]> {
+  let resultIsNonNegative = 1;
+  let mapsZeroToZero = 1;
   let hasFolder = 1;
 }
-def Sinter_ExpOp : Sinter_UnaryOp<"exp", "e^x">;
+def Sinter_ExpOp : Sinter_UnaryOp<"exp", "e^x"> {
+  let resultIsPositive = 1;
+}
 def Sinter_LogOp : Sinter_UnaryOp<"log", "ln(x)">;
 def Sinter_SqrtOp
-    : Sinter_UnaryOp<"sqrt", "sqrt(x)", [Sinter_CorrectlyRounded]>;
+    : Sinter_UnaryOp<"sqrt", "sqrt(x)", [Sinter_CorrectlyRounded]> {
+  let mapsZeroToZero = 1;
+}
 def Sinter_RsqrtOp : Sinter_UnaryOp<"rsqrt", "1 / sqrt(x)">;
-def Sinter_TanhOp : Sinter_UnaryOp<"tanh", "tanh(x)">;
-def Sinter_SigmoidOp : Sinter_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def Sinter_TanhOp : Sinter_UnaryOp<"tanh", "tanh(x)"> {
+  let mapsZeroToZero = 1;
+}
+def Sinter_SigmoidOp : Sinter_UnaryOp<"sigmoid", "1 / (1 + e^-x)"> {
+  let resultIsPositive = 1;
+}
 def Sinter_ReluOp
     : Sinter_UnaryOp<"relu", "max(x, 0)", [Sinter_CorrectlyRounded]> {
+  let mapsZeroToZero = 1;
   let hasFolder = 1;
 }
-def Sinter_SiluOp : Sinter_UnaryOp<"silu", "x * sigmoid(x)">;
-def Sinter_MishOp : Sinter_UnaryOp<"mish", "x * tanh(softplus(x))">;
+def Sinter_SiluOp : Sinter_UnaryOp<"silu", "x * sigmoid(x)"> {
+  let mapsZeroToZero = 1;
+}
+def Sinter_MishOp : Sinter_UnaryOp<"mish", "x * tanh(softplus(x))"> {
+  let mapsZeroToZero = 1;
+}
 def Sinter_SeluOp : Sinter_UnaryOp<"selu",
     "scale * (max(0, x) + min(0, alpha * (e^x - 1))), alpha = "
     "1.6732632423543772, scale = 1.0507009873554805">;
 def Sinter_HardsigmoidOp
-    : Sinter_UnaryOp<"hardsigmoid", "clamp(x / 6 + 1 / 2, 0, 1)">;
+    : Sinter_UnaryOp<"hardsigmoid", "clamp(x / 6 + 1 / 2, 0, 1)"> {
+  let resultIsNonNegative = 1;
+}
 def Sinter_HardswishOp
-    : Sinter_UnaryOp<"hardswish", "x * clamp(x + 3, 0, 6) / 6">;
-def Sinter_SoftsignOp : Sinter_UnaryOp<"softsign", "x / (1 + |x|)">;
+    : Sinter_UnaryOp<"hardswish", "x * clamp(x + 3, 0, 6) / 6"> {
+  let mapsZeroToZero = 1;
+}
+def Sinter_SoftsignOp : Sinter_UnaryOp<"softsign", "x / (1 + |x|)"> {
+  let mapsZeroToZero = 1;
+}
 def Sinter_ErfOp : Sinter_UnaryOp<"erf", "2 / sqrt(pi) * integral_0^x e^(-t^2) dt">;
 def Sinter_Expm1Op : Sinter_UnaryOp<"expm1", "e^x - 1, accurate near 0">;
 def Sinter_Log1pOp : Sinter_UnaryOp<"log1p", "ln(1 + x), accurate near 0">;
@@ -189,6 +230,7 @@ def Sinter_SignOp : Sinter_UnaryOp<"sign",
 
 def Sinter_LeakyReluOp : Sinter_UnaryOp<"leaky_relu",
     "x >= 0 ? x : alpha * x (alpha defaults to 0.01)"> {
+  let mapsZeroToZero = 1;
   let arguments = (ins Sinter_FloatTensor:$input,
                    DefaultValuedAttr<F64Attr, "0.01">:$alpha);
   let assemblyFormat =
@@ -198,6 +240,7 @@ def Sinter_LeakyReluOp : Sinter_UnaryOp<"leaky_relu",
 def Sinter_GeluOp : Sinter_UnaryOp<"gelu",
     "x * Phi(x), Phi the normal CDF through erf, or its tanh approximation "
     "when approximate = tanh"> {
+  let mapsZeroToZero = 1;
   let arguments = (ins Sinter_FloatTensor:$input,
                    DefaultValuedAttr<Sinter_GeluApproximation,
                        "::mlir::sinter::GeluApproximation::none">:$approximate);
@@ -216,6 +259,10 @@ def Sinter_SoftplusOp : Sinter_UnaryOp<"softplus",
     attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// ln(1 + e^(beta * x)) / beta > 0 for beta > 0.
+    bool isResultPositive() { return !getBeta().isNegative(); }
+  }];
 }
 
 def Sinter_EluOp : Sinter_UnaryOp<"elu",

@@ -13,7 +13,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "sinter/Dialect/Sinter/IR/SinterDialect.td"
 include "sinter/Dialect/Sinter/IR/SinterInterfaces.td"
 
-def Sinter_MatmulOp : Sinter_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+def Sinter_MatmulOp : Sinter_Op<"matmul", [Pure, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<Sinter_SymbolicShapeOpInterface>]> {
   let summary = "matrix product, optionally of transposed or batched operands";
   let description = [{
     `op(lhs) @ op(rhs)` where `op` transposes the last two dimensions when

@@ -19,7 +19,8 @@ include "sinter/Dialect/Sinter/IR/SinterDialect.td"
 include "sinter/Dialect/Sinter/IR/SinterInterfaces.td"
 
 class Sinter_SoftmaxLikeOp<string mnemonic, string formula>
-    : Sinter_Op<mnemonic, [Pure, InferTypeOpAdaptor, Sinter_Composite]> {
+    : Sinter_Op<mnemonic, [Pure, InferTypeOpAdaptor, Sinter_Composite,
+                           Sinter_SymbolicShapeOpInterface]> {
   let summary = mnemonic # " along one dimension";
   let description = [{
     Computes `}] # formula # [{` along `dim`, evaluated with the row maximum
@@ -53,7 +54,9 @@ def Sinter_LogSoftmaxOp
 /// Normalization with an optional per-feature affine weight and bias.
 class Sinter_NormOp<string mnemonic, list<Trait> traits = []>
     : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
-                                       Sinter_Composite], traits)> {
+                                       Sinter_Composite,
+                                       Sinter_SymbolicShapeOpInterface],
+                                      traits)> {
   let results = (outs Sinter_FloatTensor:$result);
   let hasVerifier = 1;
   let extraClassDefinition = [{

@@ -20,7 +20,8 @@ class Sinter_ReductionOp<string mnemonic, string what, string combiner,
                          string inferFn = "inferReductionResultType",
                          list<Trait> traits = []>
     : Sinter_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor,
-                                        Sinter_ReductionOpInterface],
+                                        Sinter_ReductionOpInterface,
+                                        Sinter_SymbolicShapeOpInterface],
                                        traits)> {
   let summary = what # " over the given dimensions";
   let description = [{
@@ -44,6 +45,13 @@ class Sinter_ReductionOp<string mnemonic, string what, string combiner,
     /// How the reduced elements combine.
     static ::mlir::sinter::ReductionCombiner getCombiner() {
       return ::mlir::sinter::ReductionCombiner::}] # combiner # [{;
+    }
+    /// The shape rule: the input's shape reduced over `dims`.
+    ::mlir::sinter::SymbolicShape inferSymbolicShape(
+        ::llvm::ArrayRef<::mlir::sinter::SymbolicShape> operandShapes,
+        ::mlir::sinter::ShapeConstraints &) {
+      return ::mlir::sinter::reduceSymbolicShape(operandShapes.front(),
+                                                 getDims(), getKeepdim());
     }
     /// True when every reduced dimension has static size 1.
     bool reducesOnlyUnitDims() {

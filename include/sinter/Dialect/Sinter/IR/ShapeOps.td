@@ -18,7 +18,7 @@ include "sinter/Dialect/Sinter/IR/SinterDialect.td"
 include "sinter/Dialect/Sinter/IR/SinterInterfaces.td"
 
 def Sinter_ConstantOp : Sinter_Op<"constant",
-    [ConstantLike, Pure, InferTypeOpAdaptor]> {
+    [ConstantLike, Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Sinter_SymbolicShapeOpInterface>]> {
   let summary = "a tensor constant (splat or dense)";
   let description = [{
     Produces a tensor whose value is given by an elements attribute. Scalar
@@ -37,7 +37,7 @@ def Sinter_ConstantOp : Sinter_Op<"constant",
   let hasFolder = 1;
 }
 
-def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
+def Sinter_FillOp : Sinter_Op<"fill", [Pure, DeclareOpInterfaceMethods<Sinter_SymbolicShapeOpInterface>]> {
   let summary = "a tensor of one value, its symbolic dims taken from others";
   let description = [{
     Produces a tensor of the result type whose every element is `value`
@@ -82,7 +82,8 @@ def Sinter_FillOp : Sinter_Op<"fill", [Pure]> {
 }
 
 def Sinter_TransposeOp
-    : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
+    : Sinter_Op<"transpose", [Pure, InferTypeOpAdaptor, Sinter_IndexMap,
+                              DeclareOpInterfaceMethods<Sinter_SymbolicShapeOpInterface>]> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{
     Result dimension `i` is input dimension `perm[i]` (PyTorch's `permute`;
@@ -100,7 +101,8 @@ def Sinter_TransposeOp
   let hasFolder = 1;
 }
 
-def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure, Sinter_IndexMap]> {
+def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure, Sinter_IndexMap,
+    DeclareOpInterfaceMethods<Sinter_SymbolicShapeOpInterface>]> {
   let summary = "reinterprets a tensor with another shape of as many elements";
   let description = [{
     Row-major reshape (PyTorch's `reshape` of a contiguous tensor). The result
@@ -122,7 +124,8 @@ def Sinter_ReshapeOp : Sinter_Op<"reshape", [Pure, Sinter_IndexMap]> {
 }
 
 def Sinter_SliceOp
-    : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
+    : Sinter_Op<"slice", [Pure, InferTypeOpAdaptor, Sinter_IndexMap,
+                          DeclareOpInterfaceMethods<Sinter_SymbolicShapeOpInterface>]> {
   let summary = "a contiguous range of one dimension";
   let description = [{
     The elements of `input` whose index along `dim` lies in [`start`, `end`),
@@ -150,7 +153,8 @@ def Sinter_SliceOp
 }
 
 def Sinter_ConcatOp
-    : Sinter_Op<"concat", [Pure, InferTypeOpAdaptor, Sinter_IndexMap]> {
+    : Sinter_Op<"concat", [Pure, InferTypeOpAdaptor, Sinter_IndexMap,
+                           DeclareOpInterfaceMethods<Sinter_SymbolicShapeOpInterface>]> {
   let summary = "joins tensors along one dimension";
   let description = [{
     `torch.cat(inputs, dim)`: the inputs, in order, placed one after the

@@ -49,6 +49,64 @@ def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
   }];
 }
 
+/// An op whose result shape follows from its operands' shapes by one rule.
+def Sinter_SymbolicShapeOpInterface : OpInterface<"SymbolicShapeOpInterface"> {
+  let cppNamespace = "::mlir::sinter";
+  let description = [{
+    The symbolic shape rule of an op, as Toy's ShapeInference interface gives
+    each op its shape rule: each dim of the result as a `DimExpr` (a rational
+    coefficient times a product of powers of the model's dim names, `B * 64`)
+    of the operands' dims. What the rule relies on and the types cannot show
+    (two symbolic dims that broadcast are equal, a reshape divides evenly) it
+    adds to `constraints`, which generated code checks at run time. The rule
+    need not know the result type: `SymbolicShapeAnalysis` replaces each
+    static dim of the result by its size. The frontend names the dims of
+    every value, the cost model sizes them and the CUDA emitter writes sizes
+    and run-time checks from this one rule per op. The op classes give it
+    (ElementwiseUnary and Composite: the shape of the first operand;
+    BroadcastingBinary and BroadcastingTernary: the operands broadcast; a
+    reduction: its input reduced); every other op defines it.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Returns the shape of the op's result from the shape of each operand,
+        in order, and adds what must hold at run time to `constraints`.
+      }],
+      "::mlir::sinter::SymbolicShape", "inferSymbolicShape",
+      (ins "::llvm::ArrayRef<::mlir::sinter::SymbolicShape>":$operandShapes,
+           "::mlir::sinter::ShapeConstraints &":$constraints)>,
+  ];
+}
+
+/// Facts about the values an elementwise unary op produces.
+def Sinter_ValueFactsOpInterface : OpInterface<"ValueFactsOpInterface"> {
+  let cppNamespace = "::mlir::sinter";
+  let description = [{
+    What an elementwise unary op guarantees of its result whatever its input,
+    which rewrites rely on: relu of a non-negative value is the value, a
+    positive factor moves through relu (`relu(c * x) = c * relu(x)`), and an
+    op that maps 0 to 0 maps a tensor of zeros to itself. `Sinter_UnaryOp`
+    states the facts from its bits `resultIsPositive`,
+    `resultIsNonNegative` and `mapsZeroToZero`; an op whose facts depend on
+    its attributes (softplus's beta) defines the methods in its
+    `extraClassDeclaration`.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Returns true if every result element is positive in real arithmetic
+        (in f32, exp and sigmoid of very negative values round to +0).
+      }], "bool", "isResultPositive", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<[{
+        Returns true if every result element is +0 or more, or NaN.
+      }], "bool", "isResultNonNegative", (ins), [{}],
+      [{ return $_op.isResultPositive(); }]>,
+    InterfaceMethod<[{
+        Returns true if the op maps 0 to 0 (and NaN to NaN), so that it maps
+        a tensor of zeros to itself.
+      }], "bool", "mapsZeroToZero", (ins), [{}], [{ return false; }]>,
+  ];
+}
+
 /// An elementwise op of one tensor operand whose result has its type (neg,
 /// exp, relu, ...): the CUDA scalar emitter and the interpreter evaluate it
 /// element by element.

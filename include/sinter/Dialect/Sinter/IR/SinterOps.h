@@ -19,6 +19,7 @@
 
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
 #include "sinter/Dialect/Sinter/IR/SinterEnums.h.inc"
+#include "sinter/Dialect/Sinter/IR/SymbolicShape.h"
 
 namespace mlir::sinter {
 
@@ -45,6 +46,12 @@ public:
   static LogicalResult verifyTrait(Operation *op) {
     return ::mlir::OpTrait::impl::verifyNOperands(op, 1);
   }
+  /// The shape rule (SymbolicShapeOpInterface): the operand's shape.
+  ::mlir::sinter::SymbolicShape
+  inferSymbolicShape(ArrayRef<::mlir::sinter::SymbolicShape> operandShapes,
+                     ::mlir::sinter::ShapeConstraints &) {
+    return operandShapes.front();
+  }
 };
 
 /// An elementwise op of two operands that broadcast against each other.
@@ -54,6 +61,13 @@ class BroadcastingBinary
 public:
   static LogicalResult verifyTrait(Operation *op) {
     return ::mlir::OpTrait::impl::verifyNOperands(op, 2);
+  }
+  /// The shape rule (SymbolicShapeOpInterface): the operands broadcast.
+  ::mlir::sinter::SymbolicShape
+  inferSymbolicShape(ArrayRef<::mlir::sinter::SymbolicShape> operandShapes,
+                     ::mlir::sinter::ShapeConstraints &constraints) {
+    return ::mlir::sinter::broadcastSymbolicShapes(
+        operandShapes[0], operandShapes[1], constraints);
   }
 };
 
@@ -66,6 +80,17 @@ public:
   static LogicalResult verifyTrait(Operation *op) {
     return ::mlir::OpTrait::impl::verifyNOperands(op, 3);
   }
+  /// The shape rule (SymbolicShapeOpInterface): the last two operands
+  /// broadcast, then the first against them.
+  ::mlir::sinter::SymbolicShape
+  inferSymbolicShape(ArrayRef<::mlir::sinter::SymbolicShape> operandShapes,
+                     ::mlir::sinter::ShapeConstraints &constraints) {
+    ::mlir::sinter::SymbolicShape values =
+        ::mlir::sinter::broadcastSymbolicShapes(operandShapes[1],
+                                                operandShapes[2], constraints);
+    return ::mlir::sinter::broadcastSymbolicShapes(operandShapes[0], values,
+                                                   constraints);
+  }
 };
 
 /// An op that moves no data inside a kernel, only indexes its operands.
@@ -74,7 +99,16 @@ class IndexMap : public ::mlir::OpTrait::TraitBase<ConcreteType, IndexMap> {};
 
 /// An op that sinter-decompose rewrites into simpler ones.
 template <typename ConcreteType>
-class Composite : public ::mlir::OpTrait::TraitBase<ConcreteType, Composite> {};
+class Composite : public ::mlir::OpTrait::TraitBase<ConcreteType, Composite> {
+public:
+  /// The shape rule (SymbolicShapeOpInterface): the normalized input's
+  /// shape.
+  ::mlir::sinter::SymbolicShape
+  inferSymbolicShape(ArrayRef<::mlir::sinter::SymbolicShape> operandShapes,
+                     ::mlir::sinter::ShapeConstraints &) {
+    return operandShapes.front();
+  }
+};
 
 /// An op whose floating-point result IEEE 754 defines exactly.
 template <typename ConcreteType>

@@ -32,7 +32,8 @@ public:
   /// largest sinter.dims default, or this when the module declares none.
   static constexpr int64_t kUnknownDimEstimate = 1024;
 
-  /// Propagates concrete shapes through `func`, nested kernels included.
+  /// Sizes the values of `func`, nested kernels included, by their
+  /// symbolic shapes (SymbolicShapeAnalysis).
   explicit CostModel(func::FuncOp func);
 
   /// The shape of `value` with every `?` replaced by its estimate.
@@ -54,8 +55,13 @@ public:
   std::string describeDims() const;
 
 private:
-  void propagate(Block &block);
-  SmallVector<int64_t> estimateResultShape(Operation *op) const;
+  /// The dim names of `argument` from its sinter.dim_names, each unnamed
+  /// `?` named apart ("?<argument>.<dim>").
+  static SmallVector<std::string> getArgumentDimNames(func::FuncOp func,
+                                                      BlockArgument argument);
+  /// `shape` with every dim name at its default (unknownDim when it has
+  /// none) and every unknown size at unknownDim.
+  SmallVector<int64_t> evaluate(ArrayRef<DimExpr> shape) const;
 
   SmallVector<std::pair<std::string, int64_t>> dims;
   int64_t unknownDim = kUnknownDimEstimate;

@@ -77,14 +77,16 @@ bool isParamOnly(Value value);
 /// The most ops isParamOnly visits before it answers false.
 inline constexpr unsigned kParamOnlySearchLimit = 256;
 
-/// Returns true if every value of `value` is +0 or more, or NaN (exp, abs,
-/// sigmoid, hardsigmoid, softplus with beta >= 0).
+/// Returns true if every value of `value` is +0 or more, or NaN: the result
+/// of an op whose ValueFactsOpInterface says so (exp, abs, ...).
 bool isNonNegative(Value value);
 
 /// Returns true if every value of `value` is positive in real arithmetic:
-/// a constant of positive elements, exp, sigmoid, softplus, and sums,
-/// products and quotients of such values (a sum may add non-negative ones).
-/// In f32, exp and sigmoid of very negative values round to +0.
+/// a constant of positive elements, the result of an op whose
+/// ValueFactsOpInterface says so (exp, sigmoid, ...), and reshapes,
+/// transposes, sums, products and quotients of such values (a sum may add
+/// non-negative ones). In f32, exp and sigmoid of very negative values
+/// round to +0.
 bool isPositive(Value value);
 
 /// Returns true if `value` is a factor that costs nothing per run: a scalar

@@ -39,6 +39,12 @@ private:
   FpMode mode;
 };
 
+/// Fails the match of `op` because the fp mode forbids the rewrite.
+inline LogicalResult notifyForbiddenByFpMode(PatternRewriter &rewriter,
+                                             Operation *op) {
+  return rewriter.notifyMatchFailure(op, "the fp mode forbids the rewrite");
+}
+
 /// Adds the elementwise, reduction and shape rewrites, which also bring the
 /// IR into the form that the linear rewrites match: scalar factors outermost,
 /// divisions by constants as multiplications.
