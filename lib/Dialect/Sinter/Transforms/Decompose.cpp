@@ -260,7 +260,7 @@ struct DecomposePattern : public OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const final {
     if (!appliesTo(op))
-      return failure();
+      return rewriter.notifyMatchFailure(op, "another pattern decomposes it");
     if (std::optional<std::string> blocker = decompositionBlocker(op))
       return rewriter.notifyMatchFailure(op, *blocker);
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);

@@ -113,7 +113,8 @@ struct DivByConstantToMul : public SimplifyPattern<DivOp> {
                                 PatternRewriter &rewriter) const override {
     std::optional<APFloat> divisor = matchSplatConstant(op.getRhs());
     if (!divisor)
-      return failure();
+      return rewriter.notifyMatchFailure(op,
+                                         "the divisor is not a splat constant");
     APFloat reciprocal(divisor->getSemantics(), 1);
     APFloat::opStatus status =
         reciprocal.divide(*divisor, APFloat::rmNearestTiesToEven);
@@ -136,8 +137,11 @@ struct SubConstantToAdd : public SimplifyPattern<SubOp> {
   LogicalResult matchAndRewrite(SubOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
-    if (!constant || !allows(RewriteEffect::Exact))
-      return failure();
+    if (!constant)
+      return rewriter.notifyMatchFailure(
+          op, "the subtrahend is not a splat constant");
+    if (!allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
     Value negated = createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(),
                                             neg(*constant));
     rewriter.replaceOpWithNewOp<AddOp>(op, op.getLhs(), negated);
@@ -150,8 +154,10 @@ struct AddSelfToMul : public SimplifyPattern<AddOp> {
   using SimplifyPattern::SimplifyPattern;
   LogicalResult matchAndRewrite(AddOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getLhs() != op.getRhs() || !allows(RewriteEffect::Exact))
-      return failure();
+    if (op.getLhs() != op.getRhs())
+      return rewriter.notifyMatchFailure(op, "the operands differ");
+    if (!allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
     Value two = createScalarConstant(rewriter, op.getLoc(),
                                      getElementType(op.getLhs()), 2.0);
     rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), two);
@@ -166,7 +172,7 @@ struct RegroupCheapFactors : public SimplifyPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     if (!this->allows(RewriteEffect::Rounding))
-      return failure();
+      return notifyForbiddenByFpMode(rewriter, op);
     for (Value innerValue : {op.getLhs(), op.getRhs()}) {
       auto inner = innerValue.getDefiningOp<OpTy>();
       Value q = getOtherOperand(op, innerValue);
@@ -185,7 +191,7 @@ struct RegroupCheapFactors : public SimplifyPattern<OpTy> {
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(op, "no cheap factors to regroup");
   }
 };
 
@@ -196,8 +202,11 @@ struct MulOfNegToNegatedConstant : public SimplifyPattern<MulOp> {
                                 PatternRewriter &rewriter) const override {
     auto negOp = op.getLhs().getDefiningOp<NegOp>();
     std::optional<APFloat> constant = matchSplatConstant(op.getRhs());
-    if (!negOp || !constant || !allows(RewriteEffect::Exact))
-      return failure();
+    if (!negOp || !constant)
+      return rewriter.notifyMatchFailure(
+          op, "not a negation times a splat constant");
+    if (!allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
     Value negated = createSplatConstantLike(rewriter, op.getLoc(), op.getRhs(),
                                             neg(*constant));
     rewriter.replaceOpWithNewOp<MulOp>(op, negOp.getInput(), negated);
@@ -214,8 +223,10 @@ struct ReluOfNonNegative : public SimplifyPattern<ReluOp> {
   using SimplifyPattern::SimplifyPattern;
   LogicalResult matchAndRewrite(ReluOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isNonNegative(op.getInput()) || !allows(RewriteEffect::Exact))
-      return failure();
+    if (!isNonNegative(op.getInput()))
+      return rewriter.notifyMatchFailure(op, "the input may be negative");
+    if (!allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
     rewriter.replaceOp(op, op.getInput());
     return success();
   }
@@ -238,14 +249,15 @@ template <typename OpTy> struct ScaleIntoRelu : public SimplifyPattern<MulOp> {
       if (!isPositive(factor))
         return rewriter.notifyMatchFailure(op, "the scale may not be positive");
       if (!allows(getEffect(factor)))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       Value scaled =
           MulOp::create(rewriter, op.getLoc(), relu.getInput(), factor);
       rewriter.replaceOpWithNewOp<OpTy>(op, op.getType(), ValueRange{scaled},
                                         relu->getAttrs());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no single-use activation times a param-only factor");
   }
 
   /// relu(x) * c = relu(x * c) exactly for a positive constant c; exp or
@@ -268,11 +280,13 @@ template <typename OpTy> struct MergeClamps : public SimplifyPattern<OpTy> {
     Operation *inner = op.getInput().getDefiningOp();
     std::optional<ClampBounds> innerBounds = getClampBounds(inner);
     if (!innerBounds)
-      return failure();
+      return rewriter.notifyMatchFailure(op, "the input is not a clamp");
     std::optional<ClampBounds> bounds =
         composeClamps(*innerBounds, *getClampBounds(op));
-    if (!bounds || !this->allows(RewriteEffect::Exact))
-      return failure();
+    if (!bounds)
+      return rewriter.notifyMatchFailure(op, "the bounds do not compose");
+    if (!this->allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
     auto attr = [&](std::optional<double> bound) {
       return bound ? rewriter.getF64FloatAttr(*bound) : FloatAttr();
     };
@@ -295,20 +309,21 @@ struct ScaleOutOfReduction : public SimplifyPattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     auto mul = op.getInput().template getDefiningOp<MulOp>();
     if (!mul)
-      return failure();
+      return rewriter.notifyMatchFailure(op, "the input is not a product");
     for (Value factor : {mul.getRhs(), mul.getLhs()}) {
       Value x = getOtherOperand(mul, factor);
       std::optional<RewriteEffect> effect = effectOfMovingOut(factor);
       if (!effect || x.getType() != mul.getType())
         continue;
       if (!this->allows(*effect))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       Value reduced =
           OpTy::create(rewriter, op.getLoc(), x, op.getDims(), op.getKeepdim());
       rewriter.replaceOpWithNewOp<MulOp>(op, reduced, factor);
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(op,
+                                       "no factor moves out of the reduction");
   }
 
   /// What moving `factor` out of the reduction changes, or nothing if it
@@ -334,7 +349,8 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
     SmallVector<int64_t> kept =
         nonUnitDims(op.getInput().getType(), op.getDims());
     if (kept.size() == op.getDims().size())
-      return failure();
+      return rewriter.notifyMatchFailure(op,
+                                         "no reduced dim has static size 1");
     if (!this->allows(effectOfDropping(kept)))
       return rewriter.notifyMatchFailure(
           op, "over one element, the reduction turns -0 into +0");
@@ -375,8 +391,10 @@ struct ComposeTransposes : public SimplifyPattern<TransposeOp> {
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
     auto inner = op.getInput().getDefiningOp<TransposeOp>();
-    if (!inner || !allows(RewriteEffect::Exact))
-      return failure();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "the input is not a transpose");
+    if (!allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
     SmallVector<int64_t> perm;
     for (int64_t index : op.getPerm())
       perm.push_back(inner.getPerm()[index]);

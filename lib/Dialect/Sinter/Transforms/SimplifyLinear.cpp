@@ -166,13 +166,16 @@ struct ReductionOfMatmulToMatvec : public SimplifyPattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     MatmulOp matmul = getSingleUseMatmul(op.getInput());
     if (!matmul)
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "the input is not a single-use matmul");
     std::optional<MatmulDim> dim = reducedMatmulDim(matmul, op.getDims());
+    if (!dim)
+      return rewriter.notifyMatchFailure(op, "does not reduce M or N alone");
     // Without keepdim a reshape drops the reduced dim of the product.
-    if (!dim ||
-        (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape())) ||
-        !this->allows(RewriteEffect::Rounding))
-      return failure();
+    if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
+      return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
+    if (!this->allows(RewriteEffect::Rounding))
+      return notifyForbiddenByFpMode(rewriter, op);
     Location loc = op.getLoc();
     Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
     if (*dim == MatmulDim::Columns)
@@ -200,7 +203,8 @@ struct ReductionOfBiasedMatmul : public SimplifyPattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     Operation *combine = op.getInput().getDefiningOp();
     if (!isa_and_present<AddOp, SubOp>(combine) || !combine->hasOneUse())
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "the input is not a single-use add or sub");
     auto full = cast<RankedTensorType>(combine->getResult(0).getType());
     for (auto [index, operand] : llvm::enumerate(combine->getOperands())) {
       MatmulOp matmul = getSingleUseMatmul(operand);
@@ -221,12 +225,13 @@ struct ReductionOfBiasedMatmul : public SimplifyPattern<OpTy> {
               biasShape, op.getType().getShape()))
         continue;
       if (!this->allows(RewriteEffect::Rounding))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       rewriter.replaceOp(
           op, distribute(rewriter, op, combine, index, *plan, biasShape));
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no matmul operand with a bias that distributes");
   }
 
   /// Builds reduce(matmul) combined with the planned reduction of the bias,
@@ -265,8 +270,11 @@ struct TransposeIntoMatmul : public SimplifyPattern<MatmulOp> {
     auto rhsTranspose = op.getRhs().getDefiningOp<TransposeOp>();
     bool foldLhs = lhsTranspose && swapsLastTwoDims(lhsTranspose.getPerm());
     bool foldRhs = rhsTranspose && swapsLastTwoDims(rhsTranspose.getPerm());
-    if ((!foldLhs && !foldRhs) || !allows(RewriteEffect::Exact))
-      return failure();
+    if ((!foldLhs && !foldRhs))
+      return rewriter.notifyMatchFailure(
+          op, "no operand is a transpose of the last two dims");
+    if (!allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
     rewriter.replaceOpWithNewOp<MatmulOp>(
         op, foldLhs ? lhsTranspose.getInput() : op.getLhs(),
         foldRhs ? rhsTranspose.getInput() : op.getRhs(),
@@ -291,7 +299,7 @@ struct ScalarOutOfMatmulOperand : public SimplifyPattern<MatmulOp> {
         if (!isScalar(factor) || x.getType() != mul.getType())
           continue;
         if (!allows(RewriteEffect::Rounding))
-          return failure();
+          return notifyForbiddenByFpMode(rewriter, op);
         SmallVector<Value, 2> operands(op->getOperands());
         operands[operand.getOperandNumber()] = x;
         Value product =
@@ -301,7 +309,8 @@ struct ScalarOutOfMatmulOperand : public SimplifyPattern<MatmulOp> {
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no operand is a product with a scalar factor");
   }
 };
 
@@ -324,7 +333,7 @@ struct ScaleIntoMatmulWeights : public SimplifyPattern<MulOp> {
       if (!intoRhs && !intoLhs)
         continue;
       if (!allows(RewriteEffect::Rounding))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       Location loc = op.getLoc();
       Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
       if (intoRhs)
@@ -336,7 +345,8 @@ struct ScaleIntoMatmulWeights : public SimplifyPattern<MulOp> {
           op, lhs, rhs, matmul.getTransposeA(), matmul.getTransposeB());
       return success();
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no param-only factor folds into the matmul");
   }
 };
 
@@ -367,7 +377,7 @@ struct ScaleThroughBias : public SimplifyPattern<MulOp> {
                           op.getType().getShape()))
           continue;
         if (!allows(RewriteEffect::Rounding))
-          return failure();
+          return notifyForbiddenByFpMode(rewriter, op);
         Location loc = op.getLoc();
         Value scaled = MulOp::create(rewriter, loc, product, factor);
         Value scaledBias = MulOp::create(rewriter, loc, bias, factor);
@@ -375,7 +385,8 @@ struct ScaleThroughBias : public SimplifyPattern<MulOp> {
         return success();
       }
     }
-    return failure();
+    return rewriter.notifyMatchFailure(
+        op, "no biased matmul with a param-only factor");
   }
 };
 

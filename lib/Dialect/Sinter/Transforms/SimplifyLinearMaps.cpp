@@ -158,7 +158,7 @@ struct RegroupCheapShifts : public SimplifyPattern<OuterOp> {
             !regroupStaysSmall(p, q))
           continue;
         if (!this->allows(RewriteEffect::Rounding))
-          return failure();
+          return notifyForbiddenByFpMode(rewriter, op);
         Location loc = op.getLoc();
         if (innerSubtracts && outerSubtracts) {
           rewriter.replaceOpWithNewOp<SubOp>(
@@ -194,7 +194,7 @@ struct FactorScaledSelf : public SimplifyPattern<OpTy> {
                           op.getType().getShape()))
           continue;
         if (!this->allows(RewriteEffect::Rounding))
-          return failure();
+          return notifyForbiddenByFpMode(rewriter, op);
         Location loc = op.getLoc();
         Value one = createScalarConstant(rewriter, loc, getElementType(y), 1.0);
         // The factor keeps the operands' order: (c op 1) or (1 op c).
@@ -225,7 +225,7 @@ struct NegatedLinearToLinear : public SimplifyPattern<SubOp> {
       return rewriter.notifyMatchFailure(op,
                                          "the minuend is not a param-only row");
     if (!allows(layer->bias ? RewriteEffect::Rounding : RewriteEffect::Exact))
-      return failure();
+      return notifyForbiddenByFpMode(rewriter, op);
     Location loc = op.getLoc();
     MatmulOp matmul = layer->matmul;
     Value negated = NegOp::create(rewriter, loc, matmul.getRhs());
@@ -262,7 +262,7 @@ struct CenteringCancelsShift : public SimplifyPattern<SubOp> {
           !isConstantAlong(p, mean.getDims(), rank))
         continue;
       if (!allows(RewriteEffect::Rounding))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       Value centered = MeanOp::create(rewriter, mean.getLoc(), h,
                                       mean.getDims(), /*keepdim=*/true);
       rewriter.replaceOpWithNewOp<SubOp>(op, h, centered);
@@ -318,7 +318,8 @@ struct GroupReductionOfLinear : public SimplifyPattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     auto reshape = op.getInput().template getDefiningOp<ReshapeOp>();
     if (!reshape || !reshape->hasOneUse())
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "the input is not a single-use reshape");
     std::optional<ColumnSplit> split = matchColumnSplit(reshape, op.getDims());
     if (!split)
       return rewriter.notifyMatchFailure(
@@ -329,7 +330,7 @@ struct GroupReductionOfLinear : public SimplifyPattern<OpTy> {
     if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
       return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
     if (!this->allows(RewriteEffect::Rounding))
-      return failure();
+      return notifyForbiddenByFpMode(rewriter, op);
     ArrayRef<int64_t> parts = split->parts;
     int64_t n = getTensorShape(reshape.getInput()).back();
     int64_t kept = n;
@@ -403,7 +404,7 @@ struct MatmulOfLinear : public SimplifyPattern<MatmulOp> {
       return rewriter.notifyMatchFailure(
           op, "the folded weight would cost more than W and V");
     if (!allows(RewriteEffect::Rounding))
-      return failure();
+      return notifyForbiddenByFpMode(rewriter, op);
     Location loc = op.getLoc();
     // op(W) @ op(V): [K, N] x [N, P] -> [K, P].
     Value weight = MatmulOp::create(rewriter, loc, inner.getRhs(), v,
@@ -444,7 +445,7 @@ struct ScaleIntoContraction : public SimplifyPattern<MatmulOp> {
           getTensorShape(s).back() != k)
         continue;
       if (!allows(RewriteEffect::Rounding))
-        return failure();
+        return notifyForbiddenByFpMode(rewriter, op);
       Location loc = op.getLoc();
       SmallVector<int64_t> shape = op.getTransposeB()
                                        ? SmallVector<int64_t>{1, k}
@@ -471,7 +472,7 @@ struct DivByParamToMul : public SimplifyPattern<DivOp> {
       return rewriter.notifyMatchFailure(
           op, "not a costly value divided by a non-constant param");
     if (!allows(RewriteEffect::Rounding))
-      return failure();
+      return notifyForbiddenByFpMode(rewriter, op);
     Location loc = op.getLoc();
     Value one = createScalarConstant(rewriter, loc, getElementType(s), 1.0);
     rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(),
