@@ -24,6 +24,7 @@
 
 #include "RunCommand.h"
 #include "OutputSummary.h"
+#include "RunDims.h"
 
 #include "sinter/Dialect/Sinter/IR/ModelSignature.h"
 #include "sinter/Dialect/Sinter/IR/SinterDialect.h"
@@ -50,17 +51,9 @@
 namespace cl = llvm::cl;
 using namespace mlir;
 using namespace mlir::sinter;
+using namespace mlir::sinter::run;
 
 namespace {
-
-/// The exit status of `sinterc run`.
-enum ExitCode : int {
-  ExitSuccess = 0,
-  /// The model, a .npy file or a dim value is wrong, or the run failed.
-  ExitInputError = 1,
-  /// The command line is wrong.
-  ExitUsageError = 2,
-};
 
 /// The category of the options of `sinterc run`: --help shows only these.
 cl::OptionCategory &getRunCategory() {
@@ -138,24 +131,11 @@ struct RunOptions {
                           cl::cat(getRunCategory())};
 };
 
-/// Values of the symbolic dims and where each came from.
-struct DimBindings {
-  llvm::StringMap<int64_t> values;
-  /// Per dim: the --dim flag or the .npy file that set it, if any.
-  llvm::StringMap<std::string> setBy;
-};
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
 // Command line
 //===----------------------------------------------------------------------===//
-
-/// Prints an error of `sinterc run` and returns `code`.
-static int fail(int code, const Twine &message) {
-  llvm::errs() << "sinterc run: error: " << message << "\n";
-  return code;
-}
 
 /// Returns true if `arg` is a .npy file name rather than an option.
 static bool isNpyArgument(StringRef arg) {
@@ -191,154 +171,6 @@ static std::string getNpyPath(StringRef dir, StringRef name) {
   SmallString<128> path(dir);
   llvm::sys::path::append(path, name + ".npy");
   return std::string(path);
-}
-
-//===----------------------------------------------------------------------===//
-// Dims and shapes
-//===----------------------------------------------------------------------===//
-
-/// Returns true if every output of the model has the symbolic dim `name`:
-/// with it 0, every output is empty (an empty batch), the rule of the C
-/// API's forward.
-static bool emptiesEveryOutput(const ModelSignature &signature,
-                               StringRef name) {
-  return !signature.results.empty() &&
-         llvm::all_of(signature.results, [&](const ModelValue &result) {
-           return llvm::is_contained(result.dimNames, name);
-         });
-}
-
-/// Applies the --dim flags to the model's defaults. Unknown names and
-/// malformed flags are usage errors; values that are not integers >= 0 are
-/// input errors (checkEmptyDims refuses the 0s that are not empty batches).
-static int applyDimFlags(ArrayRef<std::string> flags,
-                         const ModelSignature &signature,
-                         DimBindings &bindings) {
-  for (const auto &[name, value] : signature.dims)
-    bindings.values[name] = value;
-  for (StringRef flag : flags) {
-    auto [name, text] = flag.split('=');
-    if (!flag.contains('=') || name.empty())
-      return fail(ExitUsageError,
-                  "--dim expects NAME=VALUE, got '" + flag + "'");
-    if (!bindings.values.count(name)) {
-      std::string known;
-      for (const auto &dim : signature.dims)
-        known += (known.empty() ? "" : ", ") + dim.first;
-      return fail(ExitUsageError,
-                  "--dim " + flag + ": model '" + signature.modelName +
-                      "' has no dim named '" + name + "'" +
-                      (known.empty() ? Twine("") : "; its dims: " + known));
-    }
-    int64_t value = 0;
-    if (text.getAsInteger(10, value) || value < 0 || value > kMaxTensorElements)
-      return fail(ExitInputError, "--dim " + flag +
-                                      ": the value must be an "
-                                      "integer from 0 to " +
-                                      Twine(kMaxTensorElements));
-    bindings.values[name] = value;
-    bindings.setBy[name] = ("--dim " + flag).str();
-  }
-  return ExitSuccess;
-}
-
-/// Checks the dims that are 0 (set by --dim or by a .npy file): only a dim
-/// that every output has may be 0. Returns whether one is, i.e. whether
-/// every output is empty.
-static FailureOr<bool> checkEmptyDims(const ModelSignature &signature,
-                                      const DimBindings &bindings) {
-  bool empty = false;
-  for (const auto &[name, value] : bindings.values) {
-    if (value != 0)
-      continue;
-    if (!emptiesEveryOutput(signature, name)) {
-      auto setBy = bindings.setBy.find(name);
-      fail(ExitInputError, (setBy == bindings.setBy.end() ? Twine("the model")
-                                                          : setBy->second) +
-                               " sets " + name +
-                               " = 0, but only a dim that every output "
-                               "has may be 0 (an empty batch)");
-      return failure();
-    }
-    empty = true;
-  }
-  return empty;
-}
-
-/// Formats the declared type of `value`, symbolic dims by name: f32[B, 16].
-static std::string formatDeclaredType(const ModelValue &value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << value.type.getElementType() << '[';
-  for (auto [index, dim] : llvm::enumerate(value.type.getShape())) {
-    if (index)
-      os << ", ";
-    if (!value.dimNames[index].empty())
-      os << value.dimNames[index];
-    else if (ShapedType::isDynamic(dim))
-      os << '?';
-    else
-      os << dim;
-  }
-  os << ']';
-  return text;
-}
-
-/// Checks the shape of data read from `source` for `value` against its
-/// declared type and binds its symbolic dims.
-static llvm::Error bindShape(const ModelValue &value, const HostTensor &data,
-                             StringRef source, DimBindings &bindings) {
-  auto mismatch = [&]() {
-    return llvm::createStringError(
-        source + ": '" + value.name + "' has shape " + formatShape(data.shape) +
-        " but the model declares " + formatDeclaredType(value));
-  };
-  if (data.isInteger)
-    return llvm::createStringError(
-        source + ": '" + value.name + "' is declared " +
-        formatDeclaredType(value) + " but the file holds int64 data");
-  if (data.shape.size() != value.dimNames.size())
-    return mismatch();
-  for (auto [index, size] : llvm::enumerate(data.shape)) {
-    int64_t declared = value.type.getDimSize(index);
-    StringRef name = value.dimNames[index];
-    if (!ShapedType::isDynamic(declared) && declared != size)
-      return mismatch();
-    if (name.empty())
-      continue;
-    auto setBy = bindings.setBy.find(name);
-    if (setBy != bindings.setBy.end() && bindings.values[name] != size)
-      return llvm::createStringError(
-          source + ": '" + value.name + "' has " + name + " = " +
-          std::to_string(size) + " but " + setBy->second + " sets " + name +
-          " = " + std::to_string(bindings.values[name]));
-    bindings.values[name] = size;
-    bindings.setBy[name] = source.str();
-  }
-  return llvm::Error::success();
-}
-
-/// Returns the concrete shape of `value` under `bindings`.
-static llvm::Expected<SmallVector<int64_t>>
-getConcreteShape(const ModelValue &value, const DimBindings &bindings) {
-  SmallVector<int64_t> shape;
-  for (auto [index, declared] : llvm::enumerate(value.type.getShape())) {
-    StringRef name = value.dimNames[index];
-    if (!name.empty() && bindings.values.count(name)) {
-      shape.push_back(bindings.values.lookup(name));
-    } else if (!ShapedType::isDynamic(declared)) {
-      shape.push_back(declared);
-    } else {
-      return llvm::createStringError(
-          "'" + value.name + "' has dynamic dim " + std::to_string(index) +
-          (name.empty() ? std::string(" without a name")
-                        : " named '" + name.str() +
-                              "', which the model does "
-                              "not declare") +
-          "; give its data as a .npy file");
-    }
-  }
-  return shape;
 }
 
 //===----------------------------------------------------------------------===//
