@@ -98,6 +98,37 @@ func.func @zeros(%x: tensor<4x1xf32>, %y: tensor<4x1xf32>) -> (tensor<4x1xf32>, 
 
 // -----
 
+// Every op whose ODS says f(0) = 0 (ValueFactsOpInterface: silu, tanh,
+// leaky_relu, mish, hardswish, softsign, abs, sqrt; gelu and relu above)
+// maps x - x to itself; exp does not, but its result is positive, so relu
+// of it is dropped, as is relu of hardsigmoid (non-negative).
+// CHECK-LABEL: func.func @value_facts
+//  CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+//  CHECK-SAME: "relu-of-non-negative" = 2 : i64, "zero-preserving-unary" = 8 : i64
+//       CHECK:   %[[Z:.*]] = sinter.sub %[[X]], %[[X]]
+//       CHECK:   %[[E:.*]] = sinter.exp %[[Z]]
+//       CHECK:   %[[H:.*]] = sinter.hardsigmoid %[[X]]
+//   CHECK-NOT:   sinter.relu
+//       CHECK:   return %[[Z]], %[[E]], %[[H]]
+func.func @value_facts(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %z = sinter.sub %x, %x : tensor<4xf32>, tensor<4xf32>
+  %0 = sinter.silu %z : tensor<4xf32>
+  %1 = sinter.tanh %0 : tensor<4xf32>
+  %2 = sinter.leaky_relu %1 : tensor<4xf32>
+  %3 = sinter.mish %2 : tensor<4xf32>
+  %4 = sinter.hardswish %3 : tensor<4xf32>
+  %5 = sinter.softsign %4 : tensor<4xf32>
+  %6 = sinter.abs %5 : tensor<4xf32>
+  %7 = sinter.sqrt %6 : tensor<4xf32>
+  %e = sinter.exp %7 : tensor<4xf32>
+  %re = sinter.relu %e : tensor<4xf32>
+  %h = sinter.hardsigmoid %x : tensor<4xf32>
+  %rh = sinter.relu %h : tensor<4xf32>
+  return %7, %re, %rh : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // Exact: clamps merge, relu of a non-negative value vanishes.
 // CHECK-LABEL: func.func @clamps
 //  CHECK-SAME: (%[[X:.*]]: tensor<8xf32>)
