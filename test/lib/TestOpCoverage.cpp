@@ -8,7 +8,7 @@
 // -test-sinter-op-coverage walks every op the sinter dialect registers and
 // fails, naming the op, when the interpreter cannot evaluate it or (for an
 // elementwise op) the CUDA scalar emitter has no formula for it. So adding an
-// op to SinterOps.td without its evaluator or its CUDA formula fails this
+// op to the dialect's ODS without its evaluator or its CUDA formula fails this
 // test, not a model at run or emit time.
 //
 // The pass checks each op on the first function of its input module that

@@ -1,7 +1,7 @@
 // sinter.compare, sinter.select, sinter.slice and sinter.concat: the textual
 // form round-trips with inferred result types, and the folders remove what
 // undoes itself (one-line algebra comments beside each fold in
-// MaskOps.cpp / SliceOps.cpp).
+// ElementwiseOps.cpp / ShapeOps.cpp).
 // RUN: sinter-opt %s --split-input-file | sinter-opt | FileCheck %s --check-prefix=ROUND
 // RUN: sinter-opt %s --canonicalize --split-input-file | FileCheck %s
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One row per ReductionCombiner (SinterOps.td): every pass and code generator
+// One row per ReductionCombiner (SinterEnums.td): every pass and code generator
 // that treats reductions alike reads it instead of listing the reductions.
 //
 //===----------------------------------------------------------------------===//

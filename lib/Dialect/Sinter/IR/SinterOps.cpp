@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Result type inference, verifiers and folders of the sinter ops. Rules that
-// decide a result type live in the inference functions, which run while the
-// textual form is parsed and while ops are built, so a bad shape is reported
-// at the op's location before any op exists. Rules that do not affect the
-// result type live in the verifiers.
+// The shape helpers and the result type inference that op classes share
+// (used by SinterOps.cpp.inc); each op family's own verifiers, folders and
+// shape rules are in its .cpp (ShapeOps.cpp, ElementwiseOps.cpp, ...). Rules
+// that decide a result type live in the inference functions, which run while
+// the textual form is parsed and while ops are built, so a bad shape is
+// reported at the op's location before any op exists. Rules that do not
+// affect the result type live in the verifiers.
 //
 //===----------------------------------------------------------------------===//
 

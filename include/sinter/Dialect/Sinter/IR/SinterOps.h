@@ -33,9 +33,9 @@ ReductionGeometry classifyReduction(ArrayRef<int64_t> shape,
 
 } // namespace mlir::sinter
 
-/// The op classes of SinterOps.td (Sinter_ElementwiseUnary, ...): marker
-/// traits that passes and code generators ask instead of listing ops, in
-/// MLIR's convention for a dialect's traits (OpTrait::tosa, ...).
+/// The op classes of SinterInterfaces.td (Sinter_ElementwiseUnary, ...):
+/// marker traits that passes and code generators ask instead of listing ops,
+/// in MLIR's convention for a dialect's traits (OpTrait::tosa, ...).
 namespace mlir::OpTrait::sinter {
 
 /// An elementwise op of one operand whose result has its type.
