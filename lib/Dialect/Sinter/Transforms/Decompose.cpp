@@ -304,8 +304,7 @@ struct DecomposeLogsumexp : public DecomposePattern<LogsumexpOp> {
   using DecomposePattern::DecomposePattern;
   Value decompose(LogsumexpOp op, ImplicitLocOpBuilder &b) const override {
     Value x = op.getInput();
-    if (op.reducesOnlyUnitDims() &&
-        (op.getKeepdim() || isReshapeTarget(op.getType().getShape())))
+    if (op.reducesOnlyUnitDims() && canDropReducedDims(op))
       return createReshape(b, b.getLoc(), x, op.getType().getShape());
     ArrayRef<int64_t> dims = op.getDims();
     bool keepdim = op.getKeepdim();

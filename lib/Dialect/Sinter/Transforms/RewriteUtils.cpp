@@ -75,6 +75,11 @@ bool mlir::sinter::broadcastsTo(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
   return shape && ArrayRef<int64_t>(*shape) == expected;
 }
 
+bool mlir::sinter::canDropReducedDims(ReductionOpInterface reduction) {
+  return reduction.getKeepdim() ||
+         isReshapeTarget(getTensorShape(reduction.getReduced()));
+}
+
 bool mlir::sinter::isReshapeTarget(ArrayRef<int64_t> shape) {
   return llvm::count_if(shape, ShapedType::isDynamic) <= 1;
 }

@@ -356,7 +356,7 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
           op, "over one element, the reduction turns -0 into +0");
     // With keepdim the size-1 dims stay in place; without, a reshape drops
     // them.
-    if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
+    if (!canDropReducedDims(op))
       return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
     Value reduced = op.getInput();
     if (!kept.empty())

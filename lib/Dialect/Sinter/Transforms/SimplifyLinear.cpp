@@ -172,7 +172,7 @@ struct ReductionOfMatmulToMatvec : public SimplifyPattern<OpTy> {
     if (!dim)
       return rewriter.notifyMatchFailure(op, "does not reduce M or N alone");
     // Without keepdim a reshape drops the reduced dim of the product.
-    if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
+    if (!canDropReducedDims(op))
       return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
     if (!this->allows(RewriteEffect::Rounding))
       return notifyForbiddenByFpMode(rewriter, op);

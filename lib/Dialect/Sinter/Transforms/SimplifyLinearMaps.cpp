@@ -327,7 +327,7 @@ struct GroupReductionOfLinear : public SimplifyPattern<OpTy> {
     std::optional<LinearLayer> layer = matchLinearLayer(reshape.getInput());
     if (!layer)
       return rewriter.notifyMatchFailure(op, "the input is no linear layer");
-    if (!op.getKeepdim() && !isReshapeTarget(op.getType().getShape()))
+    if (!canDropReducedDims(op))
       return rewriter.notifyMatchFailure(op, "reshape to several dynamic dims");
     if (!this->allows(RewriteEffect::Rounding))
       return notifyForbiddenByFpMode(rewriter, op);

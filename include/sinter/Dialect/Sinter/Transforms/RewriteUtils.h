@@ -14,6 +14,8 @@
 #ifndef SINTER_DIALECT_SINTER_TRANSFORMS_REWRITEUTILS_H
 #define SINTER_DIALECT_SINTER_TRANSFORMS_REWRITEUTILS_H
 
+#include "sinter/Dialect/Sinter/IR/SinterOps.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/APFloat.h"
@@ -64,6 +66,11 @@ bool broadcastsTo(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
 /// Returns true if a `sinter.reshape` can produce `shape`: it has at most
 /// one dynamic dim.
 bool isReshapeTarget(ArrayRef<int64_t> shape);
+
+/// Returns true if a rewrite that computes `reduction`'s result with its
+/// reduced dims kept can reach the result: it keeps them too, or a reshape
+/// can drop them (isReshapeTarget).
+bool canDropReducedDims(ReductionOpInterface reduction);
 
 /// Returns true if `value` depends on no model input: it is a param argument
 /// of its function (`sinter.role = "param"`), a constant, or computed by pure
