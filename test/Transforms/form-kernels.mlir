@@ -481,6 +481,35 @@ func.func @matmul_computed_operand(%x: tensor<3xf32>, %w: tensor<2x1xf32>) -> te
 
 // -----
 
+// A constant that a matmul multiplies (here through a reshape; fast mode
+// folds log_softmax over one element to it) gets a pointwise kernel of its
+// own that writes it to memory, where the library GEMM reads it; the add
+// keeps embedding it (IR fuzzer seeds 1576, 2376, 5722: the constant was
+// embedded in the gemm kernel, and the emitter refused it).
+// CHECK-LABEL: func.func @matmul_constant_operand
+//       CHECK:   %[[C:.*]] = sinter.kernel pointwise() : () -> tensor<2xf32> {
+//  CHECK-NEXT:     %[[V:.*]] = sinter.constant dense<-1.500000e+00> : tensor<2xf32>
+//  CHECK-NEXT:     sinter.yield %[[V]]
+//       CHECK:   sinter.kernel gemm(%[[C]], %{{.*}}) : (tensor<2xf32>, tensor<5x1xf32>) -> tensor<2x5xf32> {
+//  CHECK-NEXT:   ^bb0
+//  CHECK-NEXT:     sinter.reshape
+//  CHECK-NEXT:     sinter.matmul
+//  CHECK-NEXT:     sinter.constant dense<-1.500000e+00> : tensor<2xf32>
+//  CHECK-NEXT:     sinter.reshape
+//  CHECK-NEXT:     sinter.add
+//  CHECK-NEXT:     sinter.yield
+//   CHECK-NOT:   sinter.kernel
+func.func @matmul_constant_operand(%w: tensor<5x1xf32>) -> tensor<2x5xf32> {
+  %c = sinter.constant dense<-1.5> : tensor<2xf32>
+  %r = sinter.reshape %c : tensor<2xf32> -> tensor<2x1xf32>
+  %m = sinter.matmul %r, %w transpose_b : tensor<2x1xf32>, tensor<5x1xf32>
+  %r2 = sinter.reshape %c : tensor<2xf32> -> tensor<2x1xf32>
+  %a = sinter.add %m, %r2 : tensor<2x5xf32>, tensor<2x1xf32>
+  return %a : tensor<2x5xf32>
+}
+
+// -----
+
 // Must not fuse: an argmax over part of the rows of a row kernel (here rows
 // of [4] over [8, 16], the argmax over the 16 of each of them) would be
 // segmented, which row kernels have no form of (issue 19: planned, then

@@ -194,6 +194,15 @@ Legality mlir::sinter::isMatmulOperandView(Operation *op, Operation *matmul) {
                                 "other ops read too");
 }
 
+bool mlir::sinter::isReadByLibraryGemm(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    if (isa<MatmulOp>(user))
+      return true;
+    auto reshape = dyn_cast<ReshapeOp>(user);
+    return reshape && isReadByLibraryGemm(reshape.getResult());
+  });
+}
+
 std::optional<SmallVector<int64_t>>
 mlir::sinter::getReductionRows(Operation *op) {
   auto reduction = cast<ReductionOpInterface>(op);
