@@ -136,8 +136,8 @@ static void eraseDeadOps(Block &block) {
 /// Gives each constant of `block` that a library GEMM reads
 /// (isReadByLibraryGemm) a pointwise kernel of its own that writes it to
 /// memory, where the GEMM and the reshapes before it read it. Other readers
-/// keep embedding the constant. A constant that a matmul multiplies
-/// survives simplification where fast mode folds `x - x` to 0.
+/// keep embedding the constant. (A matmul multiplies a constant where, for
+/// one, fast mode folds `x - x` to 0.)
 static void materializeGemmConstants(Block &block) {
   SmallVector<ConstantOp> constants;
   for (auto constant : block.getOps<ConstantOp>())

@@ -195,12 +195,16 @@ Legality mlir::sinter::isMatmulOperandView(Operation *op, Operation *matmul) {
 }
 
 bool mlir::sinter::isReadByLibraryGemm(Value value) {
-  return llvm::any_of(value.getUsers(), [](Operation *user) {
-    if (isa<MatmulOp>(user))
-      return true;
-    auto reshape = dyn_cast<ReshapeOp>(user);
-    return reshape && isReadByLibraryGemm(reshape.getResult());
-  });
+  // A worklist, not recursion: a chain of reshapes may be long.
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty())
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (isa<MatmulOp>(user))
+        return true;
+      if (auto reshape = dyn_cast<ReshapeOp>(user))
+        worklist.push_back(reshape.getResult());
+    }
+  return false;
 }
 
 std::optional<SmallVector<int64_t>>
