@@ -545,3 +545,25 @@ func.func @middle_of_row(%x: tensor<6x4x5xf32>) -> tensor<6x1x5xf32> {
   %m = sinter.max %a dims [1] keepdim : tensor<6x4x5xf32>
   return %m : tensor<6x1x5xf32>
 }
+
+// -----
+
+// Must not fuse: an argmin over the size-1 dim 0 of [1, 5, 2] has ten
+// one-element statistics, and a scalar (the abs, returned) is not one of
+// them: it broadcasts to every one (IR fuzzer seed 8753: a scalar counted
+// as a statistic joined the kernel, and the emitter refused an output that
+// does not share its rows). The abs gets a kernel of its own.
+// CHECK-LABEL: func.func @scalar_not_a_statistic
+//       CHECK:   %[[A:.*]] = sinter.kernel pointwise(%{{.*}}) : (tensor<f32>) -> tensor<f32> {
+//  CHECK-NEXT:   ^bb0
+//  CHECK-NEXT:     sinter.abs
+//       CHECK:   %[[I:.*]] = sinter.kernel row_reduction(%{{.*}}, %[[A]]) : (tensor<1x5x2xf32>, tensor<f32>) -> tensor<1x5x2xi64> {
+//       CHECK:     sinter.div
+//  CHECK-NEXT:     sinter.argmin
+//       CHECK:   return %[[A]], %[[I]]
+func.func @scalar_not_a_statistic(%x: tensor<1x5x2xf32>, %s: tensor<f32>) -> (tensor<f32>, tensor<1x5x2xi64>) {
+  %a = sinter.abs %s : tensor<f32>
+  %d = sinter.div %x, %a : tensor<1x5x2xf32>, tensor<f32>
+  %i = sinter.argmin %d dims [0] keepdim : tensor<1x5x2xf32>
+  return %a, %i : tensor<f32>, tensor<1x5x2xi64>
+}
