@@ -34,17 +34,24 @@ static double clampPropagatingNaN(double x, double lo, double hi) {
   return std::min(std::max(x, lo), hi);
 }
 
-/// max(a, b) that returns NaN if either is NaN (torch.maximum).
+/// max(a, b) as torch.maximum and IEEE 754-2019 maximum: NaN if either is
+/// NaN, and +0 above -0, so that the order of the operands never matters
+/// (rewrites may swap them).
 static double maximumPropagatingNaN(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
     return std::nan("");
+  if (a == b)
+    return std::signbit(a) ? b : a;
   return std::max(a, b);
 }
 
-/// min(a, b) that returns NaN if either is NaN (torch.minimum).
+/// min(a, b) as torch.minimum and IEEE 754-2019 minimum: NaN if either is
+/// NaN, and -0 below +0.
 static double minimumPropagatingNaN(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
     return std::nan("");
+  if (a == b)
+    return std::signbit(a) ? a : b;
   return std::min(a, b);
 }
 

@@ -77,6 +77,21 @@ static bool isNewMinimum(double x, double best) {
   return x < best || (std::isnan(x) && !std::isnan(best));
 }
 
+/// Whether `x` replaces `best` as the maximum value so far: as isNewMaximum,
+/// and +0 replaces -0 (IEEE 754-2019, as the elementwise maximum), so that
+/// the order in which a kernel combines values never matters. Arg-reductions
+/// keep the first of equal values instead.
+static bool isNewMaximumValue(double x, double best) {
+  return isNewMaximum(x, best) ||
+         (x == best && std::signbit(best) && !std::signbit(x));
+}
+
+/// Whether `x` replaces `best` as the minimum value so far: -0 replaces +0.
+static bool isNewMinimumValue(double x, double best) {
+  return isNewMinimum(x, best) ||
+         (x == best && !std::signbit(best) && std::signbit(x));
+}
+
 /// Reduces with `combine(accumulator, x)` from `initial`.
 template <typename Combine>
 static FailureOr<HostTensor> reduce(Operation *op, const HostTensor &input,
@@ -227,10 +242,11 @@ FailureOr<HostTensor> interp::evaluateReduction(ReductionOpInterface reduction,
     return reduce(op, input, layout, 1.0,
                   [](double acc, double x) { return acc * x; });
   case ReductionCombiner::max:
-    return reduceExtremum(op, input, layout, -HUGE_VAL, isNewMaximum,
+    return reduceExtremum(op, input, layout, -HUGE_VAL, isNewMaximumValue,
                           "maximum");
   case ReductionCombiner::min:
-    return reduceExtremum(op, input, layout, HUGE_VAL, isNewMinimum, "minimum");
+    return reduceExtremum(op, input, layout, HUGE_VAL, isNewMinimumValue,
+                          "minimum");
   case ReductionCombiner::logsumexp:
     return reduceLogsumexp(op, input, layout);
   case ReductionCombiner::var:

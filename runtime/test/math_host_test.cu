@@ -66,6 +66,12 @@ void testComparisons() {
                     sameValue(dev::minimum(1.f, nan), nan),
                     sameValue(dev::minimum(-1.f, 2.f), -1.f)});
   report("maximum/minimum propagate NaN", error, 0);
+  // IEEE 754-2019: -0 < +0 whatever the order of the operands.
+  error = std::max({sameValue(dev::maximum(-0.f, 0.f), 0.f),
+                    sameValue(dev::maximum(0.f, -0.f), 0.f),
+                    sameValue(dev::minimum(-0.f, 0.f), -0.f),
+                    sameValue(dev::minimum(0.f, -0.f), -0.f)});
+  report("maximum/minimum order signed zeros", error, 0);
   // std::max(a, b) is (a < b) ? b : a: the first operand wins ties and NaN.
   error = std::max({sameValue(dev::stdMax(nan, 1.f), nan),
                     sameValue(dev::stdMax(1.f, nan), 1.f),

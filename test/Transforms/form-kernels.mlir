@@ -481,6 +481,35 @@ func.func @matmul_computed_operand(%x: tensor<3xf32>, %w: tensor<2x1xf32>) -> te
 
 // -----
 
+// A constant that a matmul multiplies (here through a reshape; fast mode
+// folds log_softmax over one element to it) gets a pointwise kernel of its
+// own that writes it to memory, where the library GEMM reads it; the add
+// keeps embedding it (IR fuzzer seeds 1576, 2376, 5722: the constant was
+// embedded in the gemm kernel, and the emitter refused it).
+// CHECK-LABEL: func.func @matmul_constant_operand
+//       CHECK:   %[[C:.*]] = sinter.kernel pointwise() : () -> tensor<2xf32> {
+//  CHECK-NEXT:     %[[V:.*]] = sinter.constant dense<-1.500000e+00> : tensor<2xf32>
+//  CHECK-NEXT:     sinter.yield %[[V]]
+//       CHECK:   sinter.kernel gemm(%[[C]], %{{.*}}) : (tensor<2xf32>, tensor<5x1xf32>) -> tensor<2x5xf32> {
+//  CHECK-NEXT:   ^bb0
+//  CHECK-NEXT:     sinter.reshape
+//  CHECK-NEXT:     sinter.matmul
+//  CHECK-NEXT:     sinter.constant dense<-1.500000e+00> : tensor<2xf32>
+//  CHECK-NEXT:     sinter.reshape
+//  CHECK-NEXT:     sinter.add
+//  CHECK-NEXT:     sinter.yield
+//   CHECK-NOT:   sinter.kernel
+func.func @matmul_constant_operand(%w: tensor<5x1xf32>) -> tensor<2x5xf32> {
+  %c = sinter.constant dense<-1.5> : tensor<2xf32>
+  %r = sinter.reshape %c : tensor<2xf32> -> tensor<2x1xf32>
+  %m = sinter.matmul %r, %w transpose_b : tensor<2x1xf32>, tensor<5x1xf32>
+  %r2 = sinter.reshape %c : tensor<2xf32> -> tensor<2x1xf32>
+  %a = sinter.add %m, %r2 : tensor<2x5xf32>, tensor<2x1xf32>
+  return %a : tensor<2x5xf32>
+}
+
+// -----
+
 // Must not fuse: an argmax over part of the rows of a row kernel (here rows
 // of [4] over [8, 16], the argmax over the 16 of each of them) would be
 // segmented, which row kernels have no form of (issue 19: planned, then
@@ -515,4 +544,26 @@ func.func @middle_of_row(%x: tensor<6x4x5xf32>) -> tensor<6x1x5xf32> {
   %a = sinter.add %x, %s : tensor<6x4x5xf32>, tensor<6x1x1xf32>
   %m = sinter.max %a dims [1] keepdim : tensor<6x4x5xf32>
   return %m : tensor<6x1x5xf32>
+}
+
+// -----
+
+// Must not fuse: an argmin over the size-1 dim 0 of [1, 5, 2] has ten
+// one-element statistics, and a scalar (the abs, returned) is not one of
+// them: it broadcasts to every one (IR fuzzer seed 8753: a scalar counted
+// as a statistic joined the kernel, and the emitter refused an output that
+// does not share its rows). The abs gets a kernel of its own.
+// CHECK-LABEL: func.func @scalar_not_a_statistic
+//       CHECK:   %[[A:.*]] = sinter.kernel pointwise(%{{.*}}) : (tensor<f32>) -> tensor<f32> {
+//  CHECK-NEXT:   ^bb0
+//  CHECK-NEXT:     sinter.abs
+//       CHECK:   %[[I:.*]] = sinter.kernel row_reduction(%{{.*}}, %[[A]]) : (tensor<1x5x2xf32>, tensor<f32>) -> tensor<1x5x2xi64> {
+//       CHECK:     sinter.div
+//  CHECK-NEXT:     sinter.argmin
+//       CHECK:   return %[[A]], %[[I]]
+func.func @scalar_not_a_statistic(%x: tensor<1x5x2xf32>, %s: tensor<f32>) -> (tensor<f32>, tensor<1x5x2xi64>) {
+  %a = sinter.abs %s : tensor<f32>
+  %d = sinter.div %x, %a : tensor<1x5x2xf32>, tensor<f32>
+  %i = sinter.argmin %d dims [0] keepdim : tensor<1x5x2xf32>
+  return %a, %i : tensor<f32>, tensor<1x5x2xi64>
 }

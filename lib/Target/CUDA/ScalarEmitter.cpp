@@ -222,7 +222,14 @@ cuda::getElementwiseFormula(Operation *op, ArrayRef<std::string> operands,
       .Case([&](AddOp) { return binary("+"); })
       .Case([&](SubOp) { return binary("-"); })
       .Case([&](MulOp) { return binary("*"); })
-      .Case([&](DivOp) { return binary("/"); })
+      .Case([&](DivOp) {
+        // x / ±0 is x * ±inf for every x (NaN for 0 and NaN), written so
+        // because nvcc warns on a division by a literal zero (#39-D).
+        if (splatRhs && *splatRhs == 0.0)
+          return x + " * " +
+                 formatFloatLiteral(std::copysign(INFINITY, *splatRhs));
+        return binary("/");
+      })
       .Case([&](MaximumOp) { return call("dev::maximum", operands); })
       .Case([&](MinimumOp) { return call("dev::minimum", operands); })
       .Case([&](CompareOp compare) {
@@ -422,8 +429,8 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
                               bindIndex(top.coords.indices[concat.getDim()]));
     } else {
       std::optional<double> splatRhs;
-      if (auto pow = dyn_cast<PowOp>(op))
-        splatRhs = getSplatValue(pow.getRhs());
+      if (isa<PowOp, DivOp>(op))
+        splatRhs = getSplatValue(op->getOperand(1));
       text = getElementwiseFormula(op, top.operands, splatRhs);
     }
     if (failed(text))

@@ -100,14 +100,17 @@ __device__ __forceinline__ float4 zipFloat4(float4 a, float4 b, Fn fn) {
 // Comparisons with PyTorch's NaN semantics
 //===----------------------------------------------------------------------===//
 
-/// torch.maximum: NaN when either operand is NaN (fmaxf drops NaN).
+/// torch.maximum as IEEE 754-2019 maximum: NaN when either operand is NaN
+/// (fmaxf drops NaN), and +0 above -0, so that the order of the operands
+/// never matters (the op is commutative, and rewrites may swap them).
 SINTER_RT_HOST_DEVICE float maximum(float a, float b) {
-  return (a != a || a > b) ? a : b;
+  return (a != a || a > b || (a == b && copysignf(1.f, a) > 0.f)) ? a : b;
 }
 
-/// torch.minimum: NaN when either operand is NaN (fminf drops NaN).
+/// torch.minimum as IEEE 754-2019 minimum: NaN when either operand is NaN
+/// (fminf drops NaN), and -0 below +0.
 SINTER_RT_HOST_DEVICE float minimum(float a, float b) {
-  return (a != a || a < b) ? a : b;
+  return (a != a || a < b || (a == b && copysignf(1.f, a) < 0.f)) ? a : b;
 }
 
 /// std::max as ATen's kernels use it: (a < b) ? b : a.

@@ -190,3 +190,30 @@ module @library_math attributes {sinter.dims = {B = 8 : i64}} {
 // LOOPS-NEXT: for (int64_t i = dev::globalThreadIndex(); i < n1; i += dev::gridStride()) {
 // LOOPS: out1[i] = v{{[0-9]+}};
 // LOOPS: const int64_t work = n1 > n ? n1 : n;
+
+// -----
+
+// A division by a splat zero (fast mode folds `x / (x - x)` to it) is a
+// product with an infinity of the zero's sign, which is the same for every
+// x: nvcc rejects a division by a literal zero under -Werror all-warnings
+// (#39-D "division by zero").
+// CHECK-LABEL: // ===== by_zero.h =====
+// CHECK: by_zero_k0_pointwise(
+// CHECK: const float [[A:v[0-9]+]] = {{.*}} * INFINITY;
+// CHECK-NEXT: const float {{v[0-9]+}} = [[A]] * -INFINITY;
+// CHECK-NOT: / 0.0f
+// CHECK-NOT: / -0.0f
+module @by_zero {
+  func.func @forward(%x: tensor<8xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = [""]})
+      -> (tensor<8xf32> {sinter.name = "y", sinter.dim_names = [""]}) {
+    %0 = sinter.kernel pointwise(%x) : (tensor<8xf32>) -> tensor<8xf32> {
+    ^bb0(%a: tensor<8xf32>):
+      %z = sinter.constant dense<0.000000e+00> : tensor<f32>
+      %n = sinter.constant dense<-0.000000e+00> : tensor<f32>
+      %1 = sinter.div %a, %z : tensor<8xf32>, tensor<f32>
+      %2 = sinter.div %1, %n : tensor<8xf32>, tensor<f32>
+      sinter.yield %2 : tensor<8xf32>
+    }
+    return %0 : tensor<8xf32>
+  }
+}

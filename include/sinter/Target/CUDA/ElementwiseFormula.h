@@ -28,8 +28,9 @@ namespace mlir::sinter::cuda {
 
 /// Returns the CUDA expression of the elementwise op `op` applied to the C
 /// expressions `operands` (one per operand); `splatRhs` is the value of the
-/// rhs when it is a splat constant (pow by a constant exponent). Emits an
-/// error at `op` and fails when the emitter has no formula for it.
+/// rhs when it is a splat constant (pow by a constant exponent, division by
+/// zero). Emits an error at `op` and fails when the emitter has no formula
+/// for it.
 FailureOr<std::string>
 getElementwiseFormula(Operation *op, ArrayRef<std::string> operands,
                       std::optional<double> splatRhs = std::nullopt);

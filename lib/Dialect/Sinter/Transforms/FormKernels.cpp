@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FusionLegality.h"
 #include "FusionPolicy.h"
 
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
@@ -132,6 +133,40 @@ static void eraseDeadOps(Block &block) {
       op->erase();
 }
 
+/// Gives each constant of `block` that a library GEMM reads
+/// (isReadByLibraryGemm) a pointwise kernel of its own that writes it to
+/// memory, where the GEMM and the reshapes before it read it. Other readers
+/// keep embedding the constant. (A matmul multiplies a constant where, for
+/// one, fast mode folds `x - x` to 0.)
+static void materializeGemmConstants(Block &block) {
+  SmallVector<ConstantOp> constants;
+  for (auto constant : block.getOps<ConstantOp>())
+    if (isReadByLibraryGemm(constant.getResult()))
+      constants.push_back(constant);
+  for (ConstantOp constant : constants) {
+    OpBuilder builder(constant);
+    builder.setInsertionPointAfter(constant);
+    Type type = constant.getType();
+    auto kernel = KernelOp::create(builder, constant.getLoc(), type,
+                                   KernelKind::pointwise,
+                                   /*plan=*/KernelPlanAttr(), ValueRange());
+    Block *body = new Block();
+    kernel.getBody().push_back(body);
+    OpBuilder inner = OpBuilder::atBlockEnd(body);
+    Operation *copy = inner.clone(*constant);
+    YieldOp::create(inner, constant.getLoc(), copy->getResults());
+    constant.getResult().replaceUsesWithIf(
+        kernel.getResult(0), [](OpOperand &use) {
+          Operation *user = use.getOwner();
+          return isa<MatmulOp>(user) ||
+                 (isa<ReshapeOp>(user) &&
+                  isReadByLibraryGemm(user->getResult(0)));
+        });
+    if (constant->use_empty())
+      constant->erase();
+  }
+}
+
 namespace {
 struct FormKernelsPass
     : public sinter::impl::SinterFormKernelsBase<FormKernelsPass> {
@@ -145,6 +180,7 @@ void FormKernelsPass::runOnOperation() {
     if (func.isExternal())
       continue;
     eraseDeadOps(func.getBody().front());
+    materializeGemmConstants(func.getBody().front());
     CostModel costs(func);
     FailureOr<SmallVector<FusionGroup>> groups =
         decideFusion(func.getBody().front(), costs, FusionOptions{remarks});

@@ -129,7 +129,12 @@ static bool isColumnStatistic(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
     return true;
   if (shape.size() > full.size())
     return false;
+  // Only reduced dims may be dropped: a scalar is no statistic of a sum
+  // over dim 0 of [1, 5, 2] (IR fuzzer seed 8753).
   size_t offset = full.size() - shape.size();
+  for (size_t d = 0; d < offset; ++d)
+    if (!llvm::is_contained(reduced, static_cast<int64_t>(d)))
+      return false;
   for (auto [i, size] : llvm::enumerate(shape)) {
     int64_t d = static_cast<int64_t>(i + offset);
     if (size != (llvm::is_contained(reduced, d) ? 1 : full[d]))
@@ -192,6 +197,19 @@ Legality mlir::sinter::isMatmulOperandView(Operation *op, Operation *matmul) {
              ? Legality()
              : Legality::reject("is a view of the matmul's operand that "
                                 "other ops read too");
+}
+
+bool mlir::sinter::isReadByLibraryGemm(Value value) {
+  // A worklist, not recursion: a chain of reshapes may be long.
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty())
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (isa<MatmulOp>(user))
+        return true;
+      if (auto reshape = dyn_cast<ReshapeOp>(user))
+        worklist.push_back(reshape.getResult());
+    }
+  return false;
 }
 
 std::optional<SmallVector<int64_t>>

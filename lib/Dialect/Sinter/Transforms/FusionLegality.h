@@ -102,6 +102,12 @@ Legality readsElementwise(Operation *user, Value value);
 /// from memory.
 Legality isMatmulOperandView(Operation *op, Operation *matmul);
 
+/// Whether the library GEMM of a matmul reads `value` from memory: an
+/// operand of a matmul, directly or through reshapes (views that a gemm
+/// kernel reads in place). Such a value cannot be embedded in the kernel
+/// like other constants.
+bool isReadByLibraryGemm(Value value);
+
 /// The row dims of reduction `op` if it reduces a trailing run of dims and
 /// keeps at least one leading dim.
 std::optional<SmallVector<int64_t>> getReductionRows(Operation *op);

@@ -75,8 +75,10 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
       summary.launches = plan.getLaunches();
       passes = plan.getPasses();
     }
+    // Embedded constants are not listed, except one that the kernel writes.
+    Operation *yield = kernel.getBody().front().getTerminator();
     for (Operation &op : kernel.getBody().front().without_terminator())
-      if (!isa<ConstantOp>(op))
+      if (!isa<ConstantOp>(op) || llvm::is_contained(op.getUsers(), yield))
         summary.ops.push_back(op.getName().stripDialect().str());
     for (Value input : kernel.getInputs()) {
       summary.inputs.push_back(getValueLabel(func, input, kernelIndex));
