@@ -361,6 +361,25 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
          "}\n";
 }
 
+/// `inputs`, where the only use of an input is a reshape, as a buffer of
+/// the reshaped shape: a reshape keeps the row-major order, so that the
+/// apply step reads the same memory as a view, without a shape op (a
+/// per-channel weight [C] as [C, 1, 1] keeps the float4 path).
+static std::vector<Buffer> viewReshapedInputs(EmitterContext &context,
+                                              ArrayRef<Buffer> inputs) {
+  std::vector<Buffer> views(inputs.begin(), inputs.end());
+  for (Buffer &view : views) {
+    if (!view.value.hasOneUse())
+      continue;
+    auto reshape = dyn_cast<ReshapeOp>(*view.value.getUsers().begin());
+    if (!reshape)
+      continue;
+    view.value = reshape.getResult();
+    view.shape = context.shapes.getShape(view.value);
+  }
+  return views;
+}
+
 FailureOr<GeneratedKernel>
 cuda::generateColumnReduction(EmitterContext &context,
                               const EvalKernel &kernel) {
@@ -520,7 +539,7 @@ cuda::generateColumnReduction(EmitterContext &context,
   EvalKernel apply;
   apply.name = kernel.name + "_apply";
   apply.body = kernel.body;
-  apply.inputs = kernel.inputs;
+  apply.inputs = viewReshapedInputs(context, kernel.inputs);
   for (const Buffer &output : kernel.outputs)
     if (!llvm::any_of(reductions, [&](const ColumnReduction &reduction) {
           return reduction.info.result == output.value;

@@ -225,3 +225,38 @@ module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
     return %0 : tensor<1x3x1x1xf32>
   }
 }
+
+// -----
+
+// CHECK-LABEL: // ===== nchw_batch_norm.h =====
+// Training batch_norm over [N, C, H, W] with its per-channel affine in one
+// column kernel: the apply step reads the weight [C] as the [C, 1, 1] view
+// that its reshape makes (no shape op left), so it keeps the float4 path,
+// one channel index per four elements.
+// CHECK-LABEL: nchw_batch_norm_k0_column_reduction_apply(
+// CHECK: if (vec) {
+// CHECK: const float4 x_v04 = dev::loadFloat4(x + i);
+// CHECK: const int64_t [[C:i[0-9]+]] = (i / 8) % 4;
+// CHECK: const float [[W:v[0-9]+]] = w[[[C]]];
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK: * [[W]];
+// CHECK: dev::storeFloat4(y + i,
+module @nchw_batch_norm attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x4x2x4xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]},
+                     %w: tensor<4xf32> {sinter.role = "param", sinter.name = "w"})
+      -> (tensor<?x4x2x4xf32> {sinter.name = "y", sinter.dim_names = ["B", "", "", ""]}) {
+    %0 = sinter.kernel column_reduction(%x, %w) : (tensor<?x4x2x4xf32>, tensor<4xf32>) -> tensor<?x4x2x4xf32> {
+    ^bb0(%a: tensor<?x4x2x4xf32>, %g: tensor<4xf32>):
+      %m = sinter.mean %a dims [0, 2, 3] keepdim : tensor<?x4x2x4xf32>
+      %d = sinter.sub %a, %m : tensor<?x4x2x4xf32>, tensor<1x4x1x1xf32>
+      %sq = sinter.mul %d, %d : tensor<?x4x2x4xf32>, tensor<?x4x2x4xf32>
+      %v = sinter.mean %sq dims [0, 2, 3] keepdim : tensor<?x4x2x4xf32>
+      %r = sinter.rsqrt %v : tensor<1x4x1x1xf32>
+      %n = sinter.mul %d, %r : tensor<?x4x2x4xf32>, tensor<1x4x1x1xf32>
+      %gc = sinter.reshape %g : tensor<4xf32> -> tensor<4x1x1xf32>
+      %y = sinter.mul %n, %gc : tensor<?x4x2x4xf32>, tensor<4x1x1xf32>
+      sinter.yield %y : tensor<?x4x2x4xf32>
+    }
+    return %0 : tensor<?x4x2x4xf32>
+  }
+}
