@@ -17,13 +17,13 @@ func.func @across_rows(%x: tensor<4x8xf32>, %z: tensor<8x4xf32>) -> tensor<8x4xf
 
 // -----
 
-// A column statistic's consumer that broadcasts it back to full size is left
-// to a pointwise kernel.
-func.func @back_to_full_size(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
+// A column statistic's consumer of neither the statistics' shape nor the
+// kernel's full size: the apply step writes only those.
+func.func @neither_statistic_nor_full(%x: tensor<?x96xf32>, %z: tensor<3x1x96xf32>) -> tensor<3x1x96xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
-  // expected-remark@+1 {{cannot fuse sub with mean: broadcasts statistics back to full size (a pointwise kernel does that)}}
-  %d = sinter.sub %x, %m : tensor<?x96xf32>, tensor<1x96xf32>
-  return %d : tensor<?x96xf32>
+  // expected-remark@+1 {{cannot fuse add with mean: is neither a column statistic nor full size}}
+  %y = sinter.add %m, %z : tensor<1x96xf32>, tensor<3x1x96xf32>
+  return %y : tensor<3x1x96xf32>
 }
 
 // -----

@@ -74,9 +74,9 @@ func.func @matmul_swish_bias_groupnorm(%x: tensor<?x1024xf32>, %w: tensor<4096x1
 // -----
 
 // gemm_scale_batchnorm (training, decomposed): the GEMM with bias and scale
-// in its epilogue, the column statistics, and the normalization, which
-// recomputes x - mean from the GEMM output instead of reading it: three
-// kernels, the GEMM output read twice.
+// in its epilogue, then one column kernel: the statistics, and in its apply
+// step the normalization and the per-channel affine, which recompute
+// x - mean from the GEMM output: two kernels.
 
 // CHECK-LABEL: func.func @gemm_scale_batchnorm
 // CHECK:         %[[Y:.*]] = sinter.kernel gemm(%arg0, %arg1, %arg2, %arg3) {{.*}} -> tensor<?x256xf32>
@@ -84,21 +84,19 @@ func.func @matmul_swish_bias_groupnorm(%x: tensor<?x1024xf32>, %w: tensor<4096x1
 // CHECK-NEXT:      sinter.add
 // CHECK-NEXT:      sinter.mul
 // CHECK-NEXT:      sinter.yield
-// CHECK:         %[[STATS:.*]]:2 = sinter.kernel column_reduction(%[[Y]]) : (tensor<?x256xf32>) -> (tensor<1x256xf32>, tensor<1x256xf32>)
-// CHECK:           %[[MEAN:.*]] = sinter.mean %{{.*}} dims [0] keepdim
+// CHECK:         %[[OUT:.*]] = sinter.kernel column_reduction(%[[Y]], %arg4, %arg5) : (tensor<?x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+// CHECK:           sinter.mean %{{.*}} dims [0] keepdim
 // CHECK-NEXT:      sinter.sub
 // CHECK-NEXT:      sinter.mul
 // CHECK-NEXT:      sinter.mean {{.*}} dims [0] keepdim
 // CHECK-NEXT:      sinter.constant
 // CHECK-NEXT:      sinter.add
-// CHECK-NEXT:      %[[RSTD:.*]] = sinter.rsqrt
-// CHECK-NEXT:      sinter.yield %[[MEAN]], %[[RSTD]]
-// CHECK:         %[[OUT:.*]] = sinter.kernel pointwise(%[[Y]], %[[STATS]]#0, %[[STATS]]#1, %arg4, %arg5)
-// CHECK:           sinter.sub
+// CHECK-NEXT:      sinter.rsqrt
 // CHECK-NEXT:      sinter.mul
 // CHECK-NEXT:      sinter.mul
 // CHECK-NEXT:      sinter.add
 // CHECK-NEXT:      sinter.yield
+// CHECK-NOT:     sinter.kernel
 // CHECK:         return %[[OUT]]
 func.func @gemm_scale_batchnorm(%x: tensor<?x512xf32>, %w: tensor<256x512xf32>, %b: tensor<256xf32>,
     %scale: tensor<256xf32>, %gamma: tensor<256xf32>, %beta: tensor<256xf32>) -> tensor<?x256xf32> {
@@ -338,21 +336,18 @@ func.func @used_by_two_kernels(%x: tensor<?x64xf32>, %w: tensor<64x32xf32>) -> (
 
 // -----
 
-// A column sum of exp(x) broadcast back to full size: the statistics kernel
-// computes exp for the sum, the pointwise kernel recomputes it rather than
-// reading a written copy.
+// A column sum of exp(x) broadcast back to full size: the statistics
+// kernel's apply step computes exp again rather than reading a written copy.
 
-// CHECK-LABEL: func.func @column_recompute
+// CHECK-LABEL: func.func @column_apply
 // CHECK:         %[[K0:.*]] = sinter.kernel column_reduction(%arg0)
 // CHECK:           sinter.exp
 // CHECK-NEXT:      sinter.sum
-// CHECK-NEXT:      sinter.yield
-// CHECK:         %[[K1:.*]] = sinter.kernel pointwise(%arg0, %[[K0]])
-// CHECK:           sinter.exp
 // CHECK-NEXT:      sinter.mul
 // CHECK-NEXT:      sinter.yield
-// CHECK:         return %[[K1]]
-func.func @column_recompute(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+// CHECK-NOT:     sinter.kernel
+// CHECK:         return %[[K0]]
+func.func @column_apply(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %a = sinter.exp %x : tensor<?x64xf32>
   %s = sinter.sum %a dims [0] keepdim : tensor<?x64xf32>
   %b = sinter.mul %a, %s : tensor<?x64xf32>, tensor<1x64xf32>
@@ -566,4 +561,49 @@ func.func @scalar_not_a_statistic(%x: tensor<1x5x2xf32>, %s: tensor<f32>) -> (te
   %d = sinter.div %x, %a : tensor<1x5x2xf32>, tensor<f32>
   %i = sinter.argmin %d dims [0] keepdim : tensor<1x5x2xf32>
   return %a, %i : tensor<f32>, tensor<1x5x2xi64>
+}
+
+// -----
+
+// group_norm with a per-channel affine: the statistics over [N, G, C/G * H *
+// W] and, after the reshape back to [N, C, H, W] (whose channel dim straddles
+// the rows, which stay runs of elements), the affine, in one row kernel.
+
+// CHECK-LABEL: func.func @group_norm_affine
+// CHECK:         %[[K0:.*]] = sinter.kernel row_reduction(%arg0, %arg1, %arg2)
+// CHECK:           sinter.mean
+// CHECK:           sinter.reshape {{.*}} : tensor<2x4x32xf32> -> tensor<2x8x4x4xf32>
+// CHECK:           sinter.mul
+// CHECK:           sinter.add
+// CHECK-NEXT:      sinter.yield
+// CHECK-NOT:     sinter.kernel
+// CHECK:         return %[[K0]]
+func.func @group_norm_affine(%x: tensor<2x8x4x4xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8x4x4xf32> {
+  %g = sinter.reshape %x : tensor<2x8x4x4xf32> -> tensor<2x4x32xf32>
+  %m = sinter.mean %g dims [2] keepdim : tensor<2x4x32xf32>
+  %d = sinter.sub %g, %m : tensor<2x4x32xf32>, tensor<2x4x1xf32>
+  %n = sinter.reshape %d : tensor<2x4x32xf32> -> tensor<2x8x4x4xf32>
+  %wc = sinter.reshape %w : tensor<8xf32> -> tensor<8x1x1xf32>
+  %s = sinter.mul %n, %wc : tensor<2x8x4x4xf32>, tensor<8x1x1xf32>
+  %bc = sinter.reshape %b : tensor<8xf32> -> tensor<8x1x1xf32>
+  %y = sinter.add %s, %bc : tensor<2x8x4x4xf32>, tensor<8x1x1xf32>
+  return %y : tensor<2x8x4x4xf32>
+}
+
+// -----
+
+// A symbolic batch: the reshape back regroups a symbolic dim, which the row
+// kernel cannot follow; the affine is a pointwise kernel.
+
+// CHECK-LABEL: func.func @group_norm_affine_symbolic
+// CHECK:         sinter.kernel row_reduction
+// CHECK:         sinter.kernel pointwise
+func.func @group_norm_affine_symbolic(%x: tensor<?x8x4x4xf32>, %w: tensor<8xf32>) -> tensor<?x8x4x4xf32> {
+  %g = sinter.reshape %x : tensor<?x8x4x4xf32> -> tensor<?x4x32xf32>
+  %m = sinter.mean %g dims [2] keepdim : tensor<?x4x32xf32>
+  %d = sinter.sub %g, %m : tensor<?x4x32xf32>, tensor<?x4x1xf32>
+  %n = sinter.reshape %d : tensor<?x4x32xf32> -> tensor<?x8x4x4xf32>
+  %wc = sinter.reshape %w : tensor<8xf32> -> tensor<8x1x1xf32>
+  %s = sinter.mul %n, %wc : tensor<?x8x4x4xf32>, tensor<8x1x1xf32>
+  return %s : tensor<?x8x4x4xf32>
 }

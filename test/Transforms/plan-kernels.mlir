@@ -123,11 +123,11 @@ func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
 
 // 16 rows of 65536 would keep 16 of the GPU's SMs busy: each row is split
 // over many blocks (a block's threads split one row's elements), as a
-// whole-tensor sum is: partials, an ordered fold, and the apply step that
-// reads the rows again.
+// whole-tensor sum is: partials that read runs of 4 (vector width 4), an
+// ordered fold, and the apply step that reads the rows again.
 // CHECK-LABEL: func.func @few_long_rows
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
 func.func @few_long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
   %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
@@ -159,20 +159,39 @@ func.func @row_by_length(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
 
 // -----
 
-// Statistics over the batch: split reductions, 128 adjacent columns per
-// block. The mean is an output of its fold; the variance's kernel reads the
-// input for its partials and again in the apply step that writes x - mean.
+// Statistics over the batch: a split reduction, 128 adjacent columns per
+// block, 4 adjacent columns a thread (vector width 4: 96 is a multiple of
+// 4). The mean is an output of its fold; the apply step that writes
+// x - mean reads the input again: 2 passes, 3 launches.
 // CHECK-LABEL: func.func @split_leading
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
-// CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-NOT: sinter.kernel
 func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96xf32>) {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
   %d = sinter.sub %x, %m : tensor<?x96xf32>, tensor<1x96xf32>
-  %sq = sinter.mul %d, %d : tensor<?x96xf32>, tensor<?x96xf32>
-  %v = sinter.mean %sq dims [0] keepdim : tensor<?x96xf32>
-  return %d, %v : tensor<?x96xf32>, tensor<1x96xf32>
+  return %d, %m : tensor<?x96xf32>, tensor<1x96xf32>
+}
+
+// -----
+
+// 16 columns: a block covers 16 (no idle threads; its lanes read adjacent
+// rows of 64 bytes), 4 a thread.
+// CHECK-LABEL: func.func @split_narrow
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+func.func @split_narrow(%x: tensor<?x16xf32>) -> tensor<1x16xf32> {
+  %s = sinter.sum %x dims [0] keepdim : tensor<?x16xf32>
+  return %s : tensor<1x16xf32>
+}
+
+// -----
+
+// 6 columns, not a multiple of 4: 8 a block, scalar loads.
+// CHECK-LABEL: func.func @split_narrow_scalar
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
+  %s = sinter.sum %x dims [0] keepdim : tensor<?x6xf32>
+  return %s : tensor<1x6xf32>
 }
 
 // -----
@@ -188,9 +207,20 @@ func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
 
 // -----
 
-// [A, R, C] reducing R: adjacent threads read adjacent C.
+// The same over a W of 8: the partials read runs of 4 adjacent elements
+// (vector width 4).
+// CHECK-LABEL: func.func @split_strided_runs
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
+  %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x8xf32>
+  return %m : tensor<1x3x1x1xf32>
+}
+
+// -----
+
+// [A, R, C] reducing R: adjacent threads read adjacent runs of 4 along C.
 // CHECK-LABEL: func.func @split_middle
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
 func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
   %i = sinter.argmax %x dims [1] : tensor<4x100x64xf32>
   return %i : tensor<4x64xi64>
@@ -258,14 +288,14 @@ func.func @kept(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 
 // -----
 
-// A mean and the variance around it in one kernel (training batch_norm's
-// statistics): one pass of Welford states reads the input for both; an
-// apply step computes rsqrt of the statistics: 1 pass, 3 launches (partials,
-// fold, apply). The normalization is a pointwise kernel.
+// A mean and the variance around it in one kernel (training batch_norm):
+// one pass of Welford states reads the input for both, and the apply step
+// reads it again to write the normalized values: 2 passes, 3 launches
+// (partials, fold, apply), no pointwise kernel.
 // CHECK-LABEL: func.func @split_welford
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 1, launches = 3, epilogue = none>
-// CHECK: sinter.kernel pointwise
+// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-NOT: sinter.kernel
 func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
   %d = sinter.sub %x, %m : tensor<?x96xf32>, tensor<1x96xf32>

@@ -32,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
+#include "ColumnKernel.h"
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 
@@ -41,40 +41,6 @@
 using namespace mlir;
 using namespace mlir::sinter;
 using namespace mlir::sinter::cuda;
-
-namespace {
-/// One reduction of a column kernel.
-struct ColumnReduction {
-  ReductionInfo info;
-  /// Results (kept positions) and elements reduced into each.
-  DimExpr positions, groupSize;
-  /// Names of the final results and the partials in the workspace.
-  std::string stats, partial;
-  /// The functor that combines two values.
-  std::string combiner;
-  /// The columns (kept positions) a block of the partial kernel covers (see
-  /// getColumnsPerBlock).
-  int64_t columnsPerBlock = 32;
-  /// Whether a block folds each column's partials as a tree (few static
-  /// columns, many slices: a whole-tensor sum) rather than one thread per
-  /// column in slice order.
-  bool treeFold = false;
-  /// For a mean under the split_welford strategy, the variance around it
-  /// that its Welford states compute too (its index among the reductions).
-  std::optional<size_t> variance;
-  /// Whether the Welford states of its mean compute this variance: it has
-  /// no kernels of its own.
-  bool computedByMean = false;
-
-  /// The type of the partial results: a (value, index) pair for argmax and
-  /// argmin, Welford states for a mean with its variance, a float otherwise.
-  StringRef getAccumulatorType() const {
-    return info.isArg() ? "dev::ArgValue" : variance ? "dev::Welford" : "float";
-  }
-  /// The element type of the final results.
-  StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
-};
-} // namespace
 
 /// The output buffer of `kernel` that holds `value`, if any.
 static const Buffer *findOutput(const EvalKernel &kernel, Value value) {
@@ -88,8 +54,8 @@ static const Buffer *findOutput(const EvalKernel &kernel, Value value) {
 /// adjacent threads read adjacent addresses: one when the innermost dim of
 /// size above 1 is reduced (the block's threads split the reduced elements:
 /// a whole-tensor sum, batch_norm over [N, C, H, W]), otherwise as many as
-/// the reduction keeps, rounded up to a power of two, from one warp to the
-/// whole block.
+/// the reduction keeps, rounded up to a power of two, at most the whole
+/// block (sinter-plan-kernels' rule, for the steps that have no plan).
 static int64_t getColumnsPerBlock(const Shape &input, ArrayRef<int64_t> dims,
                                   const DimExpr &positions) {
   for (int64_t d = static_cast<int64_t>(input.size()) - 1; d >= 0; --d) {
@@ -102,168 +68,7 @@ static int64_t getColumnsPerBlock(const Shape &input, ArrayRef<int64_t> dims,
   std::optional<int64_t> columns = positions.getConstant();
   if (!columns)
     return 32;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*columns), 32, 256);
-}
-
-/// Rows a thread of a partial kernel loads at a time.
-static constexpr int64_t kChunk = 8;
-
-/// Writes the partial kernel of reduction `index`.
-static FailureOr<std::string>
-writePartialKernel(EmitterContext &context, const EvalKernel &kernel,
-                   ArrayRef<ColumnReduction> reductions, size_t index,
-                   StringRef name, ArrayRef<std::string> allDims,
-                   SmallVectorImpl<std::string> &dims) {
-  const ColumnReduction &reduction = reductions[index];
-  CodeWriter writer;
-  llvm::DenseMap<Value, const Buffer *> leafBuffers;
-  std::vector<Buffer> statsBuffers;
-  for (size_t i = 0; i < index; ++i) {
-    Buffer stats;
-    stats.name = reductions[i].stats;
-    stats.value = reductions[i].info.result;
-    stats.shape = context.shapes.getShape(stats.value);
-    stats.isIndex = reductions[i].info.isArg();
-    statsBuffers.push_back(stats);
-  }
-  ScalarEmitter emitter(
-      writer, context.shapes, context.constants,
-      [&](Value value, const Coords &coords) -> FailureOr<Expr> {
-        if (const Buffer *buffer = leafBuffers.lookup(value))
-          return loadElement(emitter, *buffer, coords);
-        return emitError(value.getLoc(), "CUDA emitter: a column reduction "
-                                         "reads a later result");
-      });
-  addKernelLeaves(emitter, kernel, leafBuffers);
-  for (const Buffer &stats : statsBuffers) {
-    emitter.addLeaf(stats.value);
-    leafBuffers[stats.value] = &stats;
-  }
-
-  // Element (column, q) of the input: column indexes the kept dims, q the
-  // reduced.
-  const Shape &shape = context.shapes.getShape(reduction.info.input);
-  Shape kept, reduced;
-  for (auto [d, size] : llvm::enumerate(shape))
-    (llvm::is_contained(reduction.info.dims, static_cast<int64_t>(d)) ? reduced
-                                                                      : kept)
-        .push_back(size);
-  const std::string columns = std::to_string(reduction.columnsPerBlock);
-  const std::string lanes = std::to_string(256 / reduction.columnsPerBlock);
-  const std::string accType = reduction.getAccumulatorType().str();
-  writer.line("dev::Accumulator<" + reduction.combiner + ", " + accType +
-              "> accumulator;");
-  // A block covers `columns` columns; its threads split into `lanes` lanes
-  // of adjacent columns (or, for one column, adjacent reduced elements).
-  const bool oneColumn = reduction.columnsPerBlock == 1;
-  const std::string lane =
-      oneColumn ? "threadIdx.x" : "threadIdx.x / " + columns;
-  writer.line(
-      oneColumn ? "const int64_t column = blockIdx.x;"
-                : "const int64_t column = static_cast<int64_t>(blockIdx.x) * " +
-                      columns + " + threadIdx.x % " + columns + ";");
-  writer.openScope(); // if (column < positions)
-  unsigned guardDepth = writer.getDepth();
-  writer.line("const int64_t step = splits * " + lanes + ";");
-  writer.openScope(); // over this slice's rows, kChunk at a time
-  // Welford chunks hold the values, and how many of them are rows.
-  const bool welford = reduction.variance.has_value();
-  const std::string chunkCombiner = welford ? "dev::SumOp" : reduction.combiner;
-  writer.line((welford ? "float" : accType) + " chunk[" +
-              std::to_string(kChunk) + "];");
-  if (welford)
-    writer.line("int rows = 0;");
-  writer.openScope(); // over the rows of one chunk
-  writer.line("chunk[u] = " + chunkCombiner + "::identity();");
-  writer.openScope(); // if (q < groupSize): the loads stay inside
-  writer.line("const int64_t q = q0 + u * step;");
-  // The column indexes the kept dims (read only when some has size > 1).
-  Coords keptCoords = delinearize(Expr("column", guardDepth), kept);
-  Coords reducedCoords = delinearize(Expr("q", writer.getDepth()), reduced);
-  Coords coords;
-  size_t keptIndex = 0, reducedIndex = 0;
-  for (size_t d = 0; d < shape.size(); ++d)
-    coords.indices.push_back(
-        llvm::is_contained(reduction.info.dims, static_cast<int64_t>(d))
-            ? reducedCoords.indices[reducedIndex++]
-            : keptCoords.indices[keptIndex++]);
-  FailureOr<Expr> element = emitter.emit(reduction.info.input, coords);
-  if (failed(element))
-    return failure();
-  // The index of an argmax is q: it reduces one dim.
-  writer.line("chunk[u] = " +
-              (reduction.info.isArg()
-                   ? "dev::ArgValue{" + element->text + ", q}"
-                   : element->text) +
-              ";");
-  if (welford)
-    writer.line("++rows;");
-  writer.closeScope("if (q0 + u * step < " + reduction.groupSize.str() + ") {");
-  // kChunk loads in flight per thread; the chunk combines as a fixed tree
-  // and joins the accumulator's runs, so that the error grows with about
-  // the square root of the rows a thread reads.
-  writer.closeScope("#pragma unroll\nfor (int u = 0; u < " +
-                    std::to_string(kChunk) + "; ++u) {");
-  writer.line(welford
-                  ? "accumulator.push(dev::welfordOfChunk<" +
-                        std::to_string(kChunk) + ">(chunk, rows));"
-                  : "accumulator.push(dev::treeCombine<" + reduction.combiner +
-                        ", " + std::to_string(kChunk) + ">(chunk));");
-  writer.closeScope("for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * " +
-                    lanes + " + " + lane + "; q0 < " +
-                    reduction.groupSize.str() +
-                    "; q0 += " + std::to_string(kChunk) + " * step) {");
-  writer.closeScope("if (column < " + reduction.positions.str() + ") {");
-  writer.line(accType + " acc = accumulator.result();");
-  if (lanes == "1") {
-    writer.line("if (column < " + reduction.positions.str() + ")");
-    writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
-                " + column] = acc;");
-  } else if (columns == "1") {
-    // The whole block shares one column: a tree over its threads.
-    writer.line("acc = dev::blockReduce<256, " + reduction.combiner +
-                ">(acc);");
-    writer.line("if (threadIdx.x == 0)");
-    writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
-                " + column] = acc;");
-  } else {
-    // Fold the lanes of each column in lane order.
-    writer.line("__shared__ " + accType + " slices[" + lanes + "][" + columns +
-                "];");
-    writer.line("slices[threadIdx.x / " + columns + "][threadIdx.x % " +
-                columns + "] = acc;");
-    writer.line("__syncthreads();");
-    writer.line("if (threadIdx.x < " + columns + " && column < " +
-                reduction.positions.str() + ") {");
-    writer.line("  " + accType + " total = slices[0][threadIdx.x];");
-    writer.line("  for (int k = 1; k < " + lanes + "; ++k)");
-    writer.line("    total = " + reduction.combiner +
-                "()(total, slices[k][threadIdx.x]);");
-    writer.line("  partial[blockIdx.y * " + reduction.positions.str() +
-                " + column] = total;");
-    writer.line("}");
-  }
-  std::string body = writer.finish(1);
-
-  dims.assign(findUsedDims(body, allDims));
-  SmallVector<std::string> parameters = getBufferParameters(kernel.inputs, {});
-  for (const Buffer &stats : statsBuffers)
-    parameters.push_back("const " + stats.getElementType().str() +
-                         " *__restrict__ " + stats.name);
-  parameters.push_back(accType + " *__restrict__ partial");
-  llvm::append_range(parameters, getDimParameters(dims));
-  parameters.push_back("int64_t splits");
-  return "/// Partial " +
-         stringifyReductionCombiner(reduction.info.kind).str() +
-         " over dims [" +
-         llvm::join(
-             llvm::map_range(reduction.info.dims,
-                             [](int64_t d) { return std::to_string(d); }),
-             ", ") +
-         "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
-         "__global__ void __launch_bounds__(256)\n" +
-         formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
-         "}\n";
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*columns), 1, 256);
 }
 
 /// Columns up to this many (static) are folded by a block each.
@@ -387,6 +192,7 @@ cuda::generateColumnReduction(EmitterContext &context,
         kernel.plan ? kernel.plan.getColumnsPerBlock()
                     : getColumnsPerBlock(context.shapes.getShape(info->input),
                                          info->dims, reduction.positions);
+    reduction.runs = kernel.plan && kernel.plan.getVectorWidth() == 4;
     reduction.groupSize = getNumElements(context.shapes.getShape(info->input)) /
                           reduction.positions;
     reduction.stats = "stats" + std::to_string(reductions.size());
@@ -427,6 +233,16 @@ cuda::generateColumnReduction(EmitterContext &context,
   SmallVector<std::string> scratch;
   context.helpers.insert("align");
   context.helpers.insert("column_splits");
+  // The vector path reads runs of 4 from the inputs that are not broadcast
+  // along the innermost dim, as float4s when all are aligned.
+  const bool vector = kernel.plan && kernel.plan.getVectorWidth() == 4;
+  if (vector) {
+    SmallVector<std::string> runs;
+    for (const Buffer &input : kernel.inputs)
+      if (!input.shape.empty() && !input.shape.back().isConstant(1))
+        runs.push_back(input.name);
+    launchBody += formatConjunction("vec", getAlignmentConditions(runs));
+  }
   // The final results: an output the kernel returns as it is, or scratch.
   for (ColumnReduction &reduction : reductions) {
     std::string statsType = reduction.getStatsType().str();
@@ -455,9 +271,12 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::string columnBlocks = "(" + positions + " + " +
                                std::to_string(columnsPerBlock - 1) + ") / " +
                                std::to_string(columnsPerBlock);
+    // A thread loads runs of 4 along the rows: a quarter of the loads.
+    bool rowRuns = reduction.runs && !reduction.hasColumnRuns();
     std::string splitsExpr = "sinterColumnSplits(" + reduction.groupSize.str() +
-                             ", " + std::to_string(256 / columnsPerBlock) +
-                             ", " + columnBlocks + ")";
+                             (rowRuns ? " / 4" : "") + ", " +
+                             std::to_string(reduction.getLanes()) + ", " +
+                             columnBlocks + ")";
     std::string accType = reduction.getAccumulatorType().str();
     std::string partialBytes = "sinterAlign(static_cast<size_t>(" + splitsExpr +
                                ") * " + positions + " * sizeof(" + accType +
@@ -467,7 +286,7 @@ cuda::generateColumnReduction(EmitterContext &context,
     SmallVector<std::string> partialDims, finalDims;
     std::string partialName = kernel.name + "_partial" + suffix;
     std::string finalName = kernel.name + "_final" + suffix;
-    FailureOr<std::string> partialKernel = writePartialKernel(
+    FailureOr<std::string> partialKernel = writeColumnPartialKernel(
         context, kernel, reductions, index, partialName, allDims, partialDims);
     if (failed(partialKernel))
       return failure();
@@ -486,6 +305,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     partialArgs.push_back(reduction.partial);
     llvm::append_range(partialArgs, partialDims);
     partialArgs.push_back(splits);
+    if (vector)
+      partialArgs.push_back("vec");
     std::string grid = "grid" + suffix;
     launchBody += "  const dim3 " + grid + "(static_cast<unsigned>(" +
                   columnBlocks + "),\n" + std::string(14 + grid.size(), ' ') +
@@ -520,7 +341,7 @@ cuda::generateColumnReduction(EmitterContext &context,
   EvalKernel apply;
   apply.name = kernel.name + "_apply";
   apply.body = kernel.body;
-  apply.inputs = kernel.inputs;
+  apply.inputs = viewReshapedInputs(context, kernel.inputs);
   for (const Buffer &output : kernel.outputs)
     if (!llvm::any_of(reductions, [&](const ColumnReduction &reduction) {
           return reduction.info.result == output.value;

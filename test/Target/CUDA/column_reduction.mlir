@@ -33,8 +33,9 @@
 // CHECK: accumulator.push(dev::treeCombine<dev::SumOp, 8>(chunk));
 // CHECK: float acc = accumulator.result();
 // CHECK: __shared__ float slices[2][128];
+// CHECK: const int64_t first = static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x;
 // CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
-// CHECK: partial[blockIdx.y * 96 + column] = total;
+// CHECK: partial[blockIdx.y * 96 + first] = total;
 // The fold: a block per column (96 of them) strides the slices and combines
 // them in a fixed tree; the mean divides by the batch size.
 // CHECK: batch_norm_k0_column_reduction_final0(
@@ -88,21 +89,32 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 
 // CHECK-LABEL: // ===== batch_norm_welford.h =====
 // The same statistics as the planner plans them (split_welford): one pass of
-// Welford states per column and slice (chunks of eight rows: their mean and
-// squared deviations, one division), in blocked runs; the fold writes the
+// Welford states per column and slice, in blocked runs; the fold writes the
 // mean and the variance, and no second partial kernel reads the input again.
+// 96 columns, a multiple of 4: each thread reads runs of 4 adjacent columns
+// (a float4 per row), chunks of four rows per column (their mean and squared
+// deviations, one division), and keeps an accumulator per column.
 // CHECK: //       2 reduction(s) (1 variance(s) in Welford states): per-slice partials, ordered fold, then pointwise apply
 // CHECK-LABEL: batch_norm_welford_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial, int64_t B,
-// CHECK: dev::Accumulator<dev::WelfordOp, dev::Welford> accumulator;
-// CHECK: float chunk[8];
+// CHECK-NEXT: int64_t splits, int vec) {
+// CHECK: dev::Accumulator<dev::WelfordOp, dev::Welford> accumulator[4];
+// CHECK-NEXT: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + 4 * (threadIdx.x % 32);
+// CHECK: const int64_t step = splits * 8;
+// CHECK: float chunk[16];
 // CHECK-NEXT: int rows = 0;
-// CHECK: chunk[u] = dev::SumOp::identity();
+// CHECK: chunk[4 * l + u] = dev::SumOp::identity();
+// CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + column;
+// CHECK-NEXT: const float4 x_run04 = vec ? dev::loadFloat4(x + [[X]])
+// CHECK: chunk[4 * l + u] = x_run0[l];
 // CHECK: ++rows;
-// CHECK: accumulator.push(dev::welfordOfChunk<8>(chunk, rows));
-// CHECK: dev::Welford acc = accumulator.result();
-// CHECK: __shared__ dev::Welford slices[2][128];
+// CHECK: accumulator[l].push(dev::welfordOfChunk<4>(chunk + 4 * l, rows));
+// The block's table holds each thread's 4 columns; a thread per column
+// folds the 8 lanes.
+// CHECK: __shared__ dev::Welford slices[8][128];
+// CHECK: slices[threadIdx.x / 32][4 * (threadIdx.x % 32) + l] = accumulator[l].result();
 // CHECK: total = dev::WelfordOp()(total, slices[k][threadIdx.x]);
+// CHECK: partial[blockIdx.y * 96 + first] = total;
 // CHECK-LABEL: batch_norm_welford_k0_column_reduction_final0(
 // CHECK-NEXT: const dev::Welford *__restrict__ partial, float *__restrict__ stats,
 // CHECK-NEXT: float *__restrict__ variance, int64_t B, int64_t splits) {
@@ -111,6 +123,7 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: variance[p] = total.m2 / static_cast<float>(B);
 // CHECK-NOT: _partial1
 // CHECK: batch_norm_welford_k0_column_reduction_apply(
+// CHECK: const int64_t splits0 = sinterColumnSplits(B, 8, (96 + 127) / 128);
 // CHECK: batch_norm_welford_k0_column_reduction_final0<<<96, 256, 0, stream>>>(
 // CHECK-NEXT: partial0, stats0, stats1, B, splits0);
 // CHECK-NOT: _partial1
@@ -136,37 +149,39 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // -----
 
 // CHECK-LABEL: // ===== column_sum.h =====
-// Wide rows (2000 columns): a block covers 256 adjacent columns with one lane
-// of threads, and writes its partials without a fold through shared memory;
-// so many columns are folded one per thread, in slice order (blocked).
+// Wide rows (2001 columns, not a multiple of 4: scalar loads): a block
+// covers 256 adjacent columns with one lane of threads, and writes its
+// partials without a fold through shared memory; so many columns are folded
+// one per thread, in slice order (blocked).
 // CHECK-LABEL: column_sum_k0_column_reduction_partial0(
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
 // CHECK: const int64_t step = splits * 1;
 // CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
 // CHECK-NOT: __shared__
-// CHECK: if (column < 2000)
-// CHECK-NEXT: partial[blockIdx.y * 2000 + column] = acc;
+// CHECK: if (column < 2001)
+// CHECK-NEXT: partial[blockIdx.y * 2001 + column] = acc;
 // CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
 // CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
-// CHECK-NEXT: accumulator.push(partial[s * 2000 + p]);
+// CHECK-NEXT: accumulator.push(partial[s * 2001 + p]);
 // CHECK-NEXT: float total = accumulator.result();
-// CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2000 + 255) / 256);
-// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2000, 256), 256, 0, stream>>>(
+// CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2001 + 255) / 256);
+// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2001, 256), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x2000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-      -> (tensor<1x2000xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) : (tensor<?x2000xf32>) -> tensor<1x2000xf32> {
-    ^bb0(%a: tensor<?x2000xf32>):
-      %s = sinter.sum %a dims [0] keepdim : tensor<?x2000xf32>
-      sinter.yield %s : tensor<1x2000xf32>
+  func.func @forward(%x: tensor<?x2001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<1x2001xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x2001xf32>) -> tensor<1x2001xf32> {
+    ^bb0(%a: tensor<?x2001xf32>):
+      %s = sinter.sum %a dims [0] keepdim : tensor<?x2001xf32>
+      sinter.yield %s : tensor<1x2001xf32>
     }
-    return %0 : tensor<1x2000xf32>
+    return %0 : tensor<1x2001xf32>
   }
 }
 // -----
 
 // CHECK-LABEL: // ===== column_argmin.h =====
-// argmin over the batch: (value, index) partials, folded with the runtime's
+// argmin over the batch: (value, index) partials (4 adjacent columns a
+// thread, the index of the row), folded with the runtime's
 // dev::ArgMinOp (and no ArgMaxOp; the runtime defines ArgValue and its warp
 // shuffles, so the generated file defines none of them); the final kernel
 // writes the indices straight into the output, with no apply kernel.
@@ -176,10 +191,10 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: struct ArgMinOp
 // CHECK-LABEL: column_argmin_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, dev::ArgValue *__restrict__ partial, int64_t B,
-// CHECK: dev::Accumulator<dev::ArgMinOp, dev::ArgValue> accumulator;
-// CHECK: chunk[u] = dev::ArgValue{{{.*}}, q};
-// CHECK: accumulator.push(dev::treeCombine<dev::ArgMinOp, 8>(chunk));
-// CHECK: __shared__ dev::ArgValue slices[4][64];
+// CHECK: dev::Accumulator<dev::ArgMinOp, dev::ArgValue> accumulator[4];
+// CHECK: chunk[4 * l + u] = dev::ArgValue{x_run0[l], q};
+// CHECK: accumulator[l].push(dev::treeCombine<dev::ArgMinOp, 4>(chunk + 4 * l));
+// CHECK: __shared__ dev::ArgValue slices[16][64];
 // CHECK-LABEL: column_argmin_k0_column_reduction_final0(
 // CHECK-NEXT: const dev::ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
 // CHECK: total = dev::blockReduce<256, dev::ArgMinOp>(total);
@@ -223,5 +238,59 @@ module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
       sinter.yield %m : tensor<1x3x1x1xf32>
     }
     return %0 : tensor<1x3x1x1xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: // ===== nchw_batch_norm.h =====
+// Training batch_norm over [N, C, H, W] with its per-channel affine in one
+// column kernel. W is a multiple of 4, so the plan's vector width is 4: the
+// Welford partials read runs of 4 adjacent elements (a float4 where the
+// launch finds x aligned, 4 scalar loads otherwise), 4 runs per chunk.
+// CHECK-LABEL: nchw_batch_norm_k0_column_reduction_partial0(
+// CHECK: int64_t splits, int vec) {
+// CHECK: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 8) / 4; q0 += 4 * step) {
+// CHECK: float chunk[16];
+// CHECK: const int64_t q = (q0 + u * step) * 4;
+// CHECK: const float4 x_run04 = vec ? dev::loadFloat4(x + [[I:i[0-9]+]]) : make_float4(x[[[I]] + 0], x[[[I]] + 1], x[[[I]] + 2], x[[[I]] + 3]);
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK-NEXT: chunk[4 * u + l] = x_run0[l];
+// CHECK: rows += 4;
+// CHECK: accumulator.push(dev::welfordOfChunk<16>(chunk, rows));
+// The apply step reads the weight [C] as the [C, 1, 1] view that its
+// reshape makes (no shape op left), so it keeps the float4 path, one
+// channel index per four elements.
+// CHECK-LABEL: nchw_batch_norm_k0_column_reduction_apply(
+// CHECK: if (vec) {
+// CHECK: const float4 x_v04 = dev::loadFloat4(x + i);
+// CHECK: const int64_t [[C:i[0-9]+]] = (i / 8) % 4;
+// CHECK: const float [[W:v[0-9]+]] = w[[[C]]];
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK: * [[W]];
+// CHECK: dev::storeFloat4(y + i,
+// The launch checks the alignment once and splits a quarter as many loads.
+// CHECK-LABEL: static sinter_status launch_nchw_batch_norm_k0_column_reduction(
+// CHECK: const int vec = sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
+// CHECK: const int64_t splits0 = sinterColumnSplits((B * 8) / 4, 256, (4 + 0) / 1);
+// CHECK: nchw_batch_norm_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
+// CHECK-NEXT: x, w, partial0, B, splits0, vec);
+module @nchw_batch_norm attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x4x2x4xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]},
+                     %w: tensor<4xf32> {sinter.role = "param", sinter.name = "w"})
+      -> (tensor<?x4x2x4xf32> {sinter.name = "y", sinter.dim_names = ["B", "", "", ""]}) {
+    %0 = sinter.kernel column_reduction(%x, %w) : (tensor<?x4x2x4xf32>, tensor<4xf32>) -> tensor<?x4x2x4xf32> {
+    ^bb0(%a: tensor<?x4x2x4xf32>, %g: tensor<4xf32>):
+      %m = sinter.mean %a dims [0, 2, 3] keepdim : tensor<?x4x2x4xf32>
+      %d = sinter.sub %a, %m : tensor<?x4x2x4xf32>, tensor<1x4x1x1xf32>
+      %sq = sinter.mul %d, %d : tensor<?x4x2x4xf32>, tensor<?x4x2x4xf32>
+      %v = sinter.mean %sq dims [0, 2, 3] keepdim : tensor<?x4x2x4xf32>
+      %r = sinter.rsqrt %v : tensor<1x4x1x1xf32>
+      %n = sinter.mul %d, %r : tensor<?x4x2x4xf32>, tensor<1x4x1x1xf32>
+      %gc = sinter.reshape %g : tensor<4xf32> -> tensor<4x1x1xf32>
+      %y = sinter.mul %n, %gc : tensor<?x4x2x4xf32>, tensor<4x1x1xf32>
+      sinter.yield %y : tensor<?x4x2x4xf32>
+    }
+    return %0 : tensor<?x4x2x4xf32>
   }
 }

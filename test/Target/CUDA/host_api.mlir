@@ -44,7 +44,7 @@
 // compute, needs its result and no partials of its own.
 // CHECK: size_t host_k2_column_reduction_scratch_bytes(int64_t B) {
 // CHECK-NEXT: return sinterAlign(static_cast<size_t>(32) * sizeof(float)) +
-// CHECK-NEXT: sinterAlign(static_cast<size_t>(sinterColumnSplits(B, 8, (32 + 31) / 32)) * 32 * sizeof(dev::Welford));
+// CHECK-NEXT: sinterAlign(static_cast<size_t>(sinterColumnSplits(B, 32, (32 + 31) / 32)) * 32 * sizeof(dev::Welford));
 
 // The model object owns the runtime context, the prepared values and the
 // workspace.

@@ -232,16 +232,17 @@ module @long_rows attributes {sinter.dims = {B = 8 : i64}} {
 
 // CHECK-LABEL: // ===== few_long_rows.h =====
 // 16 rows of 100000 (fewer than two per SM): each row is split over many
-// blocks, whose threads split its elements; an ordered fold per row, then
-// the apply step over every element.
+// blocks, whose threads split its elements in runs of 4 (float4); an
+// ordered fold per row, then the apply step over every element.
 // CHECK: //   few_long_rows_k0_row_reduction: sum, div
 // CHECK-NEXT: //       1 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: few_long_rows_k0_row_reduction_partial0(
 // CHECK: const int64_t column = blockIdx.x;
+// CHECK: const float4 x_run04 = vec ? dev::loadFloat4(x + [[I:i[0-9]+]])
 // CHECK: acc = dev::blockReduce<256, dev::SumOp>(acc);
 // CHECK: few_long_rows_k0_row_reduction_final0(
 // CHECK: few_long_rows_k0_row_reduction_apply(
-// CHECK: const int64_t splits0 = sinterColumnSplits(100000, 256, (16 + 0) / 1);
+// CHECK: const int64_t splits0 = sinterColumnSplits(100000 / 4, 256, (16 + 0) / 1);
 module @few_long_rows {
   func.func @forward(%x: tensor<16x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
       -> (tensor<16x100000xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {

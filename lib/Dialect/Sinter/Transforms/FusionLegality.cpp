@@ -37,21 +37,48 @@ static bool startsWithRows(ArrayRef<int64_t> shape, ArrayRef<int64_t> rows) {
   return shape.size() >= rows.size() && shape.take_front(rows.size()) == rows;
 }
 
+/// The number of elements of static `shape`, or std::nullopt.
+static std::optional<int64_t> getStaticCount(ArrayRef<int64_t> shape) {
+  if (!isStatic(shape))
+    return std::nullopt;
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  return count;
+}
+
+/// Whether static `shape` holds whole rows of `rows` in row-major order
+/// without beginning with the row dims: row r is the run of elements
+/// [r * L, (r + 1) * L) for L = elements / rows, as after a reshape that
+/// regroups the rows ([N, G, C/G * H * W] back to [N, C, H, W], whose
+/// channel dim straddles the rows).
+static bool holdsFlatRows(ArrayRef<int64_t> shape, ArrayRef<int64_t> rows) {
+  std::optional<int64_t> elements = getStaticCount(shape);
+  std::optional<int64_t> rowCount = getStaticCount(rows);
+  return elements && rowCount && *rowCount > 0 && *elements % *rowCount == 0;
+}
+
 /// Whether elementwise `op` computes each row of its result from the same
 /// row of every operand computed in the kernel: the result keeps the rows,
 /// and internal operands have the result's rank (so that broadcasting aligns
-/// row dims with row dims) and keep the rows too. Operands read from HBM may
-/// broadcast in any way (bias [N], per-row [M, 1], full [M, N]).
+/// row dims with row dims) and keep the rows too; or the result holds flat
+/// rows (holdsFlatRows) and internal operands have its shape exactly.
+/// Operands read from HBM may broadcast in any way (bias [N], per-row
+/// [M, 1], per-channel [C, 1, 1], full [M, N]).
 static Legality broadcastsOverSameRows(Operation *op, ArrayRef<int64_t> rows,
                                        IsInternalFn isInternal) {
   ArrayRef<int64_t> result = getFusionShape(op->getResult(0));
-  bool keepsRows =
-      startsWithRows(result, rows) &&
-      llvm::all_of(op->getOperands(), [&](Value operand) {
-        ArrayRef<int64_t> shape = getFusionShape(operand);
-        return !isInternal(operand) ||
-               (shape.size() == result.size() && startsWithRows(shape, rows));
-      });
+  bool startsWith = startsWithRows(result, rows);
+  if (!startsWith && !holdsFlatRows(result, rows))
+    return Legality::reject("broadcasts across rows");
+  bool keepsRows = llvm::all_of(op->getOperands(), [&](Value operand) {
+    ArrayRef<int64_t> shape = getFusionShape(operand);
+    if (!isInternal(operand))
+      return true;
+    return startsWith
+               ? shape.size() == result.size() && startsWithRows(shape, rows)
+               : shape == result;
+  });
   return keepsRows ? Legality() : Legality::reject("broadcasts across rows");
 }
 
@@ -84,7 +111,9 @@ static Legality reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
 
 /// Whether `op` keeps every element in its row: a reshape that keeps the row
 /// dims and regroups only (static) dims after them, e.g. [B, C] -> [B, G,
-/// C/G], or a transpose that leaves the row dims in place.
+/// C/G], or one between static shapes that hold flat rows (a reshape keeps
+/// the row-major order: [N, G, C/G * H * W] -> [N, C, H, W]), or a transpose
+/// that leaves the row dims in place.
 static Legality staysWithinRows(Operation *op, ArrayRef<int64_t> rows) {
   if (!isa<ReshapeOp, TransposeOp>(op))
     return Legality::reject(
@@ -92,6 +121,9 @@ static Legality staysWithinRows(Operation *op, ArrayRef<int64_t> rows) {
   ArrayRef<int64_t> input = getFusionShape(op->getOperand(0));
   ArrayRef<int64_t> result = getFusionShape(op->getResult(0));
   Legality across = Legality::reject("moves elements across rows");
+  if (isa<ReshapeOp>(op) && holdsFlatRows(input, rows) &&
+      holdsFlatRows(result, rows))
+    return Legality();
   if (!startsWithRows(input, rows) || !startsWithRows(result, rows))
     return across;
   if (isa<ReshapeOp>(op))
@@ -145,8 +177,7 @@ static bool isColumnStatistic(ArrayRef<int64_t> shape, ArrayRef<int64_t> full,
 
 Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
                                    ArrayRef<int64_t> reduced,
-                                   IsInternalFn isInternal,
-                                   bool allowFullSize) {
+                                   IsInternalFn isInternal) {
   if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
     SmallVector<int64_t> dims(reduction.getDims());
     llvm::sort(dims);
@@ -164,11 +195,8 @@ Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
   auto isFullSize = [&](Value value) { return getFusionShape(value) == full; };
   Value result = op->getResult(0);
   bool resultIsStatistic = isStatistic(result);
-  if (!resultIsStatistic && !(allowFullSize && isFullSize(result)))
-    return Legality::reject(allowFullSize
-                                ? "is neither a column statistic nor full size"
-                                : "broadcasts statistics back to full size (a "
-                                  "pointwise kernel does that)");
+  if (!resultIsStatistic && !isFullSize(result))
+    return Legality::reject("is neither a column statistic nor full size");
   bool operandsFit = llvm::all_of(op->getOperands(), [&](Value operand) {
     return !isInternal(operand) || isStatistic(operand) ||
            (!resultIsStatistic && isFullSize(operand));

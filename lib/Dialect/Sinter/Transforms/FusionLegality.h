@@ -84,12 +84,12 @@ Legality fitsRows(Operation *op, ArrayRef<int64_t> rows,
 
 /// Whether `op` can be computed by a column-statistics kernel over `full`
 /// (the sorted dims `reduced` reduced): another reduction over the same
-/// dims, or an elementwise op on statistics; with `allowFullSize`, also an
-/// elementwise op that computes a full-size reduction input from full-size
-/// values and statistics (the centered values of a variance).
+/// dims, an elementwise op on statistics, or an elementwise op that computes
+/// a full-size value from full-size values and statistics: the centered
+/// values of a variance, or the normalization and per-channel affine that
+/// the kernel's apply step writes (training batch_norm in one kernel).
 Legality fitsColumns(Operation *op, ArrayRef<int64_t> full,
-                     ArrayRef<int64_t> reduced, IsInternalFn isInternal,
-                     bool allowFullSize);
+                     ArrayRef<int64_t> reduced, IsInternalFn isInternal);
 
 /// Whether `user` reads `value` element for element, so that one thread of
 /// a pointwise kernel computes both: a shape op (an index map: reshape,

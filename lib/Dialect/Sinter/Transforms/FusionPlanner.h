@@ -62,9 +62,6 @@ struct Group {
 /// A set of ops that may join a group together.
 struct Candidate {
   SmallVector<Operation *> ops;
-  /// Whether full-size values may join a column-statistics group (the inputs
-  /// of a reduction), not only statistics.
-  bool allowFullSize = false;
 };
 
 class FusionPlanner {
@@ -114,8 +111,7 @@ private:
   Candidate getProducerClosure(Operation *reduction) const;
   bool feedsMatmul(unsigned group, Operation *op) const;
   Legality canJoin(unsigned group, const Candidate &candidate) const;
-  Legality fits(unsigned group, Operation *op, IsInternalFn isInternal,
-                bool allowFullSize) const;
+  Legality fits(unsigned group, Operation *op, IsInternalFn isInternal) const;
   void explainRejection(unsigned group, const Legality &legality);
   void grow(unsigned group);
 

@@ -12,7 +12,9 @@
 //     ops that stay within the rows of the GEMM output: elementwise consumers,
 //     row and column broadcasts (bias [N], per-row values), reductions along
 //     N and what broadcasts their results back over the same rows (x -
-//     mean(x), group_norm whose groups lie inside rows after a reshape).
+//     mean(x), group_norm whose groups lie inside rows after a reshape, and
+//     its per-channel affine after the reshape back: the channel dim straddles
+//     the rows, which stay runs of elements in row-major order).
 //  2. Every remaining reduction roots a row_reduction group (reduced dims are
 //     a trailing run) or a column_reduction group (any other geometry:
 //     leading, middle, strided, all dims). A row group grows like an epilogue,
@@ -22,8 +24,8 @@
 //     a strided set such as batch_norm's [0, 2, 3], or all): other
 //     reductions over those dims with the elementwise ops that compute their
 //     inputs (variance after mean), and elementwise consumers of the reduced
-//     values; what broadcasts statistics back to full size is left to a
-//     pointwise kernel.
+//     values and of the full-size input, which the kernel's apply step
+//     writes (training batch_norm's normalization and per-channel affine).
 //  3. The remaining elementwise and shape ops form pointwise groups, merged
 //     along edges that do not broadcast.
 //  4. A kernel recomputes a cheap producer from another kernel instead of
@@ -50,15 +52,13 @@ using namespace mlir::sinter::fusion;
 
 /// Whether `op` fits the structure of `group` (see Space).
 Legality FusionPlanner::fits(unsigned group, Operation *op,
-                             IsInternalFn isInternal,
-                             bool allowFullSize) const {
+                             IsInternalFn isInternal) const {
   const Space &space = groups[group].space;
   switch (space.kind) {
   case Space::Kind::Rows:
     return fitsRows(op, space.shape, isInternal);
   case Space::Kind::Columns:
-    return fitsColumns(op, space.shape, space.reduced, isInternal,
-                       allowFullSize);
+    return fitsColumns(op, space.shape, space.reduced, isInternal);
   case Space::Kind::Elementwise:
     return Legality::reject("pointwise kernels merge whole groups");
   }
@@ -80,8 +80,7 @@ bool FusionPlanner::feedsMatmul(unsigned group, Operation *op) const {
 /// Whether the ops of `candidate` may join `group`: none is placed yet or is
 /// a matmul (matmuls only root groups), whatever feeds the matmul of a gemm
 /// group is a view of its operand, and every other op fits the group's
-/// space. Without allowFullSize, a candidate is a consumer, which a
-/// column-statistics or same-shape group does not take.
+/// space.
 Legality FusionPlanner::canJoin(unsigned group,
                                 const Candidate &candidate) const {
   const Group &g = groups[group];
@@ -95,10 +94,9 @@ Legality FusionPlanner::canJoin(unsigned group,
       return Legality::reject("a matmul only roots a kernel", op);
     if (isPlaced(op))
       return Legality::reject("already belongs to another kernel", op);
-    Legality legality =
-        feedsMatmul(group, op)
-            ? isMatmulOperandView(op, g.matmul)
-            : fits(group, op, isInternal, candidate.allowFullSize);
+    Legality legality = feedsMatmul(group, op)
+                            ? isMatmulOperandView(op, g.matmul)
+                            : fits(group, op, isInternal);
     if (!legality)
       return legality.about(op);
   }
@@ -134,7 +132,7 @@ void FusionPlanner::explainRejection(unsigned group, const Legality &legality) {
 /// values and values that are materialized anyway, followed by `reduction`
 /// itself: a sibling statistic that may join a group.
 Candidate FusionPlanner::getProducerClosure(Operation *reduction) const {
-  Candidate candidate{{}, /*allowFullSize=*/true};
+  Candidate candidate;
   llvm::SetVector<Operation *> closure;
   SmallVector<Operation *> worklist = {reduction};
   while (!worklist.empty()) {
@@ -174,9 +172,9 @@ void FusionPlanner::collectCandidates(unsigned group,
         producers.insert(producer);
   }
   for (Operation *op : consumers)
-    out.push_back({{op}, /*allowFullSize=*/false});
+    out.push_back({{op}});
   for (Operation *op : producers)
-    out.push_back({{op}, /*allowFullSize=*/true});
+    out.push_back({{op}});
   if (g.space.kind != Space::Kind::Rows && g.space.kind != Space::Kind::Columns)
     return;
   for (Operation *node : nodes)
@@ -371,7 +369,7 @@ bool FusionPlanner::canRecompute(unsigned group, Operation *op) const {
   }
   if (g.space.kind == Space::Kind::Elementwise)
     return true;
-  return fits(group, op, isInternal, /*allowFullSize=*/true).isLegal();
+  return fits(group, op, isInternal).isLegal();
 }
 
 /// Lets `group` recompute `op` if that lowers the traffic of both kernels

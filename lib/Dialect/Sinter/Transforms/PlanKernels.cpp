@@ -323,7 +323,9 @@ static KernelPlanAttr planRows(KernelOp kernel) {
 
 /// The positions a block of a split reduction covers: one when the
 /// innermost dim of size above 1 is reduced, else the kept positions rounded
-/// up to a power of two, from one warp to the whole block.
+/// up to a power of two, at most the whole block (fewer than a warp's: its
+/// lanes read adjacent short rows, [4M, 16] over dim 0, and none idles),
+/// 32 when symbolic.
 static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
   ArrayRef<int64_t> shape = getShape(reduction.getInput());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
@@ -337,7 +339,45 @@ static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
       getStaticCount(getShape(reduction->getResult(0)));
   if (!positions)
     return 32;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 32, kBlockThreads);
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 1, kBlockThreads);
+}
+
+/// Whether the partial kernels of a split reduction can read runs of 4
+/// adjacent elements (float4): every reduction's innermost dim is static and
+/// a multiple of 4 long, reduced when a block covers one position (runs
+/// along the rows), kept when it covers 4 or more (4 adjacent positions a
+/// thread), and its input is computed elementwise from the kernel's
+/// arguments (a reshape only as the one use of an argument, which the
+/// emitter reads as a view).
+static bool canReadRuns(ArrayRef<Operation *> reductions,
+                        int64_t columnsPerBlock) {
+  if (columnsPerBlock != 1 && columnsPerBlock < 4)
+    return false;
+  auto readsRuns = [&](Operation *op) {
+    auto reduction = cast<ReductionOpInterface>(op);
+    ArrayRef<int64_t> shape = getShape(reduction.getInput());
+    bool innermostReduced = llvm::is_contained(
+        reduction.getDims(), static_cast<int64_t>(shape.size()) - 1);
+    if (shape.empty() || ShapedType::isDynamic(shape.back()) ||
+        shape.back() % 4 != 0 || innermostReduced != (columnsPerBlock == 1))
+      return false;
+    SmallVector<Value> stack = {reduction.getInput()};
+    llvm::DenseSet<Operation *> seen;
+    while (!stack.empty()) {
+      Operation *producer = stack.pop_back_val().getDefiningOp();
+      if (!producer || isa<ReductionOpInterface>(producer) ||
+          !seen.insert(producer).second)
+        continue;
+      if (isShapeOp(producer) &&
+          !(isa<ReshapeOp>(producer) &&
+            isa<BlockArgument>(producer->getOperand(0)) &&
+            producer->getOperand(0).hasOneUse()))
+        return false;
+      llvm::append_range(stack, producer->getOperands());
+    }
+    return true;
+  };
+  return llvm::all_of(reductions, readsRuns);
 }
 
 /// The plan of a split reduction (column_reduction kind, or a row_reduction
@@ -371,12 +411,13 @@ static KernelPlanAttr planSplit(KernelOp kernel) {
       paired.insert(pair->first);
   int64_t pairs = static_cast<int64_t>(paired.size());
   int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
+  int64_t columnsPerBlock = getColumnsPerBlock(first);
   return KernelPlanAttr::get(
       context,
       pairs ? KernelStrategy::split_welford : KernelStrategy::split_reduction,
-      first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0,
-      getColumnsPerBlock(first),
-      /*vectorWidth=*/1, DenseI64ArrayAttr::get(context, {}),
+      first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0, columnsPerBlock,
+      canReadRuns(reductions, columnsPerBlock) ? 4 : 1,
+      DenseI64ArrayAttr::get(context, {}),
       /*passes=*/count + (applyReadsInputs ? 1 : 0),
       /*launches=*/2 * count + (apply ? 1 : 0), EpilogueForm::none);
 }

@@ -1,0 +1,86 @@
+//===- ColumnKernel.h - Column and split reduction kernels ------*- C++ -*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the writers of a column kernel share (ColumnReduction.cpp: the
+// kernel, its fold and apply steps; ColumnPartial.cpp: the partial kernels).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_LIB_TARGET_CUDA_COLUMNKERNEL_H
+#define SINTER_LIB_TARGET_CUDA_COLUMNKERNEL_H
+
+#include "KernelEmitter.h"
+
+namespace mlir::sinter::cuda {
+
+/// One reduction of a column kernel.
+struct ColumnReduction {
+  ReductionInfo info;
+  /// Results (kept positions) and elements reduced into each.
+  DimExpr positions, groupSize;
+  /// Names of the final results and the partials in the workspace.
+  std::string stats, partial;
+  /// The functor that combines two values.
+  std::string combiner;
+  /// The columns (kept positions) a block of the partial kernel covers (see
+  /// getColumnsPerBlock).
+  int64_t columnsPerBlock = 32;
+  /// Whether the partial kernel's threads read runs of 4 adjacent elements
+  /// (the plan's vector width 4): along the reduced innermost dim when a
+  /// block covers one column, else along the kept innermost dim, 4 columns
+  /// per thread.
+  bool runs = false;
+  /// Whether a block folds each column's partials as a tree (few static
+  /// columns, many slices: a whole-tensor sum) rather than one thread per
+  /// column in slice order.
+  bool treeFold = false;
+  /// For a mean under the split_welford strategy, the variance around it
+  /// that its Welford states compute too (its index among the reductions).
+  std::optional<size_t> variance;
+  /// Whether the Welford states of its mean compute this variance: it has
+  /// no kernels of its own.
+  bool computedByMean = false;
+
+  /// The type of the partial results: a (value, index) pair for argmax and
+  /// argmin, Welford states for a mean with its variance, a float otherwise.
+  StringRef getAccumulatorType() const {
+    return info.isArg() ? "dev::ArgValue" : variance ? "dev::Welford" : "float";
+  }
+  /// The element type of the final results.
+  StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
+  /// Whether runs of 4 go along the kept innermost dim (4 columns a thread).
+  bool hasColumnRuns() const { return runs && columnsPerBlock > 1; }
+  /// The threads of a block that cover one row of its columns.
+  int64_t getThreadsPerRow() const {
+    return hasColumnRuns() ? columnsPerBlock / 4 : columnsPerBlock;
+  }
+  /// The lanes a block's threads split into, each over other rows.
+  int64_t getLanes() const { return 256 / getThreadsPerRow(); }
+};
+
+/// `inputs`, where the only use of an input is a reshape, as a buffer of
+/// the reshaped shape: a reshape keeps the row-major order, so that a kernel
+/// reads the same memory as a view, without a shape op (a per-channel weight
+/// [C] as [C, 1, 1] keeps the float4 path).
+std::vector<Buffer> viewReshapedInputs(EmitterContext &context,
+                                       ArrayRef<Buffer> inputs);
+
+/// Writes the partial kernel `name` of reduction `index` of `reductions`,
+/// which reads the final results of those before it; `dims` receives the
+/// dims it takes, among `allDims`. With runs (the innermost dim a multiple
+/// of 4 long), a thread reads runs of 4 adjacent elements: one float4 per
+/// input of the reduced shape (4 scalar loads where the launch finds a
+/// buffer unaligned, the same arithmetic either way).
+FailureOr<std::string>
+writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
+                         ArrayRef<ColumnReduction> reductions, size_t index,
+                         StringRef name, ArrayRef<std::string> allDims,
+                         SmallVectorImpl<std::string> &dims);
+
+} // namespace mlir::sinter::cuda
+
+#endif // SINTER_LIB_TARGET_CUDA_COLUMNKERNEL_H

@@ -1,0 +1,291 @@
+//===- ColumnPartial.cpp - The partial kernels of a column kernel ---------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// A partial kernel reduces one slice of the rows per column (see
+// ColumnReduction.cpp): each thread loads a chunk of elements (or of runs of
+// 4 adjacent elements, as float4s) at a time, combines it as a fixed tree
+// and pushes the result into a blocked accumulator; the block then folds its
+// threads' results in a fixed order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ColumnKernel.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+std::vector<Buffer> cuda::viewReshapedInputs(EmitterContext &context,
+                                             ArrayRef<Buffer> inputs) {
+  std::vector<Buffer> views(inputs.begin(), inputs.end());
+  for (Buffer &view : views) {
+    if (!view.value.hasOneUse())
+      continue;
+    auto reshape = dyn_cast<ReshapeOp>(*view.value.getUsers().begin());
+    if (!reshape)
+      continue;
+    view.value = reshape.getResult();
+    view.shape = context.shapes.getShape(view.value);
+  }
+  return views;
+}
+
+/// The name of the array that holds the run of 4 elements of `buffer` that
+/// begins at `base`, loaded once per run: a float4 where `vec` (the launch
+/// found the buffers aligned), else 4 scalar loads.
+static std::string loadRun(CodeWriter &writer, ScalarEmitter &emitter,
+                           const Buffer &buffer, const Coords &base,
+                           llvm::StringMap<std::string> &vectors) {
+  auto it = vectors.find(buffer.name);
+  if (it != vectors.end())
+    return it->second;
+  Expr linear = emitter.bindIndex(linearize(base, buffer.shape));
+  std::string name = writer.freshName(buffer.name + "_run");
+  auto element = [&](int lane) {
+    return buffer.name + "[" + linear.text + " + " + std::to_string(lane) + "]";
+  };
+  unsigned depth = std::max(linear.depth, base.getDepth());
+  writer.lineAt(depth, "const float4 " + name + "4 = vec ? dev::loadFloat4(" +
+                           buffer.name + " + " + linear.text +
+                           ") : make_float4(" + element(0) + ", " + element(1) +
+                           ", " + element(2) + ", " + element(3) + ");");
+  writer.lineAt(depth, "const float " + name + "[4] = {" + name + "4.x, " +
+                           name + "4.y, " + name + "4.z, " + name + "4.w};");
+  vectors[buffer.name] = name;
+  return name;
+}
+
+/// Loads a thread of a partial kernel has in flight: elements, or runs of 4
+/// on the vector path (fewer: chunks of 16 values keep a partial kernel of
+/// runs along the rows near 48 registers, 5 blocks of 256 threads per SM,
+/// where 8 runs took 80 and 3 blocks, and ran slower on the H100).
+static constexpr int64_t kChunk = 8;
+static constexpr int64_t kVectorChunk = 4;
+
+FailureOr<std::string> cuda::writeColumnPartialKernel(
+    EmitterContext &context, const EvalKernel &kernel,
+    ArrayRef<ColumnReduction> reductions, size_t index, StringRef name,
+    ArrayRef<std::string> allDims, SmallVectorImpl<std::string> &dims) {
+  const ColumnReduction &reduction = reductions[index];
+  const Shape &shape = context.shapes.getShape(reduction.info.input);
+  const bool vector = reduction.runs;
+  const bool columnRuns = reduction.hasColumnRuns();
+  CodeWriter writer;
+  // The vector path: the first element of the run of 4 that the lanes `l`
+  // read, and the float4s already loaded, by buffer.
+  std::optional<Coords> vectorBase;
+  llvm::StringMap<std::string> vectors;
+  llvm::DenseMap<Value, const Buffer *> leafBuffers;
+  std::vector<Buffer> statsBuffers;
+  for (size_t i = 0; i < index; ++i) {
+    Buffer stats;
+    stats.name = reductions[i].stats;
+    stats.value = reductions[i].info.result;
+    stats.shape = context.shapes.getShape(stats.value);
+    stats.isIndex = reductions[i].info.isArg();
+    statsBuffers.push_back(stats);
+  }
+  ScalarEmitter emitter(
+      writer, context.shapes, context.constants,
+      [&](Value value, const Coords &coords) -> FailureOr<Expr> {
+        const Buffer *buffer = leafBuffers.lookup(value);
+        if (!buffer)
+          return emitError(value.getLoc(), "CUDA emitter: a column reduction "
+                                           "reads a later result");
+        if (!vectorBase ||
+            ArrayRef<DimExpr>(buffer->shape) != ArrayRef<DimExpr>(shape))
+          return loadElement(emitter, *buffer, coords);
+        return Expr(loadRun(writer, emitter, *buffer, *vectorBase, vectors) +
+                        "[l]",
+                    writer.getDepth());
+      });
+  EvalKernel viewed = kernel;
+  viewed.inputs = viewReshapedInputs(context, kernel.inputs);
+  addKernelLeaves(emitter, viewed, leafBuffers);
+  for (const Buffer &stats : statsBuffers) {
+    emitter.addLeaf(stats.value);
+    leafBuffers[stats.value] = &stats;
+  }
+
+  // Element (column, q) of the input: column indexes the kept dims, q the
+  // reduced.
+  Shape kept, reduced;
+  for (auto [d, size] : llvm::enumerate(shape))
+    (llvm::is_contained(reduction.info.dims, static_cast<int64_t>(d)) ? reduced
+                                                                      : kept)
+        .push_back(size);
+  const std::string columns = std::to_string(reduction.columnsPerBlock);
+  const std::string threads = std::to_string(reduction.getThreadsPerRow());
+  const std::string lanes = std::to_string(reduction.getLanes());
+  const std::string accType = reduction.getAccumulatorType().str();
+  const std::string positions = reduction.positions.str();
+  writer.line("dev::Accumulator<" + reduction.combiner + ", " + accType +
+              "> accumulator" + (columnRuns ? "[4]" : "") + ";");
+  // A block covers `columns` columns; its threads split into `lanes` lanes
+  // of adjacent columns (4 a thread with column runs; or, for one column,
+  // adjacent reduced elements).
+  const bool oneColumn = reduction.columnsPerBlock == 1;
+  const std::string lane =
+      oneColumn ? "threadIdx.x" : "threadIdx.x / " + threads;
+  std::string inBlock = "threadIdx.x % " + threads;
+  if (columnRuns)
+    inBlock = "4 * (" + inBlock + ")";
+  writer.line(oneColumn ? "const int64_t column = blockIdx.x;"
+                        : "const int64_t column = "
+                          "static_cast<int64_t>(blockIdx.x) * " +
+                              columns + " + " + inBlock + ";");
+  writer.openScope(); // if (column < positions)
+  unsigned guardDepth = writer.getDepth();
+  writer.line("const int64_t step = splits * " + lanes + ";");
+  writer.openScope(); // over this slice's rows, a chunk at a time
+  // Welford chunks hold the values, and how many of them are rows. With
+  // column runs, the values of column l are chunk[loads * l + u].
+  const bool welford = reduction.variance.has_value();
+  const std::string loads = std::to_string(vector ? kVectorChunk : kChunk);
+  const std::string chunkSize =
+      std::to_string(vector ? 4 * kVectorChunk : kChunk);
+  const std::string chunkCombiner = welford ? "dev::SumOp" : reduction.combiner;
+  std::string slot = !vector      ? "u"
+                     : columnRuns ? loads + " * l + u"
+                                  : "4 * u + l";
+  writer.line((welford ? "float" : accType) + " chunk[" + chunkSize + "];");
+  if (welford)
+    writer.line("int rows = 0;");
+  writer.openScope(); // over the loads of one chunk
+  if (vector)
+    writer.line("for (int l = 0; l < 4; ++l)");
+  writer.line((vector ? "  chunk[" : "chunk[") + slot + "] = " + chunkCombiner +
+              "::identity();");
+  writer.openScope(); // if (q < groupSize): the loads stay inside
+  const bool rowRuns = vector && !columnRuns;
+  writer.line(rowRuns ? "const int64_t q = (q0 + u * step) * 4;"
+                      : "const int64_t q = q0 + u * step;");
+  // The column indexes the kept dims (read only when some has size > 1).
+  Coords keptCoords = delinearize(Expr("column", guardDepth), kept);
+  Coords reducedCoords = delinearize(Expr("q", writer.getDepth()), reduced);
+  Coords coords;
+  size_t keptIndex = 0, reducedIndex = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    coords.indices.push_back(
+        llvm::is_contained(reduction.info.dims, static_cast<int64_t>(d))
+            ? reducedCoords.indices[reducedIndex++]
+            : keptCoords.indices[keptIndex++]);
+  std::string position = rowRuns ? "q + l" : "q";
+  if (vector) {
+    // The lanes share every coordinate but the innermost (reduced with row
+    // runs, kept with column runs) one.
+    vectorBase = coords;
+    writer.openScope(); // over the lanes of a run
+    coords.indices.back() = addIndex(emitter.bindIndex(coords.indices.back()),
+                                     Expr("l", writer.getDepth()));
+  }
+  FailureOr<Expr> element = emitter.emit(reduction.info.input, coords);
+  if (failed(element))
+    return failure();
+  // The index of an argmax is q: it reduces one dim.
+  writer.line("chunk[" + slot + "] = " +
+              (reduction.info.isArg()
+                   ? "dev::ArgValue{" + element->text + ", " + position + "}"
+                   : element->text) +
+              ";");
+  if (vector) {
+    writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
+    vectorBase.reset();
+  }
+  if (welford)
+    writer.line(rowRuns ? "rows += 4;" : "++rows;");
+  std::string count = reduction.groupSize.str() + (rowRuns ? " / 4" : "");
+  writer.closeScope("if (q0 + u * step < " + count + ") {");
+  // `loads` loads in flight per thread; the chunk combines as a fixed tree
+  // and joins the accumulator's runs, so that the error grows with about
+  // the square root of the rows a thread reads.
+  writer.closeScope("#pragma unroll\nfor (int u = 0; u < " + loads +
+                    "; ++u) {");
+  if (columnRuns) {
+    writer.line("#pragma unroll");
+    writer.line("for (int l = 0; l < 4; ++l)");
+    writer.line(welford ? "  accumulator[l].push(dev::welfordOfChunk<" + loads +
+                              ">(chunk + " + loads + " * l, rows));"
+                        : "  accumulator[l].push(dev::treeCombine<" +
+                              reduction.combiner + ", " + loads + ">(chunk + " +
+                              loads + " * l));");
+  } else {
+    writer.line(welford
+                    ? "accumulator.push(dev::welfordOfChunk<" + chunkSize +
+                          ">(chunk, rows));"
+                    : "accumulator.push(dev::treeCombine<" +
+                          reduction.combiner + ", " + chunkSize + ">(chunk));");
+  }
+  writer.closeScope("for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * " +
+                    lanes + " + " + lane + "; q0 < " + count +
+                    "; q0 += " + loads + " * step) {");
+  writer.closeScope("if (column < " + positions + ") {");
+  if (!columnRuns)
+    writer.line(accType + " acc = accumulator.result();");
+  if (!columnRuns && lanes == "1") {
+    writer.line("if (column < " + positions + ")");
+    writer.line("  partial[blockIdx.y * " + positions + " + column] = acc;");
+  } else if (oneColumn) {
+    // The whole block shares one column: a tree over its threads.
+    writer.line("acc = dev::blockReduce<256, " + reduction.combiner +
+                ">(acc);");
+    writer.line("if (threadIdx.x == 0)");
+    writer.line("  partial[blockIdx.y * " + positions + " + column] = acc;");
+  } else {
+    // Each thread's columns (4 with column runs) into the block's table,
+    // then fold the lanes of each column in lane order.
+    writer.line("__shared__ " + accType + " slices[" + lanes + "][" + columns +
+                "];");
+    if (columnRuns) {
+      writer.line("#pragma unroll");
+      writer.line("for (int l = 0; l < 4; ++l)");
+      writer.line("  slices[threadIdx.x / " + threads +
+                  "][4 * (threadIdx.x % " + threads +
+                  ") + l] = accumulator[l].result();");
+    } else {
+      writer.line("slices[threadIdx.x / " + columns + "][threadIdx.x % " +
+                  columns + "] = acc;");
+    }
+    writer.line("__syncthreads();");
+    writer.line("const int64_t first = static_cast<int64_t>(blockIdx.x) * " +
+                columns + " + threadIdx.x;");
+    writer.line("if (threadIdx.x < " + columns + " && first < " + positions +
+                ") {");
+    writer.line("  " + accType + " total = slices[0][threadIdx.x];");
+    writer.line("  for (int k = 1; k < " + lanes + "; ++k)");
+    writer.line("    total = " + reduction.combiner +
+                "()(total, slices[k][threadIdx.x]);");
+    writer.line("  partial[blockIdx.y * " + positions + " + first] = total;");
+    writer.line("}");
+  }
+  std::string body = writer.finish(1);
+
+  dims.assign(findUsedDims(body, allDims));
+  SmallVector<std::string> parameters = getBufferParameters(kernel.inputs, {});
+  for (const Buffer &stats : statsBuffers)
+    parameters.push_back("const " + stats.getElementType().str() +
+                         " *__restrict__ " + stats.name);
+  parameters.push_back(accType + " *__restrict__ partial");
+  llvm::append_range(parameters, getDimParameters(dims));
+  parameters.push_back("int64_t splits");
+  if (vector)
+    parameters.push_back("int vec");
+  return "/// Partial " +
+         stringifyReductionCombiner(reduction.info.kind).str() +
+         " over dims [" +
+         llvm::join(
+             llvm::map_range(reduction.info.dims,
+                             [](int64_t d) { return std::to_string(d); }),
+             ", ") +
+         "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
+         "__global__ void __launch_bounds__(256)\n" +
+         formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
+         "}\n";
+}
