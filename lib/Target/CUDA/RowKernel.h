@@ -19,6 +19,8 @@
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 
+#include "llvm/Support/MathExtras.h"
+
 namespace mlir::sinter::cuda {
 
 /// The shared memory a row kernel may use per block: below the 227 KiB that
@@ -34,6 +36,10 @@ inline constexpr int64_t kMediumRowLimit = 8192;
 inline int getTeamSize(int64_t length) {
   return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
 }
+
+/// The thread's float4 group k of a row held in registers, as a C
+/// expression (the `q` of the other float4 loops over a row).
+inline constexpr const char *kRegisterGroup = "(tid + k * kThreads)";
 
 /// One reduction of a row kernel.
 struct RowReduction {
@@ -96,6 +102,18 @@ struct RowPlan {
   bool vectorRows = false;
   /// The buffers whose alignment decides the float4 paths.
   SmallVector<std::string> vectorBuffers;
+  /// The plan's rows in registers: each loop over a row is unrolled over the
+  /// float4 groups of its thread (group q = tid + k * team, k from 0 to
+  /// groupsPerThread()), the cached inputs are loaded into registers once
+  /// per row, and the unaligned case reads the same groups with scalar loads
+  /// (no separate scalar loop). `team` is the plan's static team.
+  bool registerRows = false;
+  int64_t team = 0;
+
+  /// The float4 groups of a row held in registers that one thread holds.
+  int64_t groupsPerThread() const {
+    return llvm::divideCeil(*staticRowLength / 4, team);
+  }
 
   /// Whether the kernel takes the `vec` flag of its float4 paths.
   bool hasVectorPaths() const { return vectorDot || vectorRows; }
@@ -178,6 +196,15 @@ private:
   std::optional<Expr> readVectorLane(const Buffer &buffer,
                                      const Coords &coords);
   void writeCacheFill();
+  /// Loads the cached inputs' parts of the row into registers
+  /// (RowRegisters.cpp).
+  void writeRegisterFill();
+  /// Writes the head of the loop over the thread's float4 groups of a row
+  /// of `length` held in registers, up to its lanes' scope, and returns the
+  /// depth of its group (RowRegisters.cpp).
+  unsigned openRegisterRowLoop(int64_t length);
+  /// Closes what openRegisterRowLoop opened around the lanes' loop.
+  void closeRegisterRowLoop(int64_t length);
   bool usesShared() const;
 
   EmitterContext &context;
@@ -197,6 +224,8 @@ private:
   unsigned vectorDepth = 0;
   /// Arrays already loaded in the float4 loop, by buffer.
   llvm::StringMap<std::string> vectors;
+  /// Inputs held in registers: their arrays, by value.
+  llvm::DenseMap<Value, std::string> registerRows;
 };
 
 } // namespace mlir::sinter::cuda

@@ -82,7 +82,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                        "CUDA emitter: too many row segments for shared memory");
     cachedCondition = fits && !plan->cached.empty() ? "true" : "false";
   }
-  if (plan->cached.empty())
+  // Rows in registers use no shared memory.
+  if (plan->cached.empty() || plan->registerRows)
     cachedCondition = "false";
 
   RowWriter bodyWriter(context, kernel, *plan, cachedCondition);
@@ -182,14 +183,18 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   if (staticTeam) {
     launch += callRows(staticTeam, 1) + "}\n";
     result.strategy =
-        (staticTeam == 32 ? "one warp per row"
-                          : "one block of " + std::to_string(staticTeam) +
-                                " threads per row");
+        staticTeam == 1   ? "one lane per row"
+        : staticTeam < 32 ? std::to_string(staticTeam) + " lanes per row"
+        : staticTeam == 32
+            ? "one warp per row"
+            : "one block of " + std::to_string(staticTeam) + " threads per row";
     // Rows that several passes read are cached, or re-read when the plan
     // found them too long.
     bool reread =
         kernel.plan ? kernel.plan.getPasses() > 1 : !plan->cached.empty();
-    if (cachedCondition == "true")
+    if (plan->registerRows)
+      result.strategy += ", rows held in registers";
+    else if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
     else if (reread)
       result.strategy += ", rows re-read (too long for shared memory)";

@@ -169,12 +169,19 @@ std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
           ArrayRef<DimExpr>(buffer.shape) ||
       !llvm::is_contained(plan.vectorBuffers, buffer.name))
     return std::nullopt;
+  auto held = registerRows.find(buffer.value);
+  if (held != registerRows.end())
+    return Expr(held->second + "[4 * k + l]", writer.getDepth());
   auto it = vectors.find(buffer.name);
   if (it == vectors.end()) {
     std::string name = writer.freshName(buffer.name + "_v");
-    writer.lineAt(vectorDepth, "const float4 " + name + "4 = dev::loadFloat4(" +
-                                   buffer.name + " + " + vectorLinear->text +
-                                   ");");
+    // Rows in registers have no scalar loop: unaligned groups load scalars.
+    std::string load = plan.registerRows
+                           ? "dev::loadFour(" + buffer.name + " + " +
+                                 vectorLinear->text + ", vec)"
+                           : "dev::loadFloat4(" + buffer.name + " + " +
+                                 vectorLinear->text + ")";
+    writer.lineAt(vectorDepth, "const float4 " + name + "4 = " + load + ";");
     writer.lineAt(vectorDepth, "const float " + name + "[4] = {" + name +
                                    "4.x, " + name + "4.y, " + name + "4.z, " +
                                    name + "4.w};");
@@ -187,14 +194,21 @@ LogicalResult
 RowWriter::writeVectorRowLoop(int64_t length,
                               function_ref<LogicalResult(const Expr &)> body,
                               function_ref<void()> finish) {
-  writer.openScope(); // if (vec)
-  writer.openScope(); // over groups of four
-  vectorDepth = writer.getDepth();
+  if (plan.registerRows) {
+    vectorDepth = openRegisterRowLoop(length);
+  } else {
+    writer.openScope(); // if (vec)
+    writer.openScope(); // over groups of four
+    vectorDepth = writer.getDepth();
+  }
   Expr rowBase = emitter.bindIndex(
       mulIndex(Expr("r", rowDepth), sizeExpr(DimExpr::constant(length))));
-  vectorLinear = addIndex(rowBase, Expr("4 * q", vectorDepth));
+  // The first element of the float4 group.
+  std::string group =
+      plan.registerRows ? std::string("4 * ") + kRegisterGroup : "4 * q";
+  vectorLinear = addIndex(rowBase, Expr(group, vectorDepth));
   writer.openScope(); // over the lanes
-  Expr position("4 * q + l", writer.getDepth());
+  Expr position(group + " + l", writer.getDepth());
   laneLinear = addIndex(rowBase, position);
   LogicalResult written = body(position);
   laneLinear.reset();
@@ -203,6 +217,11 @@ RowWriter::writeVectorRowLoop(int64_t length,
     return failure();
   writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
   finish();
+  if (plan.registerRows) {
+    closeRegisterRowLoop(length);
+    vectorLinear.reset();
+    return success();
+  }
   // Unrolled so that each thread has four float4 loads in flight (the order
   // of the combines, and so the result, stays the same).
   writer.closeScope("#pragma unroll 4\nfor (int64_t q = tid; q < " +
@@ -357,13 +376,16 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
         return writeUpdates(group, accumulators, combiners, position);
       })))
     return failure();
-  writer.openScope();
-  if (failed(writeUpdates(group, accumulators, combiners,
-                          Expr("j", writer.getDepth()))))
-    return failure();
-  writer.closeScope("for (int64_t j = tid; j < " + length.str() +
-                    "; j += kThreads) {");
-  if (vectorDot || vectorRows)
+  // Rows in registers have no scalar loop.
+  if (!plan.registerRows) {
+    writer.openScope();
+    if (failed(writeUpdates(group, accumulators, combiners,
+                            Expr("j", writer.getDepth()))))
+      return failure();
+    writer.closeScope("for (int64_t j = tid; j < " + length.str() +
+                      "; j += kThreads) {");
+  }
+  if (vectorDot || (vectorRows && !plan.registerRows))
     writer.closeScope("if (!vec) {");
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
@@ -434,6 +456,8 @@ LogicalResult RowWriter::writeOutputs() {
         llvm::none_of(outputs, [](const Buffer *b) { return b->isIndex; });
     if (vectorRows && failed(writeVectorOutputs(outputs, *length)))
       return failure();
+    if (vectorRows && plan.registerRows)
+      continue;
     writer.openScope();
     Expr position("j", writer.getDepth());
     for (const Buffer *output : outputs) {
@@ -475,9 +499,13 @@ LogicalResult RowWriter::writeVectorOutputs(ArrayRef<const Buffer *> outputs,
       [&] {
         for (const Buffer *output : outputs) {
           std::string out = output->name + "_out";
-          writer.line("dev::storeFloat4(" + output->name + " + " + rowBase +
-                      ", make_float4(" + out + "[0], " + out + "[1], " + out +
-                      "[2], " + out + "[3]));");
+          std::string four = "make_float4(" + out + "[0], " + out + "[1], " +
+                             out + "[2], " + out + "[3])";
+          writer.line(plan.registerRows
+                          ? "dev::storeFour(" + output->name + " + " + rowBase +
+                                ", " + four + ", vec);"
+                          : "dev::storeFloat4(" + output->name + " + " +
+                                rowBase + ", " + four + ");");
         }
       });
 }
@@ -518,7 +546,10 @@ FailureOr<std::string> RowWriter::write() {
 
   writer.openScope();
   rowDepth = writer.getDepth();
-  writeCacheFill();
+  if (plan.registerRows)
+    writeRegisterFill();
+  else
+    writeCacheFill();
   // Reductions level by level; per level, one loop per kind of group.
   for (size_t begin = 0; begin < plan.reductions.size();) {
     unsigned level = plan.reductions[begin].level;
