@@ -195,6 +195,9 @@ private:
   /// coordinates are those of lane l in a buffer with whole rows.
   std::optional<Expr> readVectorLane(const Buffer &buffer,
                                      const Coords &coords);
+  /// Whether `coords` are lane l's position in a buffer of one row's
+  /// elements (a norm's weight), which a row in registers reads as float4.
+  bool isRowParamLane(const Buffer &buffer, const Coords &coords);
   void writeCacheFill();
   /// Loads the cached inputs' parts of the row into registers
   /// (RowRegisters.cpp).
@@ -219,8 +222,9 @@ private:
   llvm::DenseMap<Value, std::string> sharedRows;
   unsigned rowDepth = 0;
   /// While writing a float4 loop: the linear index of lane l's element in
-  /// a buffer with whole rows, the first lane's, and the loop's depth.
-  std::optional<Expr> laneLinear, vectorLinear;
+  /// a buffer with whole rows, the first lane's, the offsets of both in the
+  /// row, and the loop's depth.
+  std::optional<Expr> laneLinear, vectorLinear, lanePosition, vectorGroup;
   unsigned vectorDepth = 0;
   /// Arrays already loaded in the float4 loop, by buffer.
   llvm::StringMap<std::string> vectors;

@@ -161,13 +161,21 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
   return writer.bind(Expr(text, std::max(local.depth, rowDepth)), "float", "v");
 }
 
+bool RowWriter::isRowParamLane(const Buffer &buffer, const Coords &coords) {
+  return plan.registerRows && lanePosition && !buffer.isIndex &&
+         getNumElements(buffer.shape) ==
+             DimExpr::constant(*plan.staticRowLength) &&
+         linearize(coords, buffer.shape).text == lanePosition->text;
+}
+
 std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
                                               const Coords &coords) {
-  if (!laneLinear || !coords.linear ||
-      coords.linear->text != laneLinear->text ||
-      ArrayRef<DimExpr>(coords.linearShape) !=
-          ArrayRef<DimExpr>(buffer.shape) ||
-      !llvm::is_contained(plan.vectorBuffers, buffer.name))
+  if (!laneLinear || !llvm::is_contained(plan.vectorBuffers, buffer.name))
+    return std::nullopt;
+  bool rowParam = isRowParamLane(buffer, coords);
+  if (!rowParam && (!coords.linear || coords.linear->text != laneLinear->text ||
+                    ArrayRef<DimExpr>(coords.linearShape) !=
+                        ArrayRef<DimExpr>(buffer.shape)))
     return std::nullopt;
   auto held = registerRows.find(buffer.value);
   if (held != registerRows.end())
@@ -175,12 +183,12 @@ std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
   auto it = vectors.find(buffer.name);
   if (it == vectors.end()) {
     std::string name = writer.freshName(buffer.name + "_v");
+    // A row param's group starts at the group's offset in the row.
+    std::string address =
+        buffer.name + " + " + (rowParam ? vectorGroup : vectorLinear)->text;
     // Rows in registers have no scalar loop: unaligned groups load scalars.
-    std::string load = plan.registerRows
-                           ? "dev::loadFour(" + buffer.name + " + " +
-                                 vectorLinear->text + ", vec)"
-                           : "dev::loadFloat4(" + buffer.name + " + " +
-                                 vectorLinear->text + ")";
+    std::string load = plan.registerRows ? "dev::loadFour(" + address + ", vec)"
+                                         : "dev::loadFloat4(" + address + ")";
     writer.lineAt(vectorDepth, "const float4 " + name + "4 = " + load + ";");
     writer.lineAt(vectorDepth, "const float " + name + "[4] = {" + name +
                                    "4.x, " + name + "4.y, " + name + "4.z, " +
@@ -206,12 +214,15 @@ RowWriter::writeVectorRowLoop(int64_t length,
   // The first element of the float4 group.
   std::string group =
       plan.registerRows ? std::string("4 * ") + kRegisterGroup : "4 * q";
-  vectorLinear = addIndex(rowBase, Expr(group, vectorDepth));
+  vectorGroup = Expr(group, vectorDepth);
+  vectorLinear = addIndex(rowBase, *vectorGroup);
   writer.openScope(); // over the lanes
   Expr position(group + " + l", writer.getDepth());
   laneLinear = addIndex(rowBase, position);
+  lanePosition = position;
   LogicalResult written = body(position);
   laneLinear.reset();
+  lanePosition.reset();
   vectors.clear();
   if (failed(written))
     return failure();

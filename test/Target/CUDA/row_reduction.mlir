@@ -64,8 +64,8 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // layer_norm over rows of 64: 16 lanes per row (a float4 group each), 16
 // rows per block, the row loaded into registers once (float4 when aligned,
 // scalars otherwise) and read from there by two reductions of different
-// levels (mean, then the variance of x - mean) and the output loop; no
-// scalar loop over the row.
+// levels (mean, then the variance of x - mean) and the output loop, which
+// reads gamma and beta as float4 groups too; no scalar loop over the row.
 // CHECK: //   short_rows_k0_row_reduction: mean, sub, mul, mean, add, rsqrt, mul, mul, add
 // CHECK-NEXT: //       16 lanes per row, rows held in registers, float4 when aligned
 // CHECK: float [[ROW:x_r[0-9]+]][4];
@@ -79,9 +79,9 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: = [[ROW]][4 * k + l] - red
 // CHECK: teamReduce<kThreads, dev::SumOp>({{acc[0-9]+}}) / static_cast<float>(64);
 // CHECK: const float [[SCALE:v[0-9]+]] = rsqrtf(
+// CHECK: dev::loadFour(gamma + 4 * (tid + k * kThreads), vec);
+// CHECK: dev::loadFour(beta + 4 * (tid + k * kThreads), vec);
 // CHECK: * [[SCALE]];
-// CHECK: = gamma[
-// CHECK: = beta[
 // CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
 // CHECK-NOT: j < 64
 // CHECK: return launch_short_rows_k0_row_reduction_rows<16>(
