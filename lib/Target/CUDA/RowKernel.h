@@ -161,10 +161,12 @@ private:
   FailureOr<Expr> emitReducedElement(const RowReduction &reduction,
                                      const Expr &position);
   FailureOr<Expr> emitDotElement(MatmulOp matmul, const Coords &coords);
-  /// Declares one accumulator per reduction of `group`, at its identity.
+  /// Declares one accumulator per reduction of `group`, at its identity
+  /// (with `perLane`, an array of four: one per lane of a float4 group).
   void declareAccumulators(ArrayRef<RowReduction *> group,
                            SmallVectorImpl<std::string> &accumulators,
-                           SmallVectorImpl<std::string> &combiners);
+                           SmallVectorImpl<std::string> &combiners,
+                           bool perLane = false);
   /// Combines every accumulator with its reduction's element at `position`
   /// of the row.
   LogicalResult writeUpdates(ArrayRef<RowReduction *> group,

@@ -74,10 +74,11 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: for (int k = 0; k < 1; ++k) {
 // CHECK-NEXT: const float4 [[F:x_f[0-9]+]] = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK-NEXT: [[ROW]][4 * k] = [[F]].x;
-// CHECK: [[ACC:acc[0-9]+]] = [[ACC]] + [[ROW]][4 * k + l];
-// CHECK: teamReduce<kThreads, dev::SumOp>([[ACC]]) / static_cast<float>(64);
+// CHECK: float [[ACC:acc[0-9]+]][4] = {dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity()};
+// CHECK: [[ACC]][l] = [[ACC]][l] + [[ROW]][4 * k + l];
+// CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>([[ACC]])) / static_cast<float>(64);
 // CHECK: = [[ROW]][4 * k + l] - red
-// CHECK: teamReduce<kThreads, dev::SumOp>({{acc[0-9]+}}) / static_cast<float>(64);
+// CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>({{acc[0-9]+}})) / static_cast<float>(64);
 // CHECK: const float [[SCALE:v[0-9]+]] = rsqrtf(
 // CHECK: dev::loadFour(gamma + 4 * (tid + k * kThreads), vec);
 // CHECK: dev::loadFour(beta + 4 * (tid + k * kThreads), vec);
@@ -160,15 +161,15 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
 // CHECK-NEXT: int vec) {
-// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::ArgMaxOp::identity();
+// CHECK: dev::ArgValue [[ACC:acc[0-9]+]][4] = {dev::ArgMaxOp::identity(),
 // CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int k = 0; k < 1; ++k) {
 // CHECK-NEXT: if ((tid + k * kThreads) < 25) {
 // CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
-// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * (tid + k * kThreads) + l});
+// CHECK: [[ACC]][l] = dev::ArgMaxOp()([[ACC]][l], dev::ArgValue{[[V]][l], 4 * (tid + k * kThreads) + l});
 // CHECK-NOT: if (!vec) {
-// CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
+// CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>(dev::treeCombine<dev::ArgMaxOp, 4>([[ACC]]));
 // CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
 // CHECK: idx[{{i[0-9]+}}] = [[RED]].index;
 // CHECK: sinter_status argmax_forward(
