@@ -301,15 +301,18 @@ void RowWriter::writeCacheFill() {
                               ") { // Copy the rows read more than once.");
 }
 
+bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
+  return plan.registerRows && !reduction.isArg();
+}
+
 void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
                                     SmallVectorImpl<std::string> &accumulators,
-                                    SmallVectorImpl<std::string> &combiners,
-                                    bool perLane) {
+                                    SmallVectorImpl<std::string> &combiners) {
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
     combiners.push_back(getCombiner(*reduction, context));
     std::string identity = combiners.back() + "::identity()";
-    if (perLane)
+    if (accumulatesPerLane(*reduction))
       writer.line((getAccumulatorType(*reduction) + " " + acc + "[4] = {" +
                    identity + ", " + identity + ", " + identity + ", " +
                    identity + "};")
@@ -383,14 +386,10 @@ void RowWriter::writeSinglePassResults(RowReduction &inner,
 LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   DimExpr length = group.front()->groupSize;
   SmallVector<std::string> accumulators, combiners;
-  // Rows in registers accumulate each lane l of the float4 groups apart,
-  // then combine the four as a tree: chains a quarter as long, as accurate
-  // as PyTorch's four accumulators per thread.
-  bool perLane = plan.registerRows;
-  declareAccumulators(group, accumulators, combiners, perLane);
+  declareAccumulators(group, accumulators, combiners);
   SmallVector<std::string> updated(accumulators);
-  if (perLane)
-    for (std::string &acc : updated)
+  for (auto [reduction, acc] : llvm::zip(group, updated))
+    if (accumulatesPerLane(*reduction))
       acc += "[l]";
   bool vectorDot = plan.vectorDot && group.size() == 1 &&
                    group.front() == plan.vectorDot->reduction;
@@ -417,8 +416,9 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
     context.helpers.insert("team_reduce");
-    std::string own =
-        perLane ? "dev::treeCombine<" + combiner + ", 4>(" + acc + ")" : acc;
+    std::string own = accumulatesPerLane(*reduction)
+                          ? "dev::treeCombine<" + combiner + ", 4>(" + acc + ")"
+                          : acc;
     std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + own + ")";
     if (reduction->fusedOuter) {
       writeSinglePassResults(*reduction, reduced);

@@ -161,15 +161,15 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
 // CHECK-NEXT: int vec) {
-// CHECK: dev::ArgValue [[ACC:acc[0-9]+]][4] = {dev::ArgMaxOp::identity(),
+// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::ArgMaxOp::identity();
 // CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int k = 0; k < 1; ++k) {
 // CHECK-NEXT: if ((tid + k * kThreads) < 25) {
 // CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
-// CHECK: [[ACC]][l] = dev::ArgMaxOp()([[ACC]][l], dev::ArgValue{[[V]][l], 4 * (tid + k * kThreads) + l});
+// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * (tid + k * kThreads) + l});
 // CHECK-NOT: if (!vec) {
-// CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>(dev::treeCombine<dev::ArgMaxOp, 4>([[ACC]]));
+// CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
 // CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
 // CHECK: idx[{{i[0-9]+}}] = [[RED]].index;
 // CHECK: sinter_status argmax_forward(
