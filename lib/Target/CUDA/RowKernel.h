@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The row kernels' emitter in three parts: RowPlan.cpp decides what a row
-// kernel reads (its reductions, rows, cached inputs, float4 paths and
-// single-pass pairs), RowWriter.cpp writes its body, RowReduction.cpp its
+// The row kernels' emitter in four parts: RowPlan.cpp decides what a row
+// kernel reads (its reductions, rows, cached inputs, float4 paths, rows in
+// registers and single-pass pairs), RowWriter.cpp writes its body, with its
+// float4 loops and rows in registers in RowVectors.cpp, RowReduction.cpp its
 // launch.
 //
 //===----------------------------------------------------------------------===//
@@ -207,11 +208,11 @@ private:
   bool isRowParamLane(const Buffer &buffer, const Coords &coords);
   void writeCacheFill();
   /// Loads the cached inputs' parts of the row into registers
-  /// (RowRegisters.cpp).
+  /// (RowVectors.cpp).
   void writeRegisterFill();
   /// Writes the head of the loop over the thread's float4 groups of a row
   /// of `length` held in registers, up to its lanes' scope, and returns the
-  /// depth of its group (RowRegisters.cpp).
+  /// depth of its group (RowVectors.cpp).
   unsigned openRegisterRowLoop(int64_t length);
   /// Closes what openRegisterRowLoop opened around the lanes' loop.
   void closeRegisterRowLoop(int64_t length);

@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A row kernel gives every row to a team of threads: one warp for rows of at
-// most 1024 elements, a block of 256 or 1024 threads for longer ones. For
-// each row the team
-//   1. copies the row of every input that more than one pass reads into
-//      shared memory, when it fits, so that HBM is read once per row;
+// A row kernel gives every row to a team of threads: a group of 1 to 16
+// lanes for short rows (several rows per warp), one warp for rows of at most
+// 1024 elements, a block of 256 or 1024 threads for longer ones, as the plan
+// says. For each row the team
+//   1. loads the row of every input that more than one pass reads into
+//      registers (the plan's `registers`), or copies it into shared memory
+//      when it fits there, so that HBM is read once per row;
 //   2. computes the reductions level by level (a reduction that reads
 //      another's result comes after it): each thread accumulates a strided
 //      part of the row, then the team combines the partial results in a fixed
@@ -26,7 +28,8 @@
 // the result count of every reduction, which reduces trailing dims only.
 // Matvec kernels come here too: a dot product with one output column is a
 // sum over the row of lhs * rhs. This file writes the launch; RowPlan.cpp
-// decides what the kernel reads, RowWriter.cpp writes its body.
+// decides what the kernel reads, RowWriter.cpp and RowVectors.cpp write its
+// body.
 //
 //===----------------------------------------------------------------------===//
 

@@ -161,89 +161,6 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
   return writer.bind(Expr(text, std::max(local.depth, rowDepth)), "float", "v");
 }
 
-bool RowWriter::isRowParamLane(const Buffer &buffer, const Coords &coords) {
-  return plan.registerRows && lanePosition && !buffer.isIndex &&
-         getNumElements(buffer.shape) ==
-             DimExpr::constant(*plan.staticRowLength) &&
-         linearize(coords, buffer.shape).text == lanePosition->text;
-}
-
-std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
-                                              const Coords &coords) {
-  if (!laneLinear || !llvm::is_contained(plan.vectorBuffers, buffer.name))
-    return std::nullopt;
-  bool rowParam = isRowParamLane(buffer, coords);
-  if (!rowParam && (!coords.linear || coords.linear->text != laneLinear->text ||
-                    ArrayRef<DimExpr>(coords.linearShape) !=
-                        ArrayRef<DimExpr>(buffer.shape)))
-    return std::nullopt;
-  auto held = registerRows.find(buffer.value);
-  if (held != registerRows.end())
-    return Expr(held->second + "[4 * k + l]", writer.getDepth());
-  auto it = vectors.find(buffer.name);
-  if (it == vectors.end()) {
-    std::string name = writer.freshName(buffer.name + "_v");
-    // A row param's group starts at the group's offset in the row.
-    std::string address =
-        buffer.name + " + " + (rowParam ? vectorGroup : vectorLinear)->text;
-    // Rows in registers have no scalar loop: unaligned groups load scalars.
-    std::string load = plan.registerRows ? "dev::loadFour(" + address + ", vec)"
-                                         : "dev::loadFloat4(" + address + ")";
-    writer.lineAt(vectorDepth, "const float4 " + name + "4 = " + load + ";");
-    writer.lineAt(vectorDepth, "const float " + name + "[4] = {" + name +
-                                   "4.x, " + name + "4.y, " + name + "4.z, " +
-                                   name + "4.w};");
-    it = vectors.insert({buffer.name, name}).first;
-  }
-  return Expr(it->second + "[l]", writer.getDepth());
-}
-
-LogicalResult
-RowWriter::writeVectorRowLoop(int64_t length,
-                              function_ref<LogicalResult(const Expr &)> body,
-                              function_ref<void()> finish) {
-  if (plan.registerRows) {
-    vectorDepth = openRegisterRowLoop(length);
-  } else {
-    writer.openScope(); // if (vec)
-    writer.openScope(); // over groups of four
-    vectorDepth = writer.getDepth();
-  }
-  Expr rowBase = emitter.bindIndex(
-      mulIndex(Expr("r", rowDepth), sizeExpr(DimExpr::constant(length))));
-  // The first element of the float4 group.
-  std::string group =
-      plan.registerRows ? std::string("4 * ") + kRegisterGroup : "4 * q";
-  vectorGroup = Expr(group, vectorDepth);
-  vectorLinear = addIndex(rowBase, *vectorGroup);
-  writer.openScope(); // over the lanes
-  Expr position(group + " + l", writer.getDepth());
-  laneLinear = addIndex(rowBase, position);
-  lanePosition = position;
-  LogicalResult written = body(position);
-  laneLinear.reset();
-  lanePosition.reset();
-  vectors.clear();
-  if (failed(written))
-    return failure();
-  writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
-  finish();
-  if (plan.registerRows) {
-    closeRegisterRowLoop(length);
-    vectorLinear.reset();
-    return success();
-  }
-  // Unrolled so that each thread has four float4 loads in flight (the order
-  // of the combines, and so the result, stays the same).
-  writer.closeScope("#pragma unroll 4\nfor (int64_t q = tid; q < " +
-                    std::to_string(length / 4) + "; q += kThreads) {");
-  vectorLinear.reset();
-  writer.closeScope("if (vec) { // float4 loads");
-  // The scalar loop follows in an `if (!vec)` scope the caller closes.
-  writer.openScope();
-  return success();
-}
-
 FailureOr<Expr> RowWriter::emitDotElement(MatmulOp matmul,
                                           const Coords &coords) {
   // coords index [..., M, K]; lhs is [..., M, K] or [..., K, M], rhs is
@@ -504,39 +421,6 @@ LogicalResult RowWriter::writeOutputs() {
       writer.closeScope("if (!vec) {");
   }
   return success();
-}
-
-LogicalResult RowWriter::writeVectorOutputs(ArrayRef<const Buffer *> outputs,
-                                            int64_t length) {
-  // Rows of `length` are contiguous: element 4 * q + l of row r is at
-  // r * length + 4 * q + l in every output.
-  std::string rowBase;
-  return writeVectorRowLoop(
-      length,
-      [&](const Expr &position) -> LogicalResult {
-        rowBase = vectorLinear->text;
-        for (const Buffer *output : outputs) {
-          writer.lineAt(vectorDepth, "float " + output->name + "_out[4];");
-          FailureOr<Expr> element =
-              emitter.emit(output->value, rowCoords(output->shape, position));
-          if (failed(element))
-            return failure();
-          writer.line(output->name + "_out[l] = " + element->text + ";");
-        }
-        return success();
-      },
-      [&] {
-        for (const Buffer *output : outputs) {
-          std::string out = output->name + "_out";
-          std::string four = "make_float4(" + out + "[0], " + out + "[1], " +
-                             out + "[2], " + out + "[3])";
-          writer.line(plan.registerRows
-                          ? "dev::storeFour(" + output->name + " + " + rowBase +
-                                ", " + four + ", vec);"
-                          : "dev::storeFloat4(" + output->name + " + " +
-                                rowBase + ", " + four + ");");
-        }
-      });
 }
 
 FailureOr<std::string> RowWriter::write() {
