@@ -86,8 +86,8 @@ module @gemm_divide_sum_scaling attributes {sinter.dims = {B = 1024 : i64}} {
 // another kernel as k<i>#<j>; without sinter.dims a `?` counts as 1024.
 
 // CHECK-LABEL: fusion plan of @f: 2 kernels; bytes and FLOPs estimated with symbolic dims at their sinter.dims defaults (none declared; ? = 1024)
-// CHECK-NEXT:  kernel  kind           strategy      launches   bytes    FLOPs  inputs      outputs     ops
-// CHECK-NEXT:  k0      row_reduction  warp_per_row         1  528384   131072  arg0        k0#0, out1  exp, sum
+// CHECK-NEXT:  kernel  kind           strategy         launches   bytes    FLOPs  inputs      outputs     ops
+// CHECK-NEXT:  k0      row_reduction  subwarp_per_row      1  528384   131072  arg0        k0#0, out1  exp, sum
 // CHECK-NEXT:  k1      gemm           library_gemm         1  401408  4194304  k0#0, arg1  out0        matmul
 // CHECK-NEXT:  total                                          929792  4325376
 

@@ -35,11 +35,39 @@ func.func @elementwise_scalar(%x: tensor<?x7xf32>, %b: tensor<7xf32>) -> tensor<
 
 // -----
 
-// Softmax over rows of 512: a warp per row, eight rows per block, the row
-// (read by three passes) cached, so HBM is read once.
+// Softmax over rows of 32: eight lanes per row (a float4 group each), 32
+// rows per block of 256 threads, the row held in registers, so HBM is read
+// once.
+// CHECK-LABEL: func.func @subwarp_per_row
+// CHECK: sinter.kernel row_reduction
+// CHECK-SAME: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @subwarp_per_row(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x32xf32>
+  %d = sinter.sub %x, %m : tensor<?x32xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x32xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x32xf32>
+  %y = sinter.div %e, %s : tensor<?x32xf32>, tensor<?x1xf32>
+  return %y : tensor<?x32xf32>
+}
+
+// -----
+
+// Rows of 20: five float4 groups, so eight lanes (a power of two), three of
+// them idle.
+// CHECK-LABEL: func.func @subwarp_partial
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @subwarp_partial(%x: tensor<?x20xf32>) -> tensor<?xi64> {
+  %i = sinter.argmax %x dims [1] : tensor<?x20xf32>
+  return %i : tensor<?xi64>
+}
+
+// -----
+
+// Softmax over rows of 512: a warp per row, eight rows per block, four
+// float4 groups of the row (read by three passes) in each lane's registers.
 // CHECK-LABEL: func.func @warp_per_row
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
 func.func @warp_per_row(%x: tensor<?x512xf32>) -> tensor<?x512xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<?x512xf32>
   %d = sinter.sub %x, %m : tensor<?x512xf32>, tensor<?x1xf32>
@@ -51,13 +79,39 @@ func.func @warp_per_row(%x: tensor<?x512xf32>) -> tensor<?x512xf32> {
 
 // -----
 
-// Rows of 4096: a block of 256 threads per row, cached.
+// Rows of 510 are not float4 groups: a warp per row, the row cached in
+// shared memory.
+// CHECK-LABEL: func.func @warp_shared
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+func.func @warp_shared(%x: tensor<?x510xf32>) -> tensor<?x510xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x510xf32>
+  %d = sinter.sub %x, %m : tensor<?x510xf32>, tensor<?x1xf32>
+  return %d : tensor<?x510xf32>
+}
+
+// -----
+
+// Rows of 4096: a block of 256 threads per row, four float4 groups per
+// thread in registers.
 // CHECK-LABEL: func.func @block_per_row
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
 func.func @block_per_row(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<?x4096xf32>
   %d = sinter.sub %x, %m : tensor<?x4096xf32>, tensor<?x1xf32>
   return %d : tensor<?x4096xf32>
+}
+
+// -----
+
+// Two inputs over rows of 8192 would take 64 floats of registers per
+// thread: both cached in shared memory instead.
+// CHECK-LABEL: func.func @block_shared
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none>
+func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tensor<?x8192xf32> {
+  %p = sinter.mul %x, %y : tensor<?x8192xf32>, tensor<?x8192xf32>
+  %m = sinter.mean %p dims [1] keepdim : tensor<?x8192xf32>
+  %d = sinter.sub %p, %m : tensor<?x8192xf32>, tensor<?x1xf32>
+  return %d : tensor<?x8192xf32>
 }
 
 // -----

@@ -222,20 +222,20 @@ std::string cuda::formatConjunction(StringRef name,
 
 std::string cuda::getDeviceHelper(StringRef name) {
   if (name == "team_reduce")
-    return R"(/// Reduces `value` over the kThreads threads of a row:
-/// one warp, or the whole block. Deterministic (sinter/rt_device.cuh).
+    return R"(/// Reduces `value` over the kThreads threads of a row: a group of
+/// lanes, one warp, or the whole block. Deterministic (sinter/rt_device.cuh).
 template <int kThreads, typename Op, typename T>
 __device__ __forceinline__ T teamReduce(T value) {
-  if constexpr (kThreads == dev::kWarpSize)
-    return dev::warpReduce<Op>(value);
+  if constexpr (kThreads <= dev::kWarpSize)
+    return dev::laneGroupReduce<kThreads, Op>(value);
   else
     return dev::blockReduce<kThreads, Op>(value);
 }
 
 /// Synchronizes the threads that share a row.
 template <int kThreads> __device__ __forceinline__ void teamSync() {
-  if constexpr (kThreads == dev::kWarpSize)
-    __syncwarp();
+  if constexpr (kThreads <= dev::kWarpSize)
+    __syncwarp(dev::laneGroupMask<kThreads>());
   else
     __syncthreads();
 }

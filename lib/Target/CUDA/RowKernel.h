@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The row kernels' emitter in three parts: RowPlan.cpp decides what a row
-// kernel reads (its reductions, rows, cached inputs, float4 paths and
-// single-pass pairs), RowWriter.cpp writes its body, RowReduction.cpp its
+// The row kernels' emitter in four parts: RowPlan.cpp decides what a row
+// kernel reads (its reductions, rows, cached inputs, float4 paths, rows in
+// registers and single-pass pairs), RowWriter.cpp writes its body, with its
+// float4 loops and rows in registers in RowVectors.cpp, RowReduction.cpp its
 // launch.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +19,8 @@
 #include "KernelEmitter.h"
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
+
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::sinter::cuda {
 
@@ -34,6 +37,10 @@ inline constexpr int64_t kMediumRowLimit = 8192;
 inline int getTeamSize(int64_t length) {
   return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
 }
+
+/// The thread's float4 group k of a row held in registers, as a C
+/// expression (the `q` of the other float4 loops over a row).
+inline constexpr const char *kRegisterGroup = "(tid + k * kThreads)";
 
 /// One reduction of a row kernel.
 struct RowReduction {
@@ -96,6 +103,18 @@ struct RowPlan {
   bool vectorRows = false;
   /// The buffers whose alignment decides the float4 paths.
   SmallVector<std::string> vectorBuffers;
+  /// The plan's rows in registers: each loop over a row is unrolled over the
+  /// float4 groups of its thread (group q = tid + k * team, k from 0 to
+  /// groupsPerThread()), the cached inputs are loaded into registers once
+  /// per row, and the unaligned case reads the same groups with scalar loads
+  /// (no separate scalar loop). `team` is the plan's static team.
+  bool registerRows = false;
+  int64_t team = 0;
+
+  /// The float4 groups of a row held in registers that one thread holds.
+  int64_t groupsPerThread() const {
+    return llvm::divideCeil(*staticRowLength / 4, team);
+  }
 
   /// Whether the kernel takes the `vec` flag of its float4 paths.
   bool hasVectorPaths() const { return vectorDot || vectorRows; }
@@ -143,7 +162,14 @@ private:
   FailureOr<Expr> emitReducedElement(const RowReduction &reduction,
                                      const Expr &position);
   FailureOr<Expr> emitDotElement(MatmulOp matmul, const Coords &coords);
-  /// Declares one accumulator per reduction of `group`, at its identity.
+  /// Whether `reduction` keeps an accumulator per lane of the float4 groups
+  /// (rows in registers), combined as a tree at the end: chains a quarter
+  /// as long, as accurate as PyTorch's four accumulators per thread. Not
+  /// argmax/argmin, whose result the order does not change (and whose four
+  /// (value, index) accumulators cost 8% on the H100).
+  bool accumulatesPerLane(const RowReduction &reduction) const;
+  /// Declares one accumulator per reduction of `group`, at its identity (an
+  /// array of four where it accumulates per lane).
   void declareAccumulators(ArrayRef<RowReduction *> group,
                            SmallVectorImpl<std::string> &accumulators,
                            SmallVectorImpl<std::string> &combiners);
@@ -177,7 +203,19 @@ private:
   /// coordinates are those of lane l in a buffer with whole rows.
   std::optional<Expr> readVectorLane(const Buffer &buffer,
                                      const Coords &coords);
+  /// Whether `coords` are lane l's position in a buffer of one row's
+  /// elements (a norm's weight), which a row in registers reads as float4.
+  bool isRowParamLane(const Buffer &buffer, const Coords &coords);
   void writeCacheFill();
+  /// Loads the cached inputs' parts of the row into registers
+  /// (RowVectors.cpp).
+  void writeRegisterFill();
+  /// Writes the head of the loop over the thread's float4 groups of a row
+  /// of `length` held in registers, up to its lanes' scope, and returns the
+  /// depth of its group (RowVectors.cpp).
+  unsigned openRegisterRowLoop(int64_t length);
+  /// Closes what openRegisterRowLoop opened around the lanes' loop.
+  void closeRegisterRowLoop(int64_t length);
   bool usesShared() const;
 
   EmitterContext &context;
@@ -192,11 +230,14 @@ private:
   llvm::DenseMap<Value, std::string> sharedRows;
   unsigned rowDepth = 0;
   /// While writing a float4 loop: the linear index of lane l's element in
-  /// a buffer with whole rows, the first lane's, and the loop's depth.
-  std::optional<Expr> laneLinear, vectorLinear;
+  /// a buffer with whole rows, the first lane's, the offsets of both in the
+  /// row, and the loop's depth.
+  std::optional<Expr> laneLinear, vectorLinear, lanePosition, vectorGroup;
   unsigned vectorDepth = 0;
   /// Arrays already loaded in the float4 loop, by buffer.
   llvm::StringMap<std::string> vectors;
+  /// Inputs held in registers: their arrays, by value.
+  llvm::DenseMap<Value, std::string> registerRows;
 };
 
 } // namespace mlir::sinter::cuda

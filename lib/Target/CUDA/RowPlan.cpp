@@ -280,5 +280,23 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
     llvm::for_each(kernel.inputs, addWholeRows);
     llvm::for_each(kernel.outputs, addWholeRows);
   }
+  // The plan's rows in registers: float4 groups of whole rows, and of
+  // params of one row's elements (a norm's weight).
+  plan.registerRows = kernel.plan && kernel.plan.getRegisters();
+  if (plan.registerRows) {
+    plan.team = kernel.plan.getBlock();
+    for (const Buffer &input : kernel.inputs)
+      if (plan.vectorRows && !input.isIndex &&
+          getNumElements(input.shape) ==
+              DimExpr::constant(*plan.staticRowLength))
+        plan.vectorBuffers.push_back(input.name);
+    bool wholeRows = llvm::all_of(plan.reductions, [&](RowReduction &r) {
+      return r.groupSize == DimExpr::constant(*plan.staticRowLength);
+    });
+    if (!plan.vectorRows || !wholeRows)
+      return emitError(kernel.body->getParentOp()->getLoc(),
+                       "CUDA emitter: rows in registers need reductions over "
+                       "whole rows of a static multiple of 4");
+  }
   return plan;
 }

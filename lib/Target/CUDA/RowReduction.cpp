@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A row kernel gives every row to a team of threads: one warp for rows of at
-// most 1024 elements, a block of 256 or 1024 threads for longer ones. For
-// each row the team
-//   1. copies the row of every input that more than one pass reads into
-//      shared memory, when it fits, so that HBM is read once per row;
+// A row kernel gives every row to a team of threads: a group of 1 to 16
+// lanes for short rows (several rows per warp), one warp for rows of at most
+// 1024 elements, a block of 256 or 1024 threads for longer ones, as the plan
+// says. For each row the team
+//   1. loads the row of every input that more than one pass reads into
+//      registers (the plan's `registers`), or copies it into shared memory
+//      when it fits there, so that HBM is read once per row;
 //   2. computes the reductions level by level (a reduction that reads
 //      another's result comes after it): each thread accumulates a strided
 //      part of the row, then the team combines the partial results in a fixed
@@ -26,7 +28,8 @@
 // the result count of every reduction, which reduces trailing dims only.
 // Matvec kernels come here too: a dot product with one output column is a
 // sum over the row of lhs * rhs. This file writes the launch; RowPlan.cpp
-// decides what the kernel reads, RowWriter.cpp writes its body.
+// decides what the kernel reads, RowWriter.cpp and RowVectors.cpp write its
+// body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,7 +85,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                        "CUDA emitter: too many row segments for shared memory");
     cachedCondition = fits && !plan->cached.empty() ? "true" : "false";
   }
-  if (plan->cached.empty())
+  // Rows in registers use no shared memory.
+  if (plan->cached.empty() || plan->registerRows)
     cachedCondition = "false";
 
   RowWriter bodyWriter(context, kernel, *plan, cachedCondition);
@@ -182,14 +186,18 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   if (staticTeam) {
     launch += callRows(staticTeam, 1) + "}\n";
     result.strategy =
-        (staticTeam == 32 ? "one warp per row"
-                          : "one block of " + std::to_string(staticTeam) +
-                                " threads per row");
+        staticTeam == 1   ? "one lane per row"
+        : staticTeam < 32 ? std::to_string(staticTeam) + " lanes per row"
+        : staticTeam == 32
+            ? "one warp per row"
+            : "one block of " + std::to_string(staticTeam) + " threads per row";
     // Rows that several passes read are cached, or re-read when the plan
     // found them too long.
     bool reread =
         kernel.plan ? kernel.plan.getPasses() > 1 : !plan->cached.empty();
-    if (cachedCondition == "true")
+    if (plan->registerRows)
+      result.strategy += ", rows held in registers";
+    else if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
     else if (reread)
       result.strategy += ", rows re-read (too long for shared memory)";

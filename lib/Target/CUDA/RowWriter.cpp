@@ -161,59 +161,6 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
   return writer.bind(Expr(text, std::max(local.depth, rowDepth)), "float", "v");
 }
 
-std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
-                                              const Coords &coords) {
-  if (!laneLinear || !coords.linear ||
-      coords.linear->text != laneLinear->text ||
-      ArrayRef<DimExpr>(coords.linearShape) !=
-          ArrayRef<DimExpr>(buffer.shape) ||
-      !llvm::is_contained(plan.vectorBuffers, buffer.name))
-    return std::nullopt;
-  auto it = vectors.find(buffer.name);
-  if (it == vectors.end()) {
-    std::string name = writer.freshName(buffer.name + "_v");
-    writer.lineAt(vectorDepth, "const float4 " + name + "4 = dev::loadFloat4(" +
-                                   buffer.name + " + " + vectorLinear->text +
-                                   ");");
-    writer.lineAt(vectorDepth, "const float " + name + "[4] = {" + name +
-                                   "4.x, " + name + "4.y, " + name + "4.z, " +
-                                   name + "4.w};");
-    it = vectors.insert({buffer.name, name}).first;
-  }
-  return Expr(it->second + "[l]", writer.getDepth());
-}
-
-LogicalResult
-RowWriter::writeVectorRowLoop(int64_t length,
-                              function_ref<LogicalResult(const Expr &)> body,
-                              function_ref<void()> finish) {
-  writer.openScope(); // if (vec)
-  writer.openScope(); // over groups of four
-  vectorDepth = writer.getDepth();
-  Expr rowBase = emitter.bindIndex(
-      mulIndex(Expr("r", rowDepth), sizeExpr(DimExpr::constant(length))));
-  vectorLinear = addIndex(rowBase, Expr("4 * q", vectorDepth));
-  writer.openScope(); // over the lanes
-  Expr position("4 * q + l", writer.getDepth());
-  laneLinear = addIndex(rowBase, position);
-  LogicalResult written = body(position);
-  laneLinear.reset();
-  vectors.clear();
-  if (failed(written))
-    return failure();
-  writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
-  finish();
-  // Unrolled so that each thread has four float4 loads in flight (the order
-  // of the combines, and so the result, stays the same).
-  writer.closeScope("#pragma unroll 4\nfor (int64_t q = tid; q < " +
-                    std::to_string(length / 4) + "; q += kThreads) {");
-  vectorLinear.reset();
-  writer.closeScope("if (vec) { // float4 loads");
-  // The scalar loop follows in an `if (!vec)` scope the caller closes.
-  writer.openScope();
-  return success();
-}
-
 FailureOr<Expr> RowWriter::emitDotElement(MatmulOp matmul,
                                           const Coords &coords) {
   // coords index [..., M, K]; lhs is [..., M, K] or [..., K, M], rhs is
@@ -271,15 +218,26 @@ void RowWriter::writeCacheFill() {
                               ") { // Copy the rows read more than once.");
 }
 
+bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
+  return plan.registerRows && !reduction.isArg();
+}
+
 void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
                                     SmallVectorImpl<std::string> &accumulators,
                                     SmallVectorImpl<std::string> &combiners) {
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
     combiners.push_back(getCombiner(*reduction, context));
-    writer.line((getAccumulatorType(*reduction) + " " + acc + " = " +
-                 combiners.back() + "::identity();")
-                    .str());
+    std::string identity = combiners.back() + "::identity()";
+    if (accumulatesPerLane(*reduction))
+      writer.line((getAccumulatorType(*reduction) + " " + acc + "[4] = {" +
+                   identity + ", " + identity + ", " + identity + ", " +
+                   identity + "};")
+                      .str());
+    else
+      writer.line(
+          (getAccumulatorType(*reduction) + " " + acc + " = " + identity + ";")
+              .str());
     accumulators.push_back(acc);
   }
 }
@@ -346,6 +304,10 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   DimExpr length = group.front()->groupSize;
   SmallVector<std::string> accumulators, combiners;
   declareAccumulators(group, accumulators, combiners);
+  SmallVector<std::string> updated(accumulators);
+  for (auto [reduction, acc] : llvm::zip(group, updated))
+    if (accumulatesPerLane(*reduction))
+      acc += "[l]";
   bool vectorDot = plan.vectorDot && group.size() == 1 &&
                    group.front() == plan.vectorDot->reduction;
   if (vectorDot)
@@ -354,21 +316,27 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   bool vectorRows = plan.vectorRows && vectorLength && *vectorLength % 4 == 0;
   if (vectorRows &&
       failed(writeVectorRowLoop(*vectorLength, [&](const Expr &position) {
-        return writeUpdates(group, accumulators, combiners, position);
+        return writeUpdates(group, updated, combiners, position);
       })))
     return failure();
-  writer.openScope();
-  if (failed(writeUpdates(group, accumulators, combiners,
-                          Expr("j", writer.getDepth()))))
-    return failure();
-  writer.closeScope("for (int64_t j = tid; j < " + length.str() +
-                    "; j += kThreads) {");
-  if (vectorDot || vectorRows)
+  // Rows in registers have no scalar loop.
+  if (!plan.registerRows) {
+    writer.openScope();
+    if (failed(writeUpdates(group, accumulators, combiners,
+                            Expr("j", writer.getDepth()))))
+      return failure();
+    writer.closeScope("for (int64_t j = tid; j < " + length.str() +
+                      "; j += kThreads) {");
+  }
+  if (vectorDot || (vectorRows && !plan.registerRows))
     writer.closeScope("if (!vec) {");
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
     context.helpers.insert("team_reduce");
-    std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + acc + ")";
+    std::string own = accumulatesPerLane(*reduction)
+                          ? "dev::treeCombine<" + combiner + ", 4>(" + acc + ")"
+                          : acc;
+    std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + own + ")";
     if (reduction->fusedOuter) {
       writeSinglePassResults(*reduction, reduced);
       continue;
@@ -434,6 +402,8 @@ LogicalResult RowWriter::writeOutputs() {
         llvm::none_of(outputs, [](const Buffer *b) { return b->isIndex; });
     if (vectorRows && failed(writeVectorOutputs(outputs, *length)))
       return failure();
+    if (vectorRows && plan.registerRows)
+      continue;
     writer.openScope();
     Expr position("j", writer.getDepth());
     for (const Buffer *output : outputs) {
@@ -451,35 +421,6 @@ LogicalResult RowWriter::writeOutputs() {
       writer.closeScope("if (!vec) {");
   }
   return success();
-}
-
-LogicalResult RowWriter::writeVectorOutputs(ArrayRef<const Buffer *> outputs,
-                                            int64_t length) {
-  // Rows of `length` are contiguous: element 4 * q + l of row r is at
-  // r * length + 4 * q + l in every output.
-  std::string rowBase;
-  return writeVectorRowLoop(
-      length,
-      [&](const Expr &position) -> LogicalResult {
-        rowBase = vectorLinear->text;
-        for (const Buffer *output : outputs) {
-          writer.lineAt(vectorDepth, "float " + output->name + "_out[4];");
-          FailureOr<Expr> element =
-              emitter.emit(output->value, rowCoords(output->shape, position));
-          if (failed(element))
-            return failure();
-          writer.line(output->name + "_out[l] = " + element->text + ";");
-        }
-        return success();
-      },
-      [&] {
-        for (const Buffer *output : outputs) {
-          std::string out = output->name + "_out";
-          writer.line("dev::storeFloat4(" + output->name + " + " + rowBase +
-                      ", make_float4(" + out + "[0], " + out + "[1], " + out +
-                      "[2], " + out + "[3]));");
-        }
-      });
 }
 
 FailureOr<std::string> RowWriter::write() {
@@ -518,7 +459,10 @@ FailureOr<std::string> RowWriter::write() {
 
   writer.openScope();
   rowDepth = writer.getDepth();
-  writeCacheFill();
+  if (plan.registerRows)
+    writeRegisterFill();
+  else
+    writeCacheFill();
   // Reductions level by level; per level, one loop per kind of group.
   for (size_t begin = 0; begin < plan.reductions.size();) {
     unsigned level = plan.reductions[begin].level;

@@ -84,6 +84,26 @@ __device__ __forceinline__ void storeFloat4(float *ptr, float4 value) {
   *reinterpret_cast<float4 *>(ptr) = value;
 }
 
+/// The four floats at \p ptr: one 16-byte load when \p vec (then \p ptr must
+/// be 16-byte aligned), four scalar loads otherwise.
+__device__ __forceinline__ float4 loadFour(const float *ptr, int vec) {
+  return vec ? loadFloat4(ptr) : make_float4(ptr[0], ptr[1], ptr[2], ptr[3]);
+}
+
+/// Stores the four floats of \p value at \p ptr: one 16-byte store when
+/// \p vec (then \p ptr must be 16-byte aligned), four scalar stores
+/// otherwise.
+__device__ __forceinline__ void storeFour(float *ptr, float4 value, int vec) {
+  if (vec) {
+    storeFloat4(ptr, value);
+  } else {
+    ptr[0] = value.x;
+    ptr[1] = value.y;
+    ptr[2] = value.z;
+    ptr[3] = value.w;
+  }
+}
+
 /// Applies \p fn to each component of \p v.
 template <typename Fn>
 __device__ __forceinline__ float4 mapFloat4(float4 v, Fn fn) {
@@ -291,33 +311,84 @@ struct OnlineSoftmaxOp {
   }
 };
 
-/// __shfl_down_sync and __shfl_sync for the reduced types.
-__device__ __forceinline__ float shuffleDown(float v, int delta) {
-  return __shfl_down_sync(kFullWarpMask, v, delta);
+/// __shfl_down_sync and __shfl_sync for the reduced types, over the lanes of
+/// \p mask in segments of \p width lanes (the whole warp by default).
+__device__ __forceinline__ float shuffleDown(float v, int delta,
+                                             unsigned mask = kFullWarpMask,
+                                             int width = kWarpSize) {
+  return __shfl_down_sync(mask, v, delta, width);
 }
-__device__ __forceinline__ float shuffle(float v, int lane) {
-  return __shfl_sync(kFullWarpMask, v, lane);
+__device__ __forceinline__ float shuffle(float v, int lane,
+                                         unsigned mask = kFullWarpMask,
+                                         int width = kWarpSize) {
+  return __shfl_sync(mask, v, lane, width);
 }
-__device__ __forceinline__ Welford shuffleDown(Welford v, int delta) {
-  return {shuffleDown(v.mean, delta), shuffleDown(v.m2, delta),
-          shuffleDown(v.count, delta)};
+__device__ __forceinline__ Welford shuffleDown(Welford v, int delta,
+                                               unsigned mask = kFullWarpMask,
+                                               int width = kWarpSize) {
+  return {shuffleDown(v.mean, delta, mask, width),
+          shuffleDown(v.m2, delta, mask, width),
+          shuffleDown(v.count, delta, mask, width)};
 }
-__device__ __forceinline__ Welford shuffle(Welford v, int lane) {
-  return {shuffle(v.mean, lane), shuffle(v.m2, lane), shuffle(v.count, lane)};
+__device__ __forceinline__ Welford shuffle(Welford v, int lane,
+                                           unsigned mask = kFullWarpMask,
+                                           int width = kWarpSize) {
+  return {shuffle(v.mean, lane, mask, width), shuffle(v.m2, lane, mask, width),
+          shuffle(v.count, lane, mask, width)};
 }
-__device__ __forceinline__ OnlineSoftmax shuffleDown(OnlineSoftmax v,
-                                                     int delta) {
-  return {shuffleDown(v.max, delta), shuffleDown(v.sum, delta)};
+__device__ __forceinline__ OnlineSoftmax
+shuffleDown(OnlineSoftmax v, int delta, unsigned mask = kFullWarpMask,
+            int width = kWarpSize) {
+  return {shuffleDown(v.max, delta, mask, width),
+          shuffleDown(v.sum, delta, mask, width)};
 }
-__device__ __forceinline__ OnlineSoftmax shuffle(OnlineSoftmax v, int lane) {
-  return {shuffle(v.max, lane), shuffle(v.sum, lane)};
+__device__ __forceinline__ OnlineSoftmax shuffle(OnlineSoftmax v, int lane,
+                                                 unsigned mask = kFullWarpMask,
+                                                 int width = kWarpSize) {
+  return {shuffle(v.max, lane, mask, width), shuffle(v.sum, lane, mask, width)};
 }
-__device__ __forceinline__ ArgValue shuffleDown(ArgValue v, int delta) {
-  return {shuffleDown(v.value, delta),
-          __shfl_down_sync(kFullWarpMask, v.index, delta)};
+__device__ __forceinline__ ArgValue shuffleDown(ArgValue v, int delta,
+                                                unsigned mask = kFullWarpMask,
+                                                int width = kWarpSize) {
+  return {shuffleDown(v.value, delta, mask, width),
+          __shfl_down_sync(mask, v.index, delta, width)};
 }
-__device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
-  return {shuffle(v.value, lane), __shfl_sync(kFullWarpMask, v.index, lane)};
+__device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane,
+                                            unsigned mask = kFullWarpMask,
+                                            int width = kWarpSize) {
+  return {shuffle(v.value, lane, mask, width),
+          __shfl_sync(mask, v.index, lane, width)};
+}
+
+/// The lanes of the calling thread's group of \p kLanes consecutive lanes
+/// (a power of two, at most 32), for the *_sync intrinsics.
+template <int kLanes> __device__ __forceinline__ unsigned laneGroupMask() {
+  static_assert(kLanes >= 1 && kLanes <= kWarpSize &&
+                    (kLanes & (kLanes - 1)) == 0,
+                "lane groups are powers of two up to a warp");
+  if constexpr (kLanes == kWarpSize)
+    return kFullWarpMask;
+  else
+    return ((1u << kLanes) - 1u) << (threadIdx.x % kWarpSize & ~(kLanes - 1));
+}
+
+/// Reduces \p value over the calling thread's group of \p kLanes lanes (see
+/// laneGroupMask), whose lanes must all call it, and returns the result to
+/// every lane of the group. The order is a fixed pairwise tree (lane i
+/// combines with lane i + kLanes / 2, then i + kLanes / 4, ...; the lower lane
+/// is always the left operand) and the result is broadcast from the group's
+/// first lane, so it is deterministic and identical in every lane. Groups
+/// are independent: one may reduce while another has left its loop.
+template <int kLanes, typename Op, typename T>
+__device__ __forceinline__ T laneGroupReduce(T value, Op op = Op()) {
+  if constexpr (kLanes == 1) {
+    return value;
+  } else {
+    const unsigned mask = laneGroupMask<kLanes>();
+    for (int delta = kLanes / 2; delta > 0; delta /= 2)
+      value = op(value, shuffleDown(value, delta, mask, kLanes));
+    return shuffle(value, 0, mask, kLanes);
+  }
 }
 
 /// Reduces \p value over the 32 lanes of the calling warp, which must all
@@ -327,9 +398,7 @@ __device__ __forceinline__ ArgValue shuffle(ArgValue v, int lane) {
 /// so it is deterministic and identical in every lane.
 template <typename Op, typename T>
 __device__ __forceinline__ T warpReduce(T value, Op op = Op()) {
-  for (int delta = kWarpSize / 2; delta > 0; delta /= 2)
-    value = op(value, shuffleDown(value, delta));
-  return shuffle(value, 0);
+  return laneGroupReduce<kWarpSize, Op>(value, op);
 }
 
 /// Reduces \p value over a block of \p kThreads threads (a multiple of 32, at

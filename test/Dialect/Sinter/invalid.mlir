@@ -580,6 +580,27 @@ func.func @plan_vector_width() attributes {plan = #sinter.plan<strategy = elemen
 
 // -----
 
+// expected-error@+1 {{subwarp_per_row with 32 lanes per row: expected a power of two from 1 to 16}}
+func.func @plan_subwarp_lanes() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{subwarp_per_row holds its rows in registers}}
+func.func @plan_subwarp_shared() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{rows in registers need a row strategy of a static team and vector width 4}}
+func.func @plan_registers_scalar() attributes {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>} {
+  return
+}
+
+// -----
+
 func.func @plan_cached_operand(%x: tensor<4x8xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan caches operand #1 but the kernel has 1 operands}}
   %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [1], passes = 1, launches = 1, epilogue = none>} : (tensor<4x8xf32>) -> tensor<4x1xf32> {

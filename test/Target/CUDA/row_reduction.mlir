@@ -1,5 +1,6 @@
-// Row kernels: team per row chosen by row length, rows cached in shared
-// memory when read by more than one pass, reductions level by level,
+// Row kernels: team per row chosen by row length, rows held in registers
+// (several short rows per warp) or cached in shared memory when read by
+// more than one pass, reductions level by level,
 // segments of a row (group_norm), argmax, symbolic row lengths, few long
 // rows split over many blocks, single-pass statistics of long rows.
 
@@ -60,19 +61,32 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // -----
 
 // CHECK-LABEL: // ===== short_rows.h =====
-// layer_norm over rows of 64: one warp per row, eight rows per block; two
-// reductions of different levels (mean, then the variance of x - mean).
+// layer_norm over rows of 64: 16 lanes per row (a float4 group each), 16
+// rows per block, the row loaded into registers once (float4 when aligned,
+// scalars otherwise) and read from there by two reductions of different
+// levels (mean, then the variance of x - mean) and the output loop, which
+// reads gamma and beta as float4 groups too; no scalar loop over the row.
 // CHECK: //   short_rows_k0_row_reduction: mean, sub, mul, mean, add, rsqrt, mul, mul, add
-// CHECK-NEXT: //       one warp per row, rows cached in shared memory
-// CHECK: teamReduce<kThreads, dev::SumOp>([[ACC:acc[0-9]+]]) / static_cast<float>(64);
-// CHECK: teamReduce<kThreads, dev::SumOp>({{acc[0-9]+}}) / static_cast<float>(64);
+// CHECK-NEXT: //       16 lanes per row, rows held in registers, float4 when aligned
+// CHECK: float [[ROW:x_r[0-9]+]][4];
+// CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 64;
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 1; ++k) {
+// CHECK-NEXT: const float4 [[F:x_f[0-9]+]] = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
+// CHECK-NEXT: [[ROW]][4 * k] = [[F]].x;
+// CHECK: float [[ACC:acc[0-9]+]][4] = {dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity()};
+// CHECK: [[ACC]][l] = [[ACC]][l] + [[ROW]][4 * k + l];
+// CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>([[ACC]])) / static_cast<float>(64);
+// CHECK: = [[ROW]][4 * k + l] - red
+// CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>({{acc[0-9]+}})) / static_cast<float>(64);
 // CHECK: const float [[SCALE:v[0-9]+]] = rsqrtf(
-// CHECK: for (int64_t j = tid; j < 64; j += kThreads) {
+// CHECK: dev::loadFour(gamma + 4 * (tid + k * kThreads), vec);
+// CHECK: dev::loadFour(beta + 4 * (tid + k * kThreads), vec);
 // CHECK: * [[SCALE]];
-// CHECK: = gamma[j];
-// CHECK: = beta[j];
-// CHECK: return launch_short_rows_k0_row_reduction_rows<32>(
-// CHECK-NEXT: ctx, stream, x, gamma, beta, y, B);
+// CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
+// CHECK-NOT: j < 64
+// CHECK: return launch_short_rows_k0_row_reduction_rows<16>(
+// CHECK-NEXT: ctx, stream, x, gamma, beta, y, B, vec);
 module @short_rows attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                      %g: tensor<64xf32> {sinter.role = "param", sinter.name = "gamma", sinter.dim_names = [""]},
@@ -141,20 +155,20 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // generated file does not define again); the output holds int64_t.
 // CHECK-NOT: struct ArgValue
 // CHECK-NOT: struct ArgMaxOp
-// Rows of 100 are a multiple of 4: float4 loads when x is aligned, the
-// lanes' indices 4 * q + l.
+// Rows of 100 are 25 float4 groups: a warp per row, the first 25 lanes a
+// group each (float4 loads when x is aligned, scalar loads otherwise), the
+// lanes' indices 4 * (tid + k * kThreads) + l.
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
 // CHECK-NEXT: int vec) {
 // CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::ArgMaxOp::identity();
 // CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
-// CHECK: if (vec) { // float4 loads
-// CHECK-NEXT: #pragma unroll 4
-// CHECK-NEXT: for (int64_t q = tid; q < 25; q += kThreads) {
-// CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFloat4(x + [[BASE]] + 4 * q);
-// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * q + l});
-// CHECK: if (!vec) {
-// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{v{{[0-9]+}}, j});
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 1; ++k) {
+// CHECK-NEXT: if ((tid + k * kThreads) < 25) {
+// CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
+// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * (tid + k * kThreads) + l});
+// CHECK-NOT: if (!vec) {
 // CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
 // CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
 // CHECK: idx[{{i[0-9]+}}] = [[RED]].index;

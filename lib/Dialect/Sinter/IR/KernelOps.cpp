@@ -14,6 +14,7 @@
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -61,6 +62,7 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
   switch (strategy) {
   case KernelStrategy::elementwise:
     return geometry == ReductionGeometry::none;
+  case KernelStrategy::subwarp_per_row:
   case KernelStrategy::warp_per_row:
   case KernelStrategy::block_per_row:
   case KernelStrategy::row_by_length:
@@ -78,17 +80,23 @@ LogicalResult KernelPlanAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, KernelStrategy strategy,
     ReductionGeometry geometry, int64_t block, int64_t rowsPerBlock,
     int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
-    int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass) {
+    int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
+    bool registers) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
                        << stringifyReductionGeometry(geometry) << " dims";
-  if (block != 0 && (block < 32 || block > 1024 || block % 32 != 0))
+  bool subwarp = strategy == KernelStrategy::subwarp_per_row;
+  if (subwarp && (block < 1 || block > 16 || !llvm::isPowerOf2_64(block)))
+    return emitError() << "subwarp_per_row with " << block
+                       << " lanes per row: expected a power of two from 1 "
+                          "to 16";
+  if (!subwarp && block != 0 && (block < 32 || block > 1024 || block % 32 != 0))
     return emitError() << "block of " << block
                        << " threads: expected whole warps, at most 1024 (or "
                           "0: chosen at launch)";
   bool rows = strategy == KernelStrategy::warp_per_row ||
-              strategy == KernelStrategy::block_per_row;
+              strategy == KernelStrategy::block_per_row || subwarp;
   if (rows != (block != 0 && rowsPerBlock > 0) &&
       strategy != KernelStrategy::library_gemm)
     return emitError() << "rows_per_block " << rowsPerBlock << " and block "
@@ -115,6 +123,13 @@ LogicalResult KernelPlanAttr::verify(
   if ((epilogue != EpilogueForm::none) &&
       strategy != KernelStrategy::library_gemm)
     return emitError() << "only a library GEMM has an epilogue form";
+  // Rows in registers are float4 groups at a count per thread fixed by the
+  // team; the sub-warp kernel holds its rows nowhere else.
+  if (registers && (!rows || vectorWidth != 4))
+    return emitError() << "rows in registers need a row strategy of a static "
+                          "team and vector width 4";
+  if (subwarp && !registers)
+    return emitError() << "subwarp_per_row holds its rows in registers";
   return success();
 }
 
@@ -127,12 +142,14 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
     return strategy == KernelStrategy::elementwise;
   case KernelKind::matvec:
     return strategy == KernelStrategy::library_gemm ||
+           strategy == KernelStrategy::subwarp_per_row ||
            strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length;
   case KernelKind::row_reduction:
     // Few long rows are split over many blocks.
-    return strategy == KernelStrategy::warp_per_row ||
+    return strategy == KernelStrategy::subwarp_per_row ||
+           strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length ||
            strategy == KernelStrategy::split_reduction ||

@@ -11,11 +11,14 @@
 //   - a pointwise kernel is a grid-stride loop, with 16-byte vector loads
 //     when every output has the full shape and four consecutive elements
 //     never straddle a broadcast row;
-//   - a row kernel gives each row to a warp (rows up to 1024, several rows
-//     per block) or a block (256 threads up to 8192, 1024 beyond), or lets
-//     the launch choose when the row length is symbolic; it caches in shared
-//     memory the inputs that more than one pass over the row reads, when
-//     they fit, and otherwise reads them once per pass, computing pairs of
+//   - a row kernel gives each row to a group of lanes (a lane per float4
+//     group of rows up to 64, several rows per warp), a warp (rows up to
+//     1024, several rows per block) or a block (256 threads up to 8192, 1024
+//     beyond), or lets the launch choose when the row length is symbolic; it
+//     holds in registers the inputs that more than one pass over the row
+//     reads where each thread's part of the row is a few float4 groups,
+//     caches them in shared memory where they fit there,
+//     and otherwise reads them once per pass, computing pairs of
 //     statistics that one pass can (online softmax, Welford) in one, with
 //     16-byte vectors when rows are a multiple of 4 long;
 //   - few long rows (fewer than two per SM, longer than 8192) and any other
@@ -56,6 +59,13 @@ static constexpr int64_t kMediumRowLimit = 8192;
 /// The shared memory a row kernel may use per block (below Hopper's 227 KiB,
 /// leaving room for the static storage of block reductions).
 static constexpr int64_t kMaxSharedBytes = 160 * 1024;
+/// The floats of its rows that one thread of a row kernel may hold in
+/// registers, over every operand it holds (more would spill, or cut the
+/// threads an SM runs).
+static constexpr int64_t kMaxRegisterFloats = 32;
+/// The most lanes that share a short row (a row of more float4 groups takes
+/// a warp).
+static constexpr int64_t kMaxSubwarpLanes = 16;
 /// Threads per block of pointwise and split-reduction kernels.
 static constexpr int64_t kBlockThreads = 256;
 /// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
@@ -251,6 +261,33 @@ static int64_t getTeamSize(int64_t length) {
   return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
 }
 
+/// Whether a row kernel with rows of `length` can hold them in registers:
+/// float4 groups (a length that is a multiple of 4), every reduction over a
+/// whole row.
+static bool canHoldRowsInRegisters(KernelOp kernel, int64_t length) {
+  return length % 4 == 0 && kernel.getKind() == KernelKind::row_reduction &&
+         llvm::all_of(getReductions(kernel.getBody().front()),
+                      [&](Operation *reduction) {
+                        return getGroupSize(reduction) == length;
+                      });
+}
+
+/// The team of rows of `length` held in registers: a lane per float4 group
+/// (a power of two, up to kMaxSubwarpLanes lanes), else as other rows.
+static int64_t getRegisterTeamSize(int64_t length) {
+  int64_t groups = length / 4;
+  if (groups <= kMaxSubwarpLanes)
+    return static_cast<int64_t>(llvm::PowerOf2Ceil(groups));
+  return getTeamSize(length);
+}
+
+/// The floats one thread of a team of `team` holds for `operands` rows of
+/// `length` in registers.
+static int64_t getRegisterFloats(int64_t length, int64_t team,
+                                 int64_t operands) {
+  return operands * 4 * llvm::divideCeil(length / 4, team);
+}
+
 /// Whether `argument` holds more than one element per row of a row kernel:
 /// a full-size operand rather than a per-row or per-column value.
 static bool hasWholeRows(Value argument, ArrayRef<int64_t> resultShape) {
@@ -283,14 +320,22 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   std::optional<int64_t> length = getStaticRowLength(body);
   int64_t block = 0, rowsPerBlock = 0;
   KernelStrategy strategy = KernelStrategy::row_by_length;
+  // Rows held in registers where each thread's part fits: a group of lanes
+  // per short row, the operands that several passes read held there (and
+  // the loops over a row unrolled, so at most as long as one row held).
+  bool registers = length && canHoldRowsInRegisters(kernel, *length) &&
+                   getRegisterFloats(*length, getRegisterTeamSize(*length),
+                                     std::max<int64_t>(1, cached.size())) <=
+                       kMaxRegisterFloats;
   if (length) {
-    block = getTeamSize(*length);
+    block = registers ? getRegisterTeamSize(*length) : getTeamSize(*length);
     rowsPerBlock = block < 256 ? 256 / block : 1;
-    strategy = block == 32 ? KernelStrategy::warp_per_row
-                           : KernelStrategy::block_per_row;
+    strategy = block < 32    ? KernelStrategy::subwarp_per_row
+               : block == 32 ? KernelStrategy::warp_per_row
+                             : KernelStrategy::block_per_row;
     // Cached rows must fit in shared memory, or every pass reads HBM.
     int64_t floats = static_cast<int64_t>(cached.size()) * *length;
-    if (rowsPerBlock * floats * 4 > kMaxSharedBytes)
+    if (!registers && rowsPerBlock * floats * 4 > kMaxSharedBytes)
       cached.clear();
   }
   // Where rows are cached (or may be, at launch), HBM is read once.
@@ -309,16 +354,13 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   // Rows read from HBM in every pass use 16-byte vectors when they are a
   // multiple of four long (so every row starts aligned) and one reduction
   // covers a whole row.
-  bool vectorRows = length && cached.empty() && *length % 4 == 0 &&
-                    kernel.getKind() == KernelKind::row_reduction &&
-                    llvm::all_of(reductions, [&](Operation *reduction) {
-                      return getGroupSize(reduction) == *length;
-                    });
-  return KernelPlanAttr::get(context, strategy, ReductionGeometry::trailing,
-                             block, rowsPerBlock,
-                             /*columnsPerBlock=*/0, vectorRows ? 4 : 1,
-                             DenseI64ArrayAttr::get(context, cached), hbmPasses,
-                             /*launches=*/1, EpilogueForm::none, singlePass);
+  bool vectorRows = length && (cached.empty() || registers) &&
+                    canHoldRowsInRegisters(kernel, *length);
+  return KernelPlanAttr::get(
+      context, strategy, ReductionGeometry::trailing, block, rowsPerBlock,
+      /*columnsPerBlock=*/0, vectorRows ? 4 : 1,
+      DenseI64ArrayAttr::get(context, cached), hbmPasses,
+      /*launches=*/1, EpilogueForm::none, singlePass, registers);
 }
 
 /// The positions a block of a split reduction covers: one when the

@@ -29,7 +29,11 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     only, printed when set): whether pairs of statistics that one pass can
     compute (softmax's max and sum of exp(x - max) as an online softmax, a
     mean and the mean of squared deviations from it as Welford's) are
-    computed in one pass over the row.
+    computed in one pass over the row; and `registers` (row strategies of a
+    static team only, printed when set): each thread holds its part of the
+    row in registers, float4 groups at a static count per thread, so that
+    the cached operands live there rather than in shared memory. For
+    `subwarp_per_row`, `block` is the lanes that share a row (1 to 16).
 
     Example:
 
@@ -51,7 +55,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     "int64_t":$passes,
     "int64_t":$launches,
     EnumParameter<Sinter_EpilogueForm>:$epilogue,
-    DefaultValuedParameter<"bool", "false">:$single_pass);
+    DefaultValuedParameter<"bool", "false">:$single_pass,
+    DefaultValuedParameter<"bool", "false">:$registers);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics.
@@ -63,7 +68,7 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                      "int64_t":$launches, "EpilogueForm":$epilogue), [{
       return $_get($_ctxt, strategy, geometry, block, rows_per_block,
                    columns_per_block, vector_width, cached, passes, launches,
-                   epilogue, /*single_pass=*/false);
+                   epilogue, /*single_pass=*/false, /*registers=*/false);
     }]>];
   let genVerifyDecl = 1;
 }

@@ -60,7 +60,10 @@ def Sinter_KernelStrategy : I32EnumAttr<"KernelStrategy",
      // A split reduction whose means and the variances around them (a mean
      // or sum of (x - mean)^2 over the same dims) are one pass of Welford
      // states (mean, M2, count) combined with Chan's formula.
-     I32EnumAttrCase<"split_welford", 6>]> {
+     I32EnumAttrCase<"split_welford", 6>,
+     // Several short rows per warp: a group of `block` lanes (1 to 16, a
+     // power of two) per row, the row held in registers.
+     I32EnumAttrCase<"subwarp_per_row", 7>]> {
   let cppNamespace = "::mlir::sinter";
 }
 

@@ -156,12 +156,13 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
   let description = [{
     Decides how each kernel runs and writes it as a `#sinter.plan` attribute
     (`plan`) on the kernel: the geometry of its reductions (trailing,
-    leading, middle, strided, all), the strategy (elementwise, warp_per_row,
-    block_per_row, row_by_length, split_reduction, split_welford when a
-    mean and the variance around it share one pass, library_gemm), the block
-    shape, the vector width, the operands cached in shared memory, how many
-    times each input element is read from HBM, the launches, and for a GEMM
-    the epilogue form (library or generated). The CUDA emitter and the
+    leading, middle, strided, all), the strategy (elementwise,
+    subwarp_per_row, warp_per_row, block_per_row, row_by_length,
+    split_reduction, split_welford when a mean and the variance around it
+    share one pass, library_gemm), the block shape, the vector width, the
+    operands cached (in registers where `registers` says so, else in shared
+    memory), how many times each input element is read from HBM, the
+    launches, and for a GEMM the epilogue form (library or generated). The CUDA emitter and the
     fusion plan's traffic estimate read the attribute; legality is decided
     here, once. Kernels that already have a plan keep it. Runs after
     sinter-form-kernels.
