@@ -607,3 +607,27 @@ func.func @group_norm_affine_symbolic(%x: tensor<?x8x4x4xf32>, %w: tensor<8xf32>
   %s = sinter.mul %n, %wc : tensor<?x8x4x4xf32>, tensor<8x1x1xf32>
   return %s : tensor<?x8x4x4xf32>
 }
+
+// -----
+
+// One row: softmax over dim 1 of [1, N] reduces every dim that is not of
+// size 1 (geometry `all`), yet its dims are the trailing run after a kept
+// size-1 dim, so it is a row kernel (split over many blocks when long), not
+// two column kernels with the exponentials written between them.
+
+// CHECK-LABEL: func.func @softmax_one_row
+// CHECK:         %[[K:.*]] = sinter.kernel row_reduction(%arg0)
+// CHECK:           sinter.max
+// CHECK:           sinter.sum
+// CHECK:           sinter.div
+// CHECK-NEXT:      sinter.yield
+// CHECK-NOT:     sinter.kernel
+// CHECK:         return %[[K]]
+func.func @softmax_one_row(%x: tensor<1x1024xf32>) -> tensor<1x1024xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<1x1024xf32>
+  %d = sinter.sub %x, %m : tensor<1x1024xf32>, tensor<1x1xf32>
+  %e = sinter.exp %d : tensor<1x1024xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<1x1024xf32>
+  %y = sinter.div %e, %s : tensor<1x1024xf32>, tensor<1x1xf32>
+  return %y : tensor<1x1024xf32>
+}

@@ -198,10 +198,9 @@ static LogicalResult verifyKernelGeometry(KernelOp kernel) {
     auto reduction = dyn_cast<ReductionOpInterface>(op);
     if (!reduction)
       continue;
-    ReductionGeometry geometry = reduction.getGeometry();
-    if (geometry != ReductionGeometry::trailing)
+    if (!reduction.reducesTrailingRun())
       return op.emitOpError("reduces ")
-             << stringifyReductionGeometry(geometry) << " dims "
+             << stringifyReductionGeometry(reduction.getGeometry()) << " dims "
              << formatShape(reduction.getDims()) << " of "
              << formatShape(
                     cast<ShapedType>(reduction.getInput().getType()).getShape())

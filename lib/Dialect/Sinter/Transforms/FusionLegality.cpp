@@ -96,7 +96,7 @@ static Legality reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
   // Thread teams own contiguous runs of a row: the kernel verifier accepts
   // trailing reductions only (a middle dim of the row, e.g. dim 1 of
   // [R, 4, 5] with rows [R], needs a column kernel).
-  if (reduction.getGeometry() != ReductionGeometry::trailing)
+  if (!reduction.reducesTrailingRun())
     return Legality::reject("reduces dims in the middle of each row");
   if (!getCombinerInfo(reduction.getCombiner()).isIndex)
     return Legality();
@@ -261,8 +261,7 @@ SmallVector<int64_t> mlir::sinter::getColumnReducedDims(Operation *op) {
 }
 
 KernelKind mlir::sinter::getReductionKind(Operation *op) {
-  return cast<ReductionOpInterface>(op).getGeometry() ==
-                 ReductionGeometry::trailing
+  return cast<ReductionOpInterface>(op).reducesTrailingRun()
              ? KernelKind::row_reduction
              : KernelKind::column_reduction;
 }

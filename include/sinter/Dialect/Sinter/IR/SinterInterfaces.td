@@ -44,6 +44,23 @@ def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
               .getShape(),
           $_op.getDims());
     }
+    /// Whether a row kernel can compute it: its reduced dims are trailing,
+    /// or they are the dims after leading dims that are all of size 1 (one
+    /// row, e.g. dim 1 of [1, N], whose geometry is `all`).
+    bool reducesTrailingRun() {
+      ::mlir::sinter::ReductionGeometry geometry = getGeometry();
+      if (geometry == ::mlir::sinter::ReductionGeometry::trailing)
+        return true;
+      if (geometry != ::mlir::sinter::ReductionGeometry::all)
+        return false;
+      int64_t rank =
+          ::llvm::cast<::mlir::ShapedType>($_op.getInput().getType())
+              .getRank();
+      ::llvm::SmallVector<int64_t> dims($_op.getDims());
+      ::llvm::sort(dims);
+      int64_t first = rank - static_cast<int64_t>(dims.size());
+      return first > 0 && ::llvm::equal(dims, ::llvm::seq<int64_t>(first, rank));
+    }
     /// The reduced value.
     ::mlir::Value getReduced() { return $_op->getResult(0); }
   }];
