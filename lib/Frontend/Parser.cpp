@@ -21,6 +21,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/thread.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -47,10 +48,29 @@ static Location getFileStart(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
   return FileLineColLoc::get(context, buffer->getBufferIdentifier(), 1, 1);
 }
 
-OwningOpRef<ModuleOp> mlir::sinter::parseSinterModel(llvm::SourceMgr &sourceMgr,
-                                                     MLIRContext *context,
-                                                     StringRef modelName) {
-  context->loadDialect<SinterDialect, func::FuncDialect>();
+/// The stack that the frontend runs on. The syntax parser, the lowering and
+/// the syntax tree's destructor recurse once per level of an expression,
+/// which the parser bounds at kMaxExpressionDepth (1024) levels; a thread's
+/// default 8 MiB holds that in an optimized build but not under ASan, whose
+/// frames are several times larger. The stack is reserved, not committed.
+static constexpr unsigned kFrontendStackBytes = 256u << 20;
+
+/// Runs `work` on a thread with the frontend's stack and returns its result.
+/// The caller waits, so the context and the source manager are never used by
+/// two threads at once.
+template <typename Work>
+static auto onFrontendStack(Work work) -> decltype(work()) {
+  std::optional<decltype(work())> result;
+  llvm::thread frontend(std::optional<unsigned>(kFrontendStackBytes),
+                        [&] { result.emplace(work()); });
+  frontend.join();
+  return std::move(*result);
+}
+
+/// parseSinterModel's work, on the caller's stack.
+static OwningOpRef<ModuleOp> parseAndLowerModel(llvm::SourceMgr &sourceMgr,
+                                                MLIRContext *context,
+                                                StringRef modelName) {
   FailureOr<frontend::SourceFile> file =
       frontend::parseSourceFile(sourceMgr, context);
   if (failed(file))
@@ -69,17 +89,27 @@ OwningOpRef<ModuleOp> mlir::sinter::parseSinterModel(llvm::SourceMgr &sourceMgr,
   return nullptr;
 }
 
+OwningOpRef<ModuleOp> mlir::sinter::parseSinterModel(llvm::SourceMgr &sourceMgr,
+                                                     MLIRContext *context,
+                                                     StringRef modelName) {
+  context->loadDialect<SinterDialect, func::FuncDialect>();
+  return onFrontendStack(
+      [&] { return parseAndLowerModel(sourceMgr, context, modelName); });
+}
+
 FailureOr<SmallVector<std::string>>
 mlir::sinter::listSinterModels(llvm::SourceMgr &sourceMgr,
                                MLIRContext *context) {
-  FailureOr<frontend::SourceFile> file =
-      frontend::parseSourceFile(sourceMgr, context);
-  if (failed(file))
-    return failure();
-  SmallVector<std::string> names;
-  for (const frontend::ModelDecl &model : file->models)
-    names.push_back(model.name);
-  return names;
+  return onFrontendStack([&]() -> FailureOr<SmallVector<std::string>> {
+    FailureOr<frontend::SourceFile> file =
+        frontend::parseSourceFile(sourceMgr, context);
+    if (failed(file))
+      return failure();
+    SmallVector<std::string> names;
+    for (const frontend::ModelDecl &model : file->models)
+      names.push_back(model.name);
+    return names;
+  });
 }
 
 /// Returns the model modules of a parsed .mlir file: the top-level module
