@@ -182,6 +182,7 @@ CASES = [
     ("silu_mish", lambda: Fn(lambda m, x: F.silu(x) + F.mish(x)), X),
     ("softplus", lambda: Fn(lambda m, x: F.softplus(x) +
                             F.softplus(x * 8, beta=2.0, threshold=5.0)), X),
+    ("logsigmoid", lambda: Fn(lambda m, x: F.logsigmoid(x * 30)), X),
     ("elu_selu", lambda: Fn(lambda m, x: F.elu(x) + F.elu(x, alpha=0.5) +
                             F.selu(x)), X),
     ("celu_scaled_elu", lambda: Fn(lambda m, x: torch.ops.aten.elu(
