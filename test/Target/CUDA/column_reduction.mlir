@@ -151,8 +151,10 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: // ===== column_sum.h =====
 // Wide rows (2001 columns, not a multiple of 4: scalar loads): a block
 // covers 256 adjacent columns with one lane of threads, and writes its
-// partials without a fold through shared memory; so many columns are folded
-// one per thread, in slice order (blocked).
+// partials without a fold through shared memory. 8 blocks of columns leave
+// up to 128 slices a column: a block of the final kernel covers 32 columns,
+// its 8 lanes of threads each fold every 8th slice in slice order
+// (blocked), then the lanes fold in lane order.
 // CHECK-LABEL: column_sum_k0_column_reduction_partial0(
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
 // CHECK: const int64_t step = splits * 1;
@@ -160,12 +162,20 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: __shared__
 // CHECK: if (column < 2001)
 // CHECK-NEXT: partial[blockIdx.y * 2001 + column] = acc;
-// CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
-// CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
+// CHECK-LABEL: column_sum_k0_column_reduction_final0(
+// CHECK: __shared__ float lanes[8][32];
+// CHECK: const int64_t p = p0 + threadIdx.x % 32;
+// CHECK-NEXT: dev::Accumulator<dev::SumOp, float> accumulator;
+// CHECK-NEXT: if (p < 2001)
+// CHECK-NEXT: for (int64_t s = threadIdx.x / 32; s < splits; s += 8)
 // CHECK-NEXT: accumulator.push(partial[s * 2001 + p]);
-// CHECK-NEXT: float total = accumulator.result();
+// CHECK-NEXT: lanes[threadIdx.x / 32][threadIdx.x % 32] = accumulator.result();
+// CHECK: float total = lanes[0][threadIdx.x];
+// CHECK-NEXT: for (int k = 1; k < 8; ++k)
+// CHECK-NEXT: total = dev::SumOp()(total, lanes[k][threadIdx.x]);
+// CHECK-NEXT: stats[p] = total;
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2001 + 255) / 256);
-// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2001, 256), 256, 0, stream>>>(
+// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2001, 32), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x2001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<1x2001xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
@@ -175,6 +185,31 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
       sinter.yield %s : tensor<1x2001xf32>
     }
     return %0 : tensor<1x2001xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== column_sum_wide.h =====
+// 65536 columns: 256 blocks of columns leave at most 4 slices a column, too
+// few for lanes: the final kernel folds a column a thread, in slice order
+// (blocked).
+// CHECK-LABEL: column_sum_wide_k0_column_reduction_final0(
+// CHECK-NOT: __shared__
+// CHECK: for (int64_t p = dev::globalThreadIndex(); p < 65536; p += dev::gridStride()) {
+// CHECK-NEXT: dev::Accumulator<dev::SumOp, float> accumulator;
+// CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
+// CHECK-NEXT: accumulator.push(partial[s * 65536 + p]);
+// CHECK-NEXT: float total = accumulator.result();
+// CHECK: column_sum_wide_k0_column_reduction_final0<<<gridBlocks(ctx, 65536, 256), 256, 0, stream>>>(
+module @column_sum_wide attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x65536xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<1x65536xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x65536xf32>) -> tensor<1x65536xf32> {
+    ^bb0(%a: tensor<?x65536xf32>):
+      %s = sinter.sum %a dims [0] keepdim : tensor<?x65536xf32>
+      sinter.yield %s : tensor<1x65536xf32>
+    }
+    return %0 : tensor<1x65536xf32>
   }
 }
 // -----
