@@ -69,6 +69,13 @@ static std::string loadRun(CodeWriter &writer, ScalarEmitter &emitter,
 static constexpr int64_t kChunk = 8;
 static constexpr int64_t kVectorChunk = 4;
 
+/// The blocks of 256 threads a partial kernel keeps on a multiprocessor at
+/// least (__launch_bounds__): at most 64 registers a thread. Welford states
+/// and (value, index) pairs took 77 (3 blocks), sums 40 (6 blocks, and a
+/// schedule that waits on its loads); at 4, the H100 ran var over the first
+/// dim 6% faster and sums over a middle dim 2.5% faster.
+static constexpr int64_t kMinBlocks = 4;
+
 FailureOr<std::string> cuda::writeColumnPartialKernel(
     EmitterContext &context, const EvalKernel &kernel,
     ArrayRef<ColumnReduction> reductions, size_t index, StringRef name,
@@ -285,7 +292,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                              [](int64_t d) { return std::to_string(d); }),
              ", ") +
          "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
-         "__global__ void __launch_bounds__(256)\n" +
+         "__global__ void __launch_bounds__(256, " +
+         std::to_string(kMinBlocks) + ")\n" +
          formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
          "}\n";
 }

@@ -305,7 +305,7 @@ cuda::generateColumnReduction(EmitterContext &context,
       if (owner == reductions.end() || owner->variance)
         continue;
       owner->variance = index;
-      owner->combiner = "dev::WelfordOp";
+      owner->combiner = "dev::ColumnWelfordOp";
       reduction.computedByMean = true;
     }
   }

@@ -631,4 +631,7 @@ SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {
 
 } // namespace sinter::dev
 
+// The split column reductions' helpers, which use the Welford states.
+#include "rt_column.cuh"
+
 #endif // SINTER_RT_DEVICE_CUH

@@ -9,9 +9,11 @@
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
-// The first level: the mean's partials over slices of the batch.
+// The first level: the mean's partials over slices of the batch, at least 4
+// blocks a multiprocessor (64 registers a thread at most).
 // CHECK: /// Partial mean over dims [0] of [B, 96], per column and slice of rows.
-// CHECK: batch_norm_k0_column_reduction_partial0(
+// CHECK-NEXT: __global__ void __launch_bounds__(256, 4)
+// CHECK-NEXT: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
 // CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
@@ -93,12 +95,13 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // mean and the variance, and no second partial kernel reads the input again.
 // 96 columns, a multiple of 4: each thread reads runs of 4 adjacent columns
 // (a float4 per row), chunks of four rows per column (their mean and squared
-// deviations, one division), and keeps an accumulator per column.
+// deviations, one division), and keeps an accumulator per column. States
+// combine with dev::ColumnWelfordOp (the weight from the fast division).
 // CHECK: //       2 reduction(s) (1 variance(s) in Welford states): per-slice partials, ordered fold, then pointwise apply
 // CHECK-LABEL: batch_norm_welford_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits, int vec) {
-// CHECK: dev::Accumulator<dev::WelfordOp, dev::Welford> accumulator[4];
+// CHECK: dev::Accumulator<dev::ColumnWelfordOp, dev::Welford> accumulator[4];
 // CHECK-NEXT: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + 4 * (threadIdx.x % 32);
 // CHECK: const int64_t step = splits * 8;
 // CHECK: float chunk[16];
@@ -113,12 +116,12 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // folds the 8 lanes.
 // CHECK: __shared__ dev::Welford slices[8][128];
 // CHECK: slices[threadIdx.x / 32][4 * (threadIdx.x % 32) + l] = accumulator[l].result();
-// CHECK: total = dev::WelfordOp()(total, slices[k][threadIdx.x]);
+// CHECK: total = dev::ColumnWelfordOp()(total, slices[k][threadIdx.x]);
 // CHECK: partial[blockIdx.y * 96 + first] = total;
 // CHECK-LABEL: batch_norm_welford_k0_column_reduction_final0(
 // CHECK-NEXT: const dev::Welford *__restrict__ partial, float *__restrict__ stats,
 // CHECK-NEXT: float *__restrict__ variance, int64_t B, int64_t splits) {
-// CHECK: total = dev::blockReduce<256, dev::WelfordOp>(total);
+// CHECK: total = dev::blockReduce<256, dev::ColumnWelfordOp>(total);
 // CHECK: stats[p] = total.mean;
 // CHECK-NEXT: variance[p] = total.m2 / static_cast<float>(B);
 // CHECK-NOT: _partial1
