@@ -46,6 +46,54 @@ struct ColumnWelfordOp {
   SINTER_RT_HOST_DEVICE static Welford identity() { return welfordEmpty(); }
 };
 
+/// The interface of Accumulator without its blocked runs, for the combiners
+/// whose result does not depend on the order (max, min, argmax, argmin):
+/// one state in registers rather than two and a counter.
+template <typename Op, typename T> struct ExactAccumulator {
+  T total = Op::identity();
+
+  /// Adds \p value after the values pushed so far.
+  SINTER_RT_HOST_DEVICE void push(T value, Op op = Op()) {
+    total = op(total, value);
+  }
+
+  /// The combination of every value pushed (the identity of none).
+  SINTER_RT_HOST_DEVICE T result(Op = Op()) const { return total; }
+};
+
+/// ArgExtremeOp for operands in index order (the index of \p a below that
+/// of \p b, or \p b the identity): the first NaN, else the extreme that
+/// \p Better prefers, \p a on ties, without comparing the indices. The
+/// fixed tree over a partial kernel's chunk, whose slots hold increasing
+/// indices with the identity after them, combines with it.
+template <typename Better> struct ArgExtremeInOrderOp {
+  SINTER_RT_HOST_DEVICE ArgValue operator()(ArgValue a, ArgValue b) const {
+    bool aNan = a.value != a.value, bNan = b.value != b.value;
+    return aNan || (!bNan && !Better()(b.value, a.value)) ? a : b;
+  }
+  SINTER_RT_HOST_DEVICE static ArgValue identity() {
+    return ArgExtremeOp<Better>::identity();
+  }
+};
+using ArgMaxInOrderOp = ArgExtremeInOrderOp<GreaterThan>;
+using ArgMinInOrderOp = ArgExtremeInOrderOp<LessThan>;
+
+/// The argmax (\p Better GreaterThan) or argmin (LessThan) of a partial
+/// kernel's chunk of \p kCount values, slot i holding the element of index
+/// \p first + (i / kRun) * \p stride + i % kRun (the slots past the rows
+/// hold the identity's value and follow the others): a fixed tree in
+/// order. The chunk keeps a register a slot where (value, index) pairs
+/// took three (77 registers a thread for an argmax over a middle dim).
+template <typename Better, int kCount, int kRun>
+SINTER_RT_HOST_DEVICE ArgValue argTreeCombine(const float *values,
+                                              int64_t first, int64_t stride) {
+  ArgValue leaves[kCount];
+  SINTER_RT_UNROLL
+  for (int i = 0; i < kCount; ++i)
+    leaves[i] = {values[i], first + (i / kRun) * stride + i % kRun};
+  return treeCombine<ArgExtremeInOrderOp<Better>, kCount>(leaves);
+}
+
 } // namespace dev
 } // namespace sinter
 

@@ -229,9 +229,14 @@ module @column_sum_wide attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: struct ArgMinOp
 // CHECK-LABEL: column_argmin_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, dev::ArgValue *__restrict__ partial, int64_t B,
-// CHECK: dev::Accumulator<dev::ArgMinOp, dev::ArgValue> accumulator[4];
-// CHECK: chunk[4 * l + u] = dev::ArgValue{x_run0[l], q};
-// CHECK: accumulator[l].push(dev::treeCombine<dev::ArgMinOp, 4>(chunk + 4 * l));
+// The result does not depend on the order: no blocked runs.
+// CHECK: dev::ExactAccumulator<dev::ArgMinOp, dev::ArgValue> accumulator[4];
+// A chunk holds the values only, its slots give the row indices (q0 + u *
+// step for slot u, the identity's value past the rows): a tree in order.
+// CHECK: float chunk[16];
+// CHECK: chunk[4 * l + u] = dev::ArgMinOp::identity().value;
+// CHECK: chunk[4 * l + u] = x_run0[l];
+// CHECK: accumulator[l].push(dev::argTreeCombine<dev::LessThan, 4, 1>(chunk + 4 * l, q0, step));
 // CHECK: __shared__ dev::ArgValue slices[16][64];
 // CHECK-LABEL: column_argmin_k0_column_reduction_final0(
 // CHECK-NEXT: const dev::ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
