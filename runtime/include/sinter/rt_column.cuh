@@ -38,6 +38,58 @@ SINTER_RT_HOST_DEVICE Welford welfordCombineFast(Welford a, Welford b) {
           a.m2 + b.m2 + delta * delta * a.count * weightB, count};
 }
 
+/// A Welford state in double: the final kernels fold the partials' float
+/// states in it and round the mean and M2 once.
+struct WelfordDouble {
+  double mean;
+  double m2;
+  double count;
+};
+
+/// \p state in double (exactly).
+SINTER_RT_HOST_DEVICE WelfordDouble widen(Welford state) {
+  return {state.mean, state.m2, state.count};
+}
+
+/// \p state rounded to float.
+SINTER_RT_HOST_DEVICE Welford narrow(WelfordDouble state) {
+  return {static_cast<float>(state.mean), static_cast<float>(state.m2),
+          static_cast<float>(state.count)};
+}
+
+/// welfordCombine in double.
+struct WelfordDoubleOp {
+  SINTER_RT_HOST_DEVICE WelfordDouble operator()(WelfordDouble a,
+                                                 WelfordDouble b) const {
+    double count = a.count + b.count;
+    if (count == 0.0)
+      return identity();
+    double delta = b.mean - a.mean;
+    double weightB = b.count / count;
+    return {a.mean + delta * weightB,
+            a.m2 + b.m2 + delta * delta * a.count * weightB, count};
+  }
+  SINTER_RT_HOST_DEVICE static WelfordDouble identity() {
+    return {0.0, 0.0, 0.0};
+  }
+};
+
+/// Warp shuffles of a WelfordDouble (blockReduce of a final kernel).
+__device__ __forceinline__ WelfordDouble
+shuffleDown(WelfordDouble v, int delta, unsigned mask = kFullWarpMask,
+            int width = kWarpSize) {
+  return {__shfl_down_sync(mask, v.mean, delta, width),
+          __shfl_down_sync(mask, v.m2, delta, width),
+          __shfl_down_sync(mask, v.count, delta, width)};
+}
+__device__ __forceinline__ WelfordDouble shuffle(WelfordDouble v, int lane,
+                                                 unsigned mask = kFullWarpMask,
+                                                 int width = kWarpSize) {
+  return {__shfl_sync(mask, v.mean, lane, width),
+          __shfl_sync(mask, v.m2, lane, width),
+          __shfl_sync(mask, v.count, lane, width)};
+}
+
 /// The Welford combination of the split reductions (see welfordCombineFast).
 struct ColumnWelfordOp {
   SINTER_RT_HOST_DEVICE Welford operator()(Welford a, Welford b) const {

@@ -116,14 +116,20 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // folds the 8 lanes.
 // CHECK: __shared__ dev::Welford slices[8][128];
 // CHECK: slices[threadIdx.x / 32][4 * (threadIdx.x % 32) + l] = accumulator[l].result();
-// CHECK: total = dev::ColumnWelfordOp()(total, slices[k][threadIdx.x]);
-// CHECK: partial[blockIdx.y * 96 + first] = total;
+// 8 lanes fold in double, and the partial rounds once.
+// CHECK: dev::WelfordDouble total = dev::widen(slices[0][threadIdx.x]);
+// CHECK-NEXT: for (int k = 1; k < 8; ++k)
+// CHECK-NEXT: total = dev::WelfordDoubleOp()(total, dev::widen(slices[k][threadIdx.x]));
+// CHECK-NEXT: partial[blockIdx.y * 96 + first] = dev::narrow(total);
 // CHECK-LABEL: batch_norm_welford_k0_column_reduction_final0(
 // CHECK-NEXT: const dev::Welford *__restrict__ partial, float *__restrict__ stats,
 // CHECK-NEXT: float *__restrict__ variance, int64_t B, int64_t splits) {
-// CHECK: total = dev::blockReduce<256, dev::ColumnWelfordOp>(total);
-// CHECK: stats[p] = total.mean;
-// CHECK-NEXT: variance[p] = total.m2 / static_cast<float>(B);
+// The fold is in double, the mean and the variance round once.
+// CHECK: dev::WelfordDouble total = dev::WelfordDoubleOp::identity();
+// CHECK: total = dev::WelfordDoubleOp()(total, dev::widen(partial[s * 96 + p]));
+// CHECK-NEXT: total = dev::blockReduce<256, dev::WelfordDoubleOp>(total);
+// CHECK: stats[p] = static_cast<float>(total.mean);
+// CHECK-NEXT: variance[p] = static_cast<float>(total.m2 / static_cast<double>(B));
 // CHECK-NOT: _partial1
 // CHECK: batch_norm_welford_k0_column_reduction_apply(
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 8, (96 + 127) / 128);
