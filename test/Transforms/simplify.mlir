@@ -64,11 +64,12 @@ func.func @div_by_two(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 
 // -----
 
-// An inexact reciprocal (1/3) rounds: allowed in fast mode.
+// An inexact reciprocal (1/3) would round twice where the division rounds
+// once: the division stays in fast mode too.
 // CHECK-LABEL: func.func @div_by_three
-//       CHECK:   %[[THIRD:.*]] = sinter.constant dense<0.333333343> : tensor<f32>
-//       CHECK:   sinter.mul %{{.*}}, %[[THIRD]]
-//   CHECK-NOT:   sinter.div
+//       CHECK:   %[[THREE:.*]] = sinter.constant dense<3.000000e+00> : tensor<f32>
+//       CHECK:   sinter.div %{{.*}}, %[[THREE]]
+//   CHECK-NOT:   sinter.mul
 func.func @div_by_three(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %c = sinter.constant dense<3.0> : tensor<f32>
   %0 = sinter.div %x, %c : tensor<?x64xf32>, tensor<f32>

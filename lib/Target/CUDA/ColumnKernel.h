@@ -38,6 +38,10 @@ struct ColumnReduction {
   /// columns, many slices: a whole-tensor sum) rather than one thread per
   /// column in slice order.
   bool treeFold = false;
+  /// Whether the final kernel folds each column's partials in lanes of a
+  /// block (many slices: see ColumnReduction.cpp) rather than one thread
+  /// per column in slice order.
+  bool laneFold = false;
   /// For a mean under the split_welford strategy, the variance around it
   /// that its Welford states compute too (its index among the reductions).
   std::optional<size_t> variance;

@@ -123,14 +123,29 @@ __device__ __forceinline__ float4 zipFloat4(float4 a, float4 b, Fn fn) {
 /// torch.maximum as IEEE 754-2019 maximum: NaN when either operand is NaN
 /// (fmaxf drops NaN), and +0 above -0, so that the order of the operands
 /// never matters (the op is commutative, and rewrites may swap them).
+/// On sm_80 and later it is one instruction, max.NaN (whose NaN is the
+/// canonical one; -0 is below +0 as well), where the comparisons took six:
+/// a max reduction's combine.
 SINTER_RT_HOST_DEVICE float maximum(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float result;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(result) : "f"(a), "f"(b));
+  return result;
+#else
   return (a != a || a > b || (a == b && copysignf(1.f, a) > 0.f)) ? a : b;
+#endif
 }
 
 /// torch.minimum as IEEE 754-2019 minimum: NaN when either operand is NaN
 /// (fminf drops NaN), and -0 below +0.
 SINTER_RT_HOST_DEVICE float minimum(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float result;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(result) : "f"(a), "f"(b));
+  return result;
+#else
   return (a != a || a < b || (a == b && copysignf(1.f, a) < 0.f)) ? a : b;
+#endif
 }
 
 /// std::max as ATen's kernels use it: (a < b) ? b : a.
@@ -506,7 +521,11 @@ template <typename Op, typename T, int kRun = 8> struct Accumulator {
 /// costs one division where pushing its values one by one costs kCount.
 template <int kCount>
 SINTER_RT_HOST_DEVICE Welford welfordOfChunk(const float *values, int count) {
-  const float mean = treeCombine<SumOp, kCount>(values) / count;
+  // A whole chunk of a power-of-two count divides exactly by multiplying.
+  const float sum = treeCombine<SumOp, kCount>(values);
+  constexpr bool kPowerOfTwo = (kCount & (kCount - 1)) == 0;
+  const float mean =
+      kPowerOfTwo && count == kCount ? sum * (1.f / kCount) : sum / count;
   float squares[kCount];
   SINTER_RT_UNROLL
   for (int i = 0; i < kCount; ++i) {
@@ -611,5 +630,8 @@ SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {
 }
 
 } // namespace sinter::dev
+
+// The split column reductions' helpers, which use the Welford states.
+#include "rt_column.cuh"
 
 #endif // SINTER_RT_DEVICE_CUH

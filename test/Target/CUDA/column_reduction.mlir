@@ -9,9 +9,11 @@
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
-// The first level: the mean's partials over slices of the batch.
+// The first level: the mean's partials over slices of the batch, at least 4
+// blocks a multiprocessor (64 registers a thread at most).
 // CHECK: /// Partial mean over dims [0] of [B, 96], per column and slice of rows.
-// CHECK: batch_norm_k0_column_reduction_partial0(
+// CHECK-NEXT: __global__ void __launch_bounds__(256, 4)
+// CHECK-NEXT: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
 // CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
@@ -93,12 +95,13 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // mean and the variance, and no second partial kernel reads the input again.
 // 96 columns, a multiple of 4: each thread reads runs of 4 adjacent columns
 // (a float4 per row), chunks of four rows per column (their mean and squared
-// deviations, one division), and keeps an accumulator per column.
+// deviations, one division), and keeps an accumulator per column. States
+// combine with dev::ColumnWelfordOp (the weight from the fast division).
 // CHECK: //       2 reduction(s) (1 variance(s) in Welford states): per-slice partials, ordered fold, then pointwise apply
 // CHECK-LABEL: batch_norm_welford_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits, int vec) {
-// CHECK: dev::Accumulator<dev::WelfordOp, dev::Welford> accumulator[4];
+// CHECK: dev::Accumulator<dev::ColumnWelfordOp, dev::Welford> accumulator[4];
 // CHECK-NEXT: const int64_t column = static_cast<int64_t>(blockIdx.x) * 128 + 4 * (threadIdx.x % 32);
 // CHECK: const int64_t step = splits * 8;
 // CHECK: float chunk[16];
@@ -113,14 +116,20 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // folds the 8 lanes.
 // CHECK: __shared__ dev::Welford slices[8][128];
 // CHECK: slices[threadIdx.x / 32][4 * (threadIdx.x % 32) + l] = accumulator[l].result();
-// CHECK: total = dev::WelfordOp()(total, slices[k][threadIdx.x]);
-// CHECK: partial[blockIdx.y * 96 + first] = total;
+// 8 lanes fold in double, and the partial rounds once.
+// CHECK: dev::WelfordDouble total = dev::widen(slices[0][threadIdx.x]);
+// CHECK-NEXT: for (int k = 1; k < 8; ++k)
+// CHECK-NEXT: total = dev::WelfordDoubleOp()(total, dev::widen(slices[k][threadIdx.x]));
+// CHECK-NEXT: partial[blockIdx.y * 96 + first] = dev::narrow(total);
 // CHECK-LABEL: batch_norm_welford_k0_column_reduction_final0(
 // CHECK-NEXT: const dev::Welford *__restrict__ partial, float *__restrict__ stats,
 // CHECK-NEXT: float *__restrict__ variance, int64_t B, int64_t splits) {
-// CHECK: total = dev::blockReduce<256, dev::WelfordOp>(total);
-// CHECK: stats[p] = total.mean;
-// CHECK-NEXT: variance[p] = total.m2 / static_cast<float>(B);
+// The fold is in double, the mean and the variance round once.
+// CHECK: dev::WelfordDouble total = dev::WelfordDoubleOp::identity();
+// CHECK: total = dev::WelfordDoubleOp()(total, dev::widen(partial[s * 96 + p]));
+// CHECK-NEXT: total = dev::blockReduce<256, dev::WelfordDoubleOp>(total);
+// CHECK: stats[p] = static_cast<float>(total.mean);
+// CHECK-NEXT: variance[p] = static_cast<float>(total.m2 / static_cast<double>(B));
 // CHECK-NOT: _partial1
 // CHECK: batch_norm_welford_k0_column_reduction_apply(
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 8, (96 + 127) / 128);
@@ -151,8 +160,10 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: // ===== column_sum.h =====
 // Wide rows (2001 columns, not a multiple of 4: scalar loads): a block
 // covers 256 adjacent columns with one lane of threads, and writes its
-// partials without a fold through shared memory; so many columns are folded
-// one per thread, in slice order (blocked).
+// partials without a fold through shared memory. 8 blocks of columns leave
+// up to 128 slices a column: a block of the final kernel covers 32 columns,
+// its 8 lanes of threads each fold every 8th slice in slice order
+// (blocked), then the lanes fold in lane order.
 // CHECK-LABEL: column_sum_k0_column_reduction_partial0(
 // CHECK: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x % 256;
 // CHECK: const int64_t step = splits * 1;
@@ -160,12 +171,20 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: __shared__
 // CHECK: if (column < 2001)
 // CHECK-NEXT: partial[blockIdx.y * 2001 + column] = acc;
-// CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
-// CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
+// CHECK-LABEL: column_sum_k0_column_reduction_final0(
+// CHECK: __shared__ float lanes[8][32];
+// CHECK: const int64_t p = p0 + threadIdx.x % 32;
+// CHECK-NEXT: dev::Accumulator<dev::SumOp, float> accumulator;
+// CHECK-NEXT: if (p < 2001)
+// CHECK-NEXT: for (int64_t s = threadIdx.x / 32; s < splits; s += 8)
 // CHECK-NEXT: accumulator.push(partial[s * 2001 + p]);
-// CHECK-NEXT: float total = accumulator.result();
+// CHECK-NEXT: lanes[threadIdx.x / 32][threadIdx.x % 32] = accumulator.result();
+// CHECK: float total = lanes[0][threadIdx.x];
+// CHECK-NEXT: for (int k = 1; k < 8; ++k)
+// CHECK-NEXT: total = dev::SumOp()(total, lanes[k][threadIdx.x]);
+// CHECK-NEXT: stats[p] = total;
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2001 + 255) / 256);
-// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2001, 256), 256, 0, stream>>>(
+// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2001, 32), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x2001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<1x2001xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
@@ -175,6 +194,31 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
       sinter.yield %s : tensor<1x2001xf32>
     }
     return %0 : tensor<1x2001xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== column_sum_wide.h =====
+// 65536 columns: 256 blocks of columns leave at most 4 slices a column, too
+// few for lanes: the final kernel folds a column a thread, in slice order
+// (blocked).
+// CHECK-LABEL: column_sum_wide_k0_column_reduction_final0(
+// CHECK-NOT: __shared__
+// CHECK: for (int64_t p = dev::globalThreadIndex(); p < 65536; p += dev::gridStride()) {
+// CHECK-NEXT: dev::Accumulator<dev::SumOp, float> accumulator;
+// CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
+// CHECK-NEXT: accumulator.push(partial[s * 65536 + p]);
+// CHECK-NEXT: float total = accumulator.result();
+// CHECK: column_sum_wide_k0_column_reduction_final0<<<gridBlocks(ctx, 65536, 256), 256, 0, stream>>>(
+module @column_sum_wide attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x65536xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<1x65536xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x65536xf32>) -> tensor<1x65536xf32> {
+    ^bb0(%a: tensor<?x65536xf32>):
+      %s = sinter.sum %a dims [0] keepdim : tensor<?x65536xf32>
+      sinter.yield %s : tensor<1x65536xf32>
+    }
+    return %0 : tensor<1x65536xf32>
   }
 }
 // -----
@@ -191,9 +235,14 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: struct ArgMinOp
 // CHECK-LABEL: column_argmin_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, dev::ArgValue *__restrict__ partial, int64_t B,
-// CHECK: dev::Accumulator<dev::ArgMinOp, dev::ArgValue> accumulator[4];
-// CHECK: chunk[4 * l + u] = dev::ArgValue{x_run0[l], q};
-// CHECK: accumulator[l].push(dev::treeCombine<dev::ArgMinOp, 4>(chunk + 4 * l));
+// The result does not depend on the order: no blocked runs.
+// CHECK: dev::ExactAccumulator<dev::ArgMinOp, dev::ArgValue> accumulator[4];
+// A chunk holds the values only, its slots give the row indices (q0 + u *
+// step for slot u, the identity's value past the rows): a tree in order.
+// CHECK: float chunk[16];
+// CHECK: chunk[4 * l + u] = dev::ArgMinOp::identity().value;
+// CHECK: chunk[4 * l + u] = x_run0[l];
+// CHECK: accumulator[l].push(dev::argTreeCombine<dev::LessThan, 4, 1>(chunk + 4 * l, q0, step));
 // CHECK: __shared__ dev::ArgValue slices[16][64];
 // CHECK-LABEL: column_argmin_k0_column_reduction_final0(
 // CHECK-NEXT: const dev::ArgValue *__restrict__ partial, int64_t *__restrict__ stats,
