@@ -123,6 +123,23 @@ void testCombiners() {
                     indexOf(dev::ArgMaxOp()(ties[2], ties[1]), 1),
                     indexOf(dev::ArgMinOp()(nans[3], nans[1]), 1)});
   report("argmax/argmin: first index, first NaN", error, 0);
+  // A thread's pushes in index order (dev::argPush) from argStart: the same
+  // winners; a row of the identity value answers its first index.
+  auto push = [](auto op, const std::vector<dev::ArgValue> &row) {
+    dev::ArgValue state = dev::argStart(op, row.front().index);
+    for (const dev::ArgValue &element : row)
+      state = dev::argPush(op, state, element.value, element.index);
+    return state;
+  };
+  std::vector<dev::ArgValue> lows = {{-INFINITY, 5}, {-INFINITY, 6}};
+  std::vector<dev::ArgValue> highs = {{INFINITY, 0}, {INFINITY, 1}};
+  error = std::max({indexOf(push(dev::ArgMaxOp(), ties), 1),
+                    indexOf(push(dev::ArgMinOp(), ties), 3),
+                    indexOf(push(dev::ArgMaxOp(), nans), 1),
+                    indexOf(push(dev::ArgMinOp(), nans), 1),
+                    indexOf(push(dev::ArgMaxOp(), lows), 5),
+                    indexOf(push(dev::ArgMinOp(), highs), 0)});
+  report("argPush: first index, first NaN, rows of the identity", error, 0);
 }
 
 /// Welford over \p values: pushed one by one into \p parts states, then the

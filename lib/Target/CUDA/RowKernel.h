@@ -169,10 +169,12 @@ private:
   /// (value, index) accumulators cost 8% on the H100).
   bool accumulatesPerLane(const RowReduction &reduction) const;
   /// Declares one accumulator per reduction of `group`, at its identity (an
-  /// array of four where it accumulates per lane).
+  /// array of four where it accumulates per lane); argmax and argmin start
+  /// at the group's `first` index (dev::argStart).
   void declareAccumulators(ArrayRef<RowReduction *> group,
                            SmallVectorImpl<std::string> &accumulators,
-                           SmallVectorImpl<std::string> &combiners);
+                           SmallVectorImpl<std::string> &combiners,
+                           const Expr &first);
   /// Combines every accumulator with its reduction's element at `position`
   /// of the row.
   LogicalResult writeUpdates(ArrayRef<RowReduction *> group,

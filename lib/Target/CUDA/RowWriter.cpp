@@ -55,8 +55,9 @@ static std::string getUpdate(const RowReduction &reduction,
     return "dev::minimum(" + acc + ", " + value.text + ")";
   case ReductionCombiner::argmax:
   case ReductionCombiner::argmin:
-    return combiner + "()(" + acc + ", dev::ArgValue{" + value.text + ", " +
-           index.text + "})";
+    // A thread pushes its elements in increasing index order.
+    return "dev::argPush(" + combiner + "(), " + acc + ", " + value.text +
+           ", " + index.text + ")";
   case ReductionCombiner::logsumexp:
   case ReductionCombiner::var:
     break;
@@ -224,11 +225,15 @@ bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
 
 void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
                                     SmallVectorImpl<std::string> &accumulators,
-                                    SmallVectorImpl<std::string> &combiners) {
+                                    SmallVectorImpl<std::string> &combiners,
+                                    const Expr &first) {
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
     combiners.push_back(getCombiner(*reduction, context));
-    std::string identity = combiners.back() + "::identity()";
+    std::string identity =
+        reduction->isArg() && !reduction->fusedOuter
+            ? "dev::argStart(" + combiners.back() + "(), " + first.text + ")"
+            : combiners.back() + "::identity()";
     if (accumulatesPerLane(*reduction))
       writer.line((getAccumulatorType(*reduction) + " " + acc + "[4] = {" +
                    identity + ", " + identity + ", " + identity + ", " +
@@ -303,7 +308,7 @@ void RowWriter::writeSinglePassResults(RowReduction &inner,
 LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   DimExpr length = group.front()->groupSize;
   SmallVector<std::string> accumulators, combiners;
-  declareAccumulators(group, accumulators, combiners);
+  declareAccumulators(group, accumulators, combiners, Expr("0"));
   SmallVector<std::string> updated(accumulators);
   for (auto [reduction, acc] : llvm::zip(group, updated))
     if (accumulatesPerLane(*reduction))
@@ -358,10 +363,10 @@ RowWriter::writeSegmentReductions(ArrayRef<RowReduction *> group) {
   writer.openScope(); // over segments
   unsigned segmentDepth = writer.getDepth();
   SmallVector<std::string> accumulators, combiners;
-  declareAccumulators(group, accumulators, combiners);
+  Expr first = mulIndex(Expr("g", segmentDepth), sizeExpr(size));
+  declareAccumulators(group, accumulators, combiners, first);
   writer.openScope(); // over the elements of a segment
-  Expr position = addIndex(mulIndex(Expr("g", segmentDepth), sizeExpr(size)),
-                           Expr("q", writer.getDepth()));
+  Expr position = addIndex(first, Expr("q", writer.getDepth()));
   if (failed(writeUpdates(group, accumulators, combiners, position)))
     return failure();
   writer.closeScope("for (int64_t q = lane; q < " + size.str() +

@@ -152,7 +152,10 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: // ===== argmax.h =====
 // argmax: (value, index) pairs combined with the first index winning ties
 // and NaN counting as the maximum (the runtime's dev::ArgMaxOp, which the
-// generated file does not define again); the output holds int64_t.
+// generated file does not define again); the output holds int64_t. Each
+// thread starts at the row's first index and pushes its elements in index
+// order with dev::argPush (one comparison per element); the team combines
+// the pairs with dev::ArgMaxOp.
 // CHECK-NOT: struct ArgValue
 // CHECK-NOT: struct ArgMaxOp
 // Rows of 100 are 25 float4 groups: a warp per row, the first 25 lanes a
@@ -161,13 +164,13 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
 // CHECK-NEXT: int vec) {
-// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::ArgMaxOp::identity();
+// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::argStart(dev::ArgMaxOp(), 0);
 // CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int k = 0; k < 1; ++k) {
 // CHECK-NEXT: if ((tid + k * kThreads) < 25) {
 // CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
-// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * (tid + k * kThreads) + l});
+// CHECK: [[ACC]] = dev::argPush(dev::ArgMaxOp(), [[ACC]], [[V]][l], 4 * (tid + k * kThreads) + l);
 // CHECK-NOT: if (!vec) {
 // CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
 // CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
