@@ -612,6 +612,6 @@ SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {
 
 } // namespace sinter::dev
 
-#include "sinter/rt_device_arg.cuh"
+#include "sinter/rt_device_push.cuh"
 
 #endif // SINTER_RT_DEVICE_CUH

@@ -223,6 +223,31 @@ module @symbolic_rows attributes {sinter.dims = {B = 8 : i64, C = 100 : i64}} {
 }
 // -----
 
+// CHECK-LABEL: // ===== register_rows_1024.h =====
+// Rows of 16384 held in registers by a block of 1024 threads (16 floats a
+// thread): the kernel asks for two blocks per SM (32 registers a thread),
+// so that one row's loads overlap the other's reductions and outputs.
+// CHECK: one block of 1024 threads per row, rows held in registers
+// CHECK: template <int kThreads>{{$}}
+// CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads, 2)
+// CHECK-NEXT: register_rows_1024_k0_row_reduction(
+module @register_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x16384xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<?x16384xf32>) -> tensor<?x16384xf32> {
+    ^bb0(%a: tensor<?x16384xf32>):
+      %m = sinter.max %a dims [1] keepdim : tensor<?x16384xf32>
+      %d = sinter.sub %a, %m : tensor<?x16384xf32>, tensor<?x1xf32>
+      %e = sinter.exp %d : tensor<?x16384xf32>
+      %s = sinter.sum %e dims [1] keepdim : tensor<?x16384xf32>
+      %p = sinter.div %e, %s : tensor<?x16384xf32>, tensor<?x1xf32>
+      sinter.yield %p : tensor<?x16384xf32>
+    }
+    return %0 : tensor<?x16384xf32>
+  }
+}
+// -----
+
 // CHECK-LABEL: // ===== long_rows.h =====
 // Rows of 100000 do not fit in shared memory: 1024 threads per row, each
 // pass reads the row again (from L2 mostly), with float4 loads and stores
@@ -277,14 +302,18 @@ module @few_long_rows {
 // CHECK-LABEL: // ===== online_softmax.h =====
 // Softmax over rows of 100000 (too long for shared memory): the max and
 // the sum of exp(x - max) in one pass (online softmax), then the output
-// pass; x is read twice.
+// pass; x is read twice. The float4 loop pushes each group of four at
+// once. The team reduces the max, then the threads' sums rescaled to it.
 // CHECK: one block of 1024 threads per row, rows re-read (too long for shared memory)
 // CHECK: dev::OnlineSoftmax [[ACC:acc[0-9]+]] = dev::OnlineSoftmaxOp::identity();
+// CHECK: float [[FOUR:four[0-9]+]][4];
+// CHECK: [[FOUR]][l] = x_v{{[0-9]+}}[l];
+// CHECK: [[ACC]] = dev::onlineSoftmaxPushFour([[ACC]], [[FOUR]]);
+// CHECK: if (!vec) {
 // CHECK: [[ACC]] = dev::onlineSoftmaxPush([[ACC]], v{{[0-9]+}});
-// CHECK: const dev::OnlineSoftmax [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::OnlineSoftmaxOp>([[ACC]]);
-// CHECK-NEXT: const float [[MAX:red[0-9]+]] = [[STATE]].max;
-// CHECK-NEXT: const float [[SUM:red[0-9]+]] = [[STATE]].sum;
-// CHECK-NOT: dev::SumOp
+// CHECK: const float [[MAX:red[0-9]+]] = teamReduce<kThreads, dev::MaxOp>([[ACC]].max);
+// CHECK-NEXT: const float [[SUM:red[0-9]+]] = teamReduce<kThreads, dev::SumOp>([[ACC]].sum * dev::onlineSoftmaxScale([[ACC]].max, [[MAX]]));
+// CHECK-NOT: teamReduce
 // CHECK: - [[MAX]];
 // CHECK: / [[SUM]];
 module @online_softmax attributes {sinter.dims = {B = 8 : i64}} {
