@@ -225,8 +225,9 @@ module @symbolic_rows attributes {sinter.dims = {B = 8 : i64, C = 100 : i64}} {
 
 // CHECK-LABEL: // ===== register_rows_1024.h =====
 // Rows of 16384 held in registers by a block of 1024 threads (16 floats a
-// thread): the kernel asks for two blocks per SM (32 registers a thread),
-// so that one row's loads overlap the other's reductions and outputs.
+// thread), x the only input: the kernel asks for two blocks per SM (32
+// registers a thread), so that one row's loads overlap the other's
+// reductions and outputs.
 // CHECK: one block of 1024 threads per row, rows held in registers
 // CHECK: template <int kThreads>{{$}}
 // CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads, 2)
@@ -242,6 +243,31 @@ module @register_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
       %s = sinter.sum %e dims [1] keepdim : tensor<?x16384xf32>
       %p = sinter.div %e, %s : tensor<?x16384xf32>, tensor<?x1xf32>
       sinter.yield %p : tensor<?x16384xf32>
+    }
+    return %0 : tensor<?x16384xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== weighted_rows_1024.h =====
+// The same rows with a weight read per element (rms_norm): one block per SM,
+// as 32 registers would spill.
+// CHECK: one block of 1024 threads per row, rows held in registers
+// CHECK: template <int kThreads>{{$}}
+// CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads)
+// CHECK-NEXT: weighted_rows_1024_k0_row_reduction(
+module @weighted_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                     %w: tensor<16384xf32> {sinter.role = "input", sinter.name = "w", sinter.dim_names = [""]})
+      -> (tensor<?x16384xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x, %w) : (tensor<?x16384xf32>, tensor<16384xf32>) -> tensor<?x16384xf32> {
+    ^bb0(%a: tensor<?x16384xf32>, %b: tensor<16384xf32>):
+      %sq = sinter.mul %a, %a : tensor<?x16384xf32>, tensor<?x16384xf32>
+      %m = sinter.mean %sq dims [1] keepdim : tensor<?x16384xf32>
+      %r = sinter.rsqrt %m : tensor<?x1xf32>
+      %n = sinter.mul %a, %r : tensor<?x16384xf32>, tensor<?x1xf32>
+      %y = sinter.mul %n, %b : tensor<?x16384xf32>, tensor<16384xf32>
+      sinter.yield %y : tensor<?x16384xf32>
     }
     return %0 : tensor<?x16384xf32>
   }
