@@ -123,6 +123,23 @@ void testCombiners() {
                     indexOf(dev::ArgMaxOp()(ties[2], ties[1]), 1),
                     indexOf(dev::ArgMinOp()(nans[3], nans[1]), 1)});
   report("argmax/argmin: first index, first NaN", error, 0);
+  // A thread's pushes in index order (dev::argPush) from argStart: the same
+  // winners; a row of the identity value answers its first index.
+  auto push = [](auto op, const std::vector<dev::ArgValue> &row) {
+    dev::ArgValue state = dev::argStart(op, row.front().index);
+    for (const dev::ArgValue &element : row)
+      state = dev::argPush(op, state, element.value, element.index);
+    return state;
+  };
+  std::vector<dev::ArgValue> lows = {{-INFINITY, 5}, {-INFINITY, 6}};
+  std::vector<dev::ArgValue> highs = {{INFINITY, 0}, {INFINITY, 1}};
+  error = std::max({indexOf(push(dev::ArgMaxOp(), ties), 1),
+                    indexOf(push(dev::ArgMinOp(), ties), 3),
+                    indexOf(push(dev::ArgMaxOp(), nans), 1),
+                    indexOf(push(dev::ArgMinOp(), nans), 1),
+                    indexOf(push(dev::ArgMaxOp(), lows), 5),
+                    indexOf(push(dev::ArgMinOp(), highs), 0)});
+  report("argPush: first index, first NaN, rows of the identity", error, 0);
 }
 
 /// Welford over \p values: pushed one by one into \p parts states, then the
@@ -207,6 +224,30 @@ void testOnlineSoftmax() {
     error = std::max(error, sameValue(state.sum, NAN));
   }
   report("online softmax NaN, +inf: NaN sum", error, 0);
+  // A float4 group at once (onlineSoftmaxPushFour) agrees with four pushes
+  // on -inf (from the empty state and after a finite max), NaN and +inf.
+  error = 0;
+  for (std::vector<float> row :
+       {std::vector<float>{-inf, -inf, -inf, -inf, 3.f, -inf, 1.f, 2.f},
+        std::vector<float>{0.5f, 4.f, -1.f, 4.f, 9.f, 1.f, 8.f, 0.f},
+        std::vector<float>{1.f, 2.f, 3.f, 4.f, 1.f, NAN, 2.f, 3.f},
+        std::vector<float>{1.f, 2.f, 3.f, 4.f, 1.f, inf, 2.f, 3.f}}) {
+    dev::OnlineSoftmax pushed = dev::onlineSoftmaxEmpty();
+    dev::OnlineSoftmax grouped = dev::onlineSoftmaxEmpty();
+    for (size_t i = 0; i < row.size(); i += 4) {
+      const float four[4] = {row[i], row[i + 1], row[i + 2], row[i + 3]};
+      grouped = dev::onlineSoftmaxPushFour(grouped, four);
+      for (float v : four)
+        pushed = dev::onlineSoftmaxPush(pushed, v);
+      error = std::max({error, sameValue(grouped.max, pushed.max),
+                        double(std::fabs(grouped.sum - pushed.sum) /
+                               std::max(1.f, std::fabs(pushed.sum)))});
+    }
+    // Both NaN or neither.
+    error = std::max(
+        error, std::isnan(grouped.sum) == std::isnan(pushed.sum) ? 0.0 : kInf);
+  }
+  report("online softmax float4 groups", error, 1e-6);
 }
 
 /// The accumulator sums every push exactly once, across runs, and a long

@@ -78,6 +78,25 @@ func.func @div_by_three(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 
 // -----
 
+// A reduction's result keeps its division by an inexact reciprocal (one
+// division per row; 1/255 rounded would cost var its accuracy), and still
+// multiplies by an exact one.
+// CHECK-LABEL: func.func @div_reduced_by_constant
+//       CHECK:   %[[S:.*]] = sinter.sum
+//       CHECK:   %[[Q:.*]] = sinter.div %[[S]], %{{.*}} : tensor<?x1xf32>, tensor<f32>
+//       CHECK:   %[[H:.*]] = sinter.mul %[[S]], %{{.*}} : tensor<?x1xf32>, tensor<f32>
+//       CHECK:   return %[[Q]], %[[H]]
+func.func @div_reduced_by_constant(%x: tensor<?x256xf32>) -> (tensor<?x1xf32>, tensor<?x1xf32>) {
+  %c = sinter.constant dense<255.0> : tensor<f32>
+  %two = sinter.constant dense<2.0> : tensor<f32>
+  %s = sinter.sum %x dims [1] keepdim : tensor<?x256xf32>
+  %0 = sinter.div %s, %c : tensor<?x1xf32>, tensor<f32>
+  %1 = sinter.div %s, %two : tensor<?x1xf32>, tensor<f32>
+  return %0, %1 : tensor<?x1xf32>, tensor<?x1xf32>
+}
+
+// -----
+
 // A splat divisor of full shape becomes a splat factor of the same shape.
 // CHECK-LABEL: func.func @div_by_splat
 //       CHECK:   %[[Q:.*]] = sinter.constant dense<2.500000e-01> : tensor<4x8xf32>

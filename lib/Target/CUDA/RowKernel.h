@@ -169,23 +169,28 @@ private:
   /// (value, index) accumulators cost 8% on the H100).
   bool accumulatesPerLane(const RowReduction &reduction) const;
   /// Declares one accumulator per reduction of `group`, at its identity (an
-  /// array of four where it accumulates per lane).
+  /// array of four where it accumulates per lane); argmax and argmin start
+  /// at the group's `first` index (dev::argStart).
   void declareAccumulators(ArrayRef<RowReduction *> group,
                            SmallVectorImpl<std::string> &accumulators,
-                           SmallVectorImpl<std::string> &combiners);
+                           SmallVectorImpl<std::string> &combiners,
+                           const Expr &first);
   /// Combines every accumulator with its reduction's element at `position`
-  /// of the row.
+  /// of the row, or stores the element as lane l of the array that `groups`
+  /// names for the reduction (one name or "" each), whose float4 group the
+  /// caller pushes at once.
   LogicalResult writeUpdates(ArrayRef<RowReduction *> group,
                              ArrayRef<std::string> accumulators,
                              ArrayRef<std::string> combiners,
-                             const Expr &position);
+                             const Expr &position,
+                             ArrayRef<std::string> groups = {});
   /// Writes `if (vec) { <float4 loop> }` for the vector dot product
   /// accumulating into `acc`, and opens the scope of the scalar loop's
   /// `if (!vec)`.
   void writeVectorDot(const std::string &acc);
   /// Writes the results of `inner` and the outer statistic its pass also
-  /// computed from their combined single-pass state `reduced`.
-  void writeSinglePassResults(RowReduction &inner, const std::string &reduced);
+  /// computed, from each thread's single-pass state `own`.
+  void writeSinglePassResults(RowReduction &inner, const std::string &own);
   LogicalResult writePerRowReductions(ArrayRef<RowReduction *> group);
   LogicalResult writeSegmentReductions(ArrayRef<RowReduction *> group);
   LogicalResult writeOutputs();

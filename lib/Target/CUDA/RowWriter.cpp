@@ -55,8 +55,9 @@ static std::string getUpdate(const RowReduction &reduction,
     return "dev::minimum(" + acc + ", " + value.text + ")";
   case ReductionCombiner::argmax:
   case ReductionCombiner::argmin:
-    return combiner + "()(" + acc + ", dev::ArgValue{" + value.text + ", " +
-           index.text + "})";
+    // A thread pushes its elements in increasing index order.
+    return "dev::argPush(" + combiner + "(), " + acc + ", " + value.text +
+           ", " + index.text + ")";
   case ReductionCombiner::logsumexp:
   case ReductionCombiner::var:
     break;
@@ -224,11 +225,15 @@ bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
 
 void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
                                     SmallVectorImpl<std::string> &accumulators,
-                                    SmallVectorImpl<std::string> &combiners) {
+                                    SmallVectorImpl<std::string> &combiners,
+                                    const Expr &first) {
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
     combiners.push_back(getCombiner(*reduction, context));
-    std::string identity = combiners.back() + "::identity()";
+    std::string identity =
+        reduction->isArg() && !reduction->fusedOuter
+            ? "dev::argStart(" + combiners.back() + "(), " + first.text + ")"
+            : combiners.back() + "::identity()";
     if (accumulatesPerLane(*reduction))
       writer.line((getAccumulatorType(*reduction) + " " + acc + "[4] = {" +
                    identity + ", " + identity + ", " + identity + ", " +
@@ -245,14 +250,19 @@ void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
 LogicalResult RowWriter::writeUpdates(ArrayRef<RowReduction *> group,
                                       ArrayRef<std::string> accumulators,
                                       ArrayRef<std::string> combiners,
-                                      const Expr &position) {
-  for (auto [reduction, acc, combiner] :
-       llvm::zip(group, accumulators, combiners)) {
+                                      const Expr &position,
+                                      ArrayRef<std::string> groups) {
+  for (auto [i, reduction] : llvm::enumerate(group)) {
     FailureOr<Expr> element = emitReducedElement(*reduction, position);
     if (failed(element))
       return failure();
-    writer.line(acc + " = " +
-                getUpdate(*reduction, combiner, acc, *element, position) + ";");
+    if (i < groups.size() && !groups[i].empty())
+      writer.line(groups[i] + "[l] = " + element->text + ";");
+    else
+      writer.line(accumulators[i] + " = " +
+                  getUpdate(*reduction, combiners[i], accumulators[i],
+                            *element, position) +
+                  ";");
   }
   return success();
 }
@@ -279,31 +289,44 @@ void RowWriter::writeVectorDot(const std::string &acc) {
 }
 
 void RowWriter::writeSinglePassResults(RowReduction &inner,
-                                       const std::string &reduced) {
+                                       const std::string &own) {
   RowReduction &outer = *inner.fusedOuter;
-  std::string state = writer.freshName("state");
-  writer.line("const " + getAccumulatorType(inner).str() + " " + state + " = " +
-              reduced + ";");
   inner.storage = writer.freshName("red");
   outer.storage = writer.freshName("red");
   inner.storageDepth = outer.storageDepth = rowDepth;
-  bool welford = inner.form == SinglePassForm::Welford;
-  writer.line("const float " + inner.storage + " = " + state +
-              (welford ? ".mean;" : ".max;"));
+  if (inner.form == SinglePassForm::OnlineSoftmax) {
+    // The team's max first, then each thread's sum rescaled to it once and
+    // summed: one rounding of a rescale per thread, where combining the
+    // (max, sum) pairs rescales a sum at every level of the tree (and
+    // softmax over rows of 65536 was 1.3x less accurate than PyTorch's).
+    std::string state = own;
+    if (own.find('(') != std::string::npos) {
+      state = writer.freshName("state");
+      writer.line("const dev::OnlineSoftmax " + state + " = " + own + ";");
+    }
+    writer.line("const float " + inner.storage +
+                " = teamReduce<kThreads, dev::MaxOp>(" + state + ".max);");
+    writer.line("const float " + outer.storage +
+                " = teamReduce<kThreads, dev::SumOp>(" + state +
+                ".sum * dev::onlineSoftmaxScale(" + state + ".max, " +
+                inner.storage + "));");
+    return;
+  }
+  std::string state = writer.freshName("state");
+  writer.line("const dev::Welford " + state +
+              " = teamReduce<kThreads, dev::WelfordOp>(" + own + ");");
+  writer.line("const float " + inner.storage + " = " + state + ".mean;");
   // The mean of squared deviations is M2 over the count, their sum M2.
-  std::string second = state + ".sum;";
-  if (welford)
-    second =
-        getCombinerInfo(outer.kind).dividesByCount
-            ? state + ".m2 / static_cast<float>(" + outer.groupSize.str() + ");"
-            : state + ".m2;";
-  writer.line("const float " + outer.storage + " = " + second);
+  writer.line("const float " + outer.storage + " = " + state +
+              (getCombinerInfo(outer.kind).dividesByCount
+                   ? ".m2 / static_cast<float>(" + outer.groupSize.str() + ");"
+                   : ".m2;"));
 }
 
 LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   DimExpr length = group.front()->groupSize;
   SmallVector<std::string> accumulators, combiners;
-  declareAccumulators(group, accumulators, combiners);
+  declareAccumulators(group, accumulators, combiners, Expr("0"));
   SmallVector<std::string> updated(accumulators);
   for (auto [reduction, acc] : llvm::zip(group, updated))
     if (accumulatesPerLane(*reduction))
@@ -314,10 +337,27 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     writeVectorDot(accumulators.front());
   std::optional<int64_t> vectorLength = length.getConstant();
   bool vectorRows = plan.vectorRows && vectorLength && *vectorLength % 4 == 0;
+  // Online softmax states take a float4 group's values at once.
+  SmallVector<std::string> groups(group.size());
+  for (auto [reduction, four] : llvm::zip(group, groups))
+    if (vectorRows && !plan.registerRows && reduction->fusedOuter &&
+        reduction->form == SinglePassForm::OnlineSoftmax)
+      four = writer.freshName("four");
   if (vectorRows &&
-      failed(writeVectorRowLoop(*vectorLength, [&](const Expr &position) {
-        return writeUpdates(group, updated, combiners, position);
-      })))
+      failed(writeVectorRowLoop(
+          *vectorLength,
+          [&](const Expr &position) {
+            for (const std::string &four : groups)
+              if (!four.empty())
+                writer.lineAt(vectorDepth, "float " + four + "[4];");
+            return writeUpdates(group, updated, combiners, position, groups);
+          },
+          [&] {
+            for (auto [acc, four] : llvm::zip(updated, groups))
+              if (!four.empty())
+                writer.line(acc + " = dev::onlineSoftmaxPushFour(" + acc +
+                            ", " + four + ");");
+          })))
     return failure();
   // Rows in registers have no scalar loop.
   if (!plan.registerRows) {
@@ -336,11 +376,11 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     std::string own = accumulatesPerLane(*reduction)
                           ? "dev::treeCombine<" + combiner + ", 4>(" + acc + ")"
                           : acc;
-    std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + own + ")";
     if (reduction->fusedOuter) {
-      writeSinglePassResults(*reduction, reduced);
+      writeSinglePassResults(*reduction, own);
       continue;
     }
+    std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + own + ")";
     reduction->storage = writer.freshName("red");
     reduction->storageDepth = rowDepth;
     writer.line(("const " + getAccumulatorType(*reduction) + " " +
@@ -358,10 +398,10 @@ RowWriter::writeSegmentReductions(ArrayRef<RowReduction *> group) {
   writer.openScope(); // over segments
   unsigned segmentDepth = writer.getDepth();
   SmallVector<std::string> accumulators, combiners;
-  declareAccumulators(group, accumulators, combiners);
+  Expr first = mulIndex(Expr("g", segmentDepth), sizeExpr(size));
+  declareAccumulators(group, accumulators, combiners, first);
   writer.openScope(); // over the elements of a segment
-  Expr position = addIndex(mulIndex(Expr("g", segmentDepth), sizeExpr(size)),
-                           Expr("q", writer.getDepth()));
+  Expr position = addIndex(first, Expr("q", writer.getDepth()));
   if (failed(writeUpdates(group, accumulators, combiners, position)))
     return failure();
   writer.closeScope("for (int64_t q = lane; q < " + size.str() +

@@ -633,5 +633,7 @@ SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {
 
 // The split column reductions' helpers, which use the Welford states.
 #include "rt_column.cuh"
+// The row kernels' in-order pushes (argmax, online softmax).
+#include "sinter/rt_device_push.cuh"
 
 #endif // SINTER_RT_DEVICE_CUH

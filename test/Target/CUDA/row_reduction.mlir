@@ -152,7 +152,10 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: // ===== argmax.h =====
 // argmax: (value, index) pairs combined with the first index winning ties
 // and NaN counting as the maximum (the runtime's dev::ArgMaxOp, which the
-// generated file does not define again); the output holds int64_t.
+// generated file does not define again); the output holds int64_t. Each
+// thread starts at the row's first index and pushes its elements in index
+// order with dev::argPush (one comparison per element); the team combines
+// the pairs with dev::ArgMaxOp.
 // CHECK-NOT: struct ArgValue
 // CHECK-NOT: struct ArgMaxOp
 // Rows of 100 are 25 float4 groups: a warp per row, the first 25 lanes a
@@ -161,13 +164,13 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
 // CHECK-NEXT: int vec) {
-// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::ArgMaxOp::identity();
+// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::argStart(dev::ArgMaxOp(), 0);
 // CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int k = 0; k < 1; ++k) {
 // CHECK-NEXT: if ((tid + k * kThreads) < 25) {
 // CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
-// CHECK: [[ACC]] = dev::ArgMaxOp()([[ACC]], dev::ArgValue{[[V]][l], 4 * (tid + k * kThreads) + l});
+// CHECK: [[ACC]] = dev::argPush(dev::ArgMaxOp(), [[ACC]], [[V]][l], 4 * (tid + k * kThreads) + l);
 // CHECK-NOT: if (!vec) {
 // CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
 // CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
@@ -216,6 +219,57 @@ module @symbolic_rows attributes {sinter.dims = {B = 8 : i64, C = 100 : i64}} {
       sinter.yield %d : tensor<?x?xf32>
     }
     return %0 : tensor<?x?xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== register_rows_1024.h =====
+// Rows of 16384 held in registers by a block of 1024 threads (16 floats a
+// thread), x the only input: the kernel asks for two blocks per SM (32
+// registers a thread), so that one row's loads overlap the other's
+// reductions and outputs.
+// CHECK: one block of 1024 threads per row, rows held in registers
+// CHECK: template <int kThreads>{{$}}
+// CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads, 2)
+// CHECK-NEXT: register_rows_1024_k0_row_reduction(
+module @register_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x16384xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<?x16384xf32>) -> tensor<?x16384xf32> {
+    ^bb0(%a: tensor<?x16384xf32>):
+      %m = sinter.max %a dims [1] keepdim : tensor<?x16384xf32>
+      %d = sinter.sub %a, %m : tensor<?x16384xf32>, tensor<?x1xf32>
+      %e = sinter.exp %d : tensor<?x16384xf32>
+      %s = sinter.sum %e dims [1] keepdim : tensor<?x16384xf32>
+      %p = sinter.div %e, %s : tensor<?x16384xf32>, tensor<?x1xf32>
+      sinter.yield %p : tensor<?x16384xf32>
+    }
+    return %0 : tensor<?x16384xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== weighted_rows_1024.h =====
+// The same rows with a weight read per element (rms_norm): one block per SM,
+// as 32 registers would spill.
+// CHECK: one block of 1024 threads per row, rows held in registers
+// CHECK: template <int kThreads>{{$}}
+// CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads)
+// CHECK-NEXT: weighted_rows_1024_k0_row_reduction(
+module @weighted_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                     %w: tensor<16384xf32> {sinter.role = "input", sinter.name = "w", sinter.dim_names = [""]})
+      -> (tensor<?x16384xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x, %w) : (tensor<?x16384xf32>, tensor<16384xf32>) -> tensor<?x16384xf32> {
+    ^bb0(%a: tensor<?x16384xf32>, %b: tensor<16384xf32>):
+      %sq = sinter.mul %a, %a : tensor<?x16384xf32>, tensor<?x16384xf32>
+      %m = sinter.mean %sq dims [1] keepdim : tensor<?x16384xf32>
+      %r = sinter.rsqrt %m : tensor<?x1xf32>
+      %n = sinter.mul %a, %r : tensor<?x16384xf32>, tensor<?x1xf32>
+      %y = sinter.mul %n, %b : tensor<?x16384xf32>, tensor<16384xf32>
+      sinter.yield %y : tensor<?x16384xf32>
+    }
+    return %0 : tensor<?x16384xf32>
   }
 }
 // -----
@@ -274,14 +328,18 @@ module @few_long_rows {
 // CHECK-LABEL: // ===== online_softmax.h =====
 // Softmax over rows of 100000 (too long for shared memory): the max and
 // the sum of exp(x - max) in one pass (online softmax), then the output
-// pass; x is read twice.
+// pass; x is read twice. The float4 loop pushes each group of four at
+// once. The team reduces the max, then the threads' sums rescaled to it.
 // CHECK: one block of 1024 threads per row, rows re-read (too long for shared memory)
 // CHECK: dev::OnlineSoftmax [[ACC:acc[0-9]+]] = dev::OnlineSoftmaxOp::identity();
+// CHECK: float [[FOUR:four[0-9]+]][4];
+// CHECK: [[FOUR]][l] = x_v{{[0-9]+}}[l];
+// CHECK: [[ACC]] = dev::onlineSoftmaxPushFour([[ACC]], [[FOUR]]);
+// CHECK: if (!vec) {
 // CHECK: [[ACC]] = dev::onlineSoftmaxPush([[ACC]], v{{[0-9]+}});
-// CHECK: const dev::OnlineSoftmax [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::OnlineSoftmaxOp>([[ACC]]);
-// CHECK-NEXT: const float [[MAX:red[0-9]+]] = [[STATE]].max;
-// CHECK-NEXT: const float [[SUM:red[0-9]+]] = [[STATE]].sum;
-// CHECK-NOT: dev::SumOp
+// CHECK: const float [[MAX:red[0-9]+]] = teamReduce<kThreads, dev::MaxOp>([[ACC]].max);
+// CHECK-NEXT: const float [[SUM:red[0-9]+]] = teamReduce<kThreads, dev::SumOp>([[ACC]].sum * dev::onlineSoftmaxScale([[ACC]].max, [[MAX]]));
+// CHECK-NOT: teamReduce
 // CHECK: - [[MAX]];
 // CHECK: / [[SUM]];
 module @online_softmax attributes {sinter.dims = {B = 8 : i64}} {
