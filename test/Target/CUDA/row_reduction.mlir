@@ -149,6 +149,56 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 }
 // -----
 
+// CHECK-LABEL: // ===== group_norm_nchw.h =====
+// group_norm of [B, 8, 4, 4] in 4 groups with a per-channel affine and a
+// symbolic batch: rows of 32 (B * 4 of them) held in registers; the output
+// loop reads x from the registers through both reshapes (no second load
+// of x) and the weight and bias by channel, (element / 16) % 8.
+// CHECK: //   group_norm_nchw_k0_row_reduction: reshape, mean, sub, mul, mean, add, rsqrt, mul, reshape, reshape, mul, reshape, add
+// CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
+// CHECK-LABEL: group_norm_nchw_k0_row_reduction(
+// CHECK: r < (B * 4);
+// CHECK: float [[ROW:x_r[0-9]+]][4];
+// CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 32;
+// CHECK: const float4 {{x_f[0-9]+}} = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
+// CHECK: float y_out[4];
+// CHECK: const int64_t [[LANE:i[0-9]+]] = [[BASE]] + 4 * (tid + k * kThreads) + l;
+// CHECK-NEXT: = [[ROW]][4 * k + l] - red
+// CHECK-NOT: x[
+// CHECK: const int64_t [[CH:i[0-9]+]] = ([[LANE]] / 16) % 8;
+// CHECK-NEXT: = weight[[[CH]]];
+// CHECK: = bias[[[CH]]];
+// CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
+// CHECK-NOT: x[
+// CHECK-LABEL: static sinter_status launch_group_norm_nchw_k0_row_reduction_rows(
+module @group_norm_nchw attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x8x4x4xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]},
+                     %w: tensor<8xf32> {sinter.role = "param", sinter.name = "weight", sinter.dim_names = [""]},
+                     %b: tensor<8xf32> {sinter.role = "param", sinter.name = "bias", sinter.dim_names = [""]})
+      -> (tensor<?x8x4x4xf32> {sinter.name = "y", sinter.dim_names = ["B", "", "", ""]}) {
+    %0 = sinter.kernel row_reduction(%x, %w, %b) : (tensor<?x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x8x4x4xf32> {
+    ^bb0(%a: tensor<?x8x4x4xf32>, %wa: tensor<8xf32>, %ba: tensor<8xf32>):
+      %g = sinter.reshape %a : tensor<?x8x4x4xf32> -> tensor<?x4x32xf32>
+      %m = sinter.mean %g dims [2] keepdim : tensor<?x4x32xf32>
+      %d = sinter.sub %g, %m : tensor<?x4x32xf32>, tensor<?x4x1xf32>
+      %sq = sinter.mul %d, %d : tensor<?x4x32xf32>, tensor<?x4x32xf32>
+      %v = sinter.mean %sq dims [2] keepdim : tensor<?x4x32xf32>
+      %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
+      %ve = sinter.add %v, %eps : tensor<?x4x1xf32>, tensor<f32>
+      %r = sinter.rsqrt %ve : tensor<?x4x1xf32>
+      %n = sinter.mul %d, %r : tensor<?x4x32xf32>, tensor<?x4x1xf32>
+      %back = sinter.reshape %n : tensor<?x4x32xf32> -> tensor<?x8x4x4xf32>
+      %wc = sinter.reshape %wa : tensor<8xf32> -> tensor<8x1x1xf32>
+      %s = sinter.mul %back, %wc : tensor<?x8x4x4xf32>, tensor<8x1x1xf32>
+      %bc = sinter.reshape %ba : tensor<8xf32> -> tensor<8x1x1xf32>
+      %o = sinter.add %s, %bc : tensor<?x8x4x4xf32>, tensor<8x1x1xf32>
+      sinter.yield %o : tensor<?x8x4x4xf32>
+    }
+    return %0 : tensor<?x8x4x4xf32>
+  }
+}
+// -----
+
 // CHECK-LABEL: // ===== argmax.h =====
 // argmax: (value, index) pairs combined with the first index winning ties
 // and NaN counting as the maximum (the runtime's dev::ArgMaxOp, which the
