@@ -65,6 +65,16 @@ Coords cuda::delinearize(const Expr &linear, ArrayRef<DimExpr> shape) {
   return coords;
 }
 
+Coords cuda::addLaneOffset(const Coords &base, const Expr &offset,
+                           Expr lastIndex) {
+  Coords lane = base;
+  lane.indices.back() = addIndex(lastIndex, offset);
+  lane.linear.reset();
+  lane.laneBase = std::make_shared<const Coords>(base);
+  lane.laneOffset = offset;
+  return lane;
+}
+
 Coords cuda::broadcastCoords(const Coords &coords,
                              ArrayRef<DimExpr> resultShape,
                              ArrayRef<DimExpr> operandShape) {
@@ -76,6 +86,12 @@ Coords cuda::broadcastCoords(const Coords &coords,
     bool broadcasts = size.isConstant(1);
     result.indices.push_back(broadcasts ? Expr("0")
                                         : coords.indices[d + offset]);
+  }
+  if (coords.laneBase && !operandShape.empty() &&
+      !operandShape.back().isConstant(1)) {
+    result.laneBase = std::make_shared<const Coords>(
+        broadcastCoords(*coords.laneBase, resultShape, operandShape));
+    result.laneOffset = coords.laneOffset;
   }
   return result;
 }
@@ -329,6 +345,25 @@ FailureOr<Expr> ScalarEmitter::emitConstant(Operation *constant, Value value,
   return writer.bind(element, "float", "v");
 }
 
+/// Whether `shape`'s last dim is a static multiple of 4.
+static bool endsInFours(ArrayRef<DimExpr> shape) {
+  std::optional<int64_t> last =
+      shape.empty() ? std::nullopt : shape.back().getConstant();
+  return last && *last % 4 == 0;
+}
+
+Coords ScalarEmitter::reshapeCoords(const Coords &coords,
+                                    ArrayRef<DimExpr> result,
+                                    ArrayRef<DimExpr> input) {
+  if (!coords.laneBase || !endsInFours(result) || !endsInFours(input))
+    return delinearize(linearize(coords, result), input);
+  // The first lane's index is a multiple of 4 and both rows are: the four
+  // lanes are four consecutive elements of one run of the input too.
+  Coords base = delinearize(linearize(*coords.laneBase, result), input);
+  return addLaneOffset(base, *coords.laneOffset,
+                       bindIndex(base.indices.back()));
+}
+
 /// The memo key of coordinates: their index expressions.
 static std::string getCoordsKey(const Coords &coords) {
   std::string key;
@@ -355,8 +390,8 @@ ScalarEmitter::resolve(Value value, Coords coords, PendingValue &pending) {
       return emitError(value.getLoc(),
                        "CUDA emitter: a kernel argument has no buffer");
     if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-      coords = delinearize(linearize(coords, getShape(value)),
-                           getShape(reshape.getInput()));
+      const Shape &input = getShape(reshape.getInput());
+      coords = reshapeCoords(coords, getShape(value), input);
       value = reshape.getInput();
       continue;
     }

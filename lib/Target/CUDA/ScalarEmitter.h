@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,10 +47,22 @@ struct Coords {
   /// `linear` without arithmetic.
   std::optional<Expr> linear;
   Shape linearShape;
+  /// In a float4 loop whose lanes are four consecutive elements along the
+  /// last dim: the first lane's coordinates (their last index a multiple of
+  /// 4) and the lane offset that the last index adds to them. Broadcasting
+  /// keeps both unless it broadcasts the last dim, a reshape when both last
+  /// dims are multiples of 4 (the lanes stay in one run of its input), so
+  /// that a buffer read through them is read as one float4.
+  std::shared_ptr<const Coords> laneBase;
+  std::optional<Expr> laneOffset;
 
   /// The depth of the deepest index.
   unsigned getDepth() const;
 };
+
+/// Coordinates `base` with `offset` added to the last index, which keep
+/// `base` as their first lane's (see Coords::laneBase).
+Coords addLaneOffset(const Coords &base, const Expr &offset, Expr lastIndex);
 
 /// The dense constants of a generated file, declared once each as
 /// `__device__` arrays.
@@ -143,6 +156,10 @@ private:
   /// index, clamped into its range.
   Coords getOperandCoords(Operation *op, unsigned operand,
                           const Coords &coords);
+  /// The coordinates in a reshape's input of element `coords` of its
+  /// result (keeping the lanes of a float4 loop where they stay in a run).
+  Coords reshapeCoords(const Coords &coords, ArrayRef<DimExpr> result,
+                       ArrayRef<DimExpr> input);
   std::optional<double> getSplatValue(Value value) const;
 
   CodeWriter &writer;

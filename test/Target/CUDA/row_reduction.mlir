@@ -321,6 +321,72 @@ module @few_long_rows {
 }
 // -----
 
+// CHECK-LABEL: // ===== split_group_norm.h =====
+// group_norm of [2, 8, 64, 64] in 2 groups (4 rows of 16384, split over
+// blocks) with a per-channel weight: the apply step reads x and writes y as
+// float4 through the reshapes (both keep runs of 4: the lanes are x[i + l]),
+// its statistics and weight once per group of four.
+// CHECK-LABEL: split_group_norm_k0_row_reduction_apply(
+// CHECK: if (vec) {
+// CHECK: const int64_t i = q * 4;
+// CHECK: const float4 [[X:x_v[0-9]+]]4 = dev::loadFloat4(x + i);
+// CHECK: const int64_t [[G:i[0-9]+]] = (i / 32768) * 2 + (i / 16384) % 2;
+// CHECK-NEXT: = stats0[[[G]]];
+// CHECK: const int64_t [[C:i[0-9]+]] = (i / 4096) % 8;
+// CHECK-NEXT: = w[[[C]]];
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK-NEXT: = [[X]][l] - v
+// CHECK: dev::storeFloat4(y + i, make_float4(y_out[0], y_out[1], y_out[2], y_out[3]));
+// CHECK: const int vec = 64 % 4 == 0 &&
+module @split_group_norm {
+  func.func @forward(%x: tensor<2x8x64x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", "", "", ""]},
+                     %w: tensor<8xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = [""]})
+      -> (tensor<2x8x64x64xf32> {sinter.name = "y", sinter.dim_names = ["", "", "", ""]}) {
+    %0 = sinter.kernel row_reduction(%x, %w) : (tensor<2x8x64x64xf32>, tensor<8xf32>) -> tensor<2x8x64x64xf32> {
+    ^bb0(%a: tensor<2x8x64x64xf32>, %wa: tensor<8xf32>):
+      %g = sinter.reshape %a : tensor<2x8x64x64xf32> -> tensor<2x2x16384xf32>
+      %m = sinter.mean %g dims [2] keepdim : tensor<2x2x16384xf32>
+      %d = sinter.sub %g, %m : tensor<2x2x16384xf32>, tensor<2x2x1xf32>
+      %sq = sinter.mul %d, %d : tensor<2x2x16384xf32>, tensor<2x2x16384xf32>
+      %v = sinter.mean %sq dims [2] keepdim : tensor<2x2x16384xf32>
+      %r = sinter.rsqrt %v : tensor<2x2x1xf32>
+      %n = sinter.mul %d, %r : tensor<2x2x16384xf32>, tensor<2x2x1xf32>
+      %back = sinter.reshape %n : tensor<2x2x16384xf32> -> tensor<2x8x64x64xf32>
+      %wc = sinter.reshape %wa : tensor<8xf32> -> tensor<8x1x1xf32>
+      %o = sinter.mul %back, %wc : tensor<2x8x64x64xf32>, tensor<8x1x1xf32>
+      sinter.yield %o : tensor<2x8x64x64xf32>
+    }
+    return %0 : tensor<2x8x64x64xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== split_odd_reshape.h =====
+// An apply step through a reshape to rows of 5: the lanes leave runs of 4
+// there, so each lane reads its own element of x (still stored as float4).
+// CHECK-LABEL: split_odd_reshape_k0_row_reduction_apply(
+// CHECK: if (vec) {
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK-NEXT: const int64_t [[L:i[0-9]+]] = {{.*}} + l;
+// CHECK-NEXT: = x[[[L]]];
+// CHECK: dev::storeFloat4(y + i,
+module @split_odd_reshape {
+  func.func @forward(%x: tensor<2x40000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+      -> (tensor<2x40000xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<2x40000xf32>) -> tensor<2x40000xf32> {
+    ^bb0(%a: tensor<2x40000xf32>):
+      %s = sinter.sum %a dims [1] keepdim : tensor<2x40000xf32>
+      %r = sinter.reshape %a : tensor<2x40000xf32> -> tensor<2x8000x5xf32>
+      %e = sinter.exp %r : tensor<2x8000x5xf32>
+      %back = sinter.reshape %e : tensor<2x8000x5xf32> -> tensor<2x40000xf32>
+      %d = sinter.div %back, %s : tensor<2x40000xf32>, tensor<2x1xf32>
+      sinter.yield %d : tensor<2x40000xf32>
+    }
+    return %0 : tensor<2x40000xf32>
+  }
+}
+// -----
+
 // CHECK-LABEL: // ===== online_softmax.h =====
 // Softmax over rows of 100000 (too long for shared memory): the max and
 // the sum of exp(x - max) in one pass (online softmax), then the output
