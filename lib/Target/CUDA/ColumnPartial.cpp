@@ -285,7 +285,10 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                              [](int64_t d) { return std::to_string(d); }),
              ", ") +
          "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
-         "__global__ void __launch_bounds__(256)\n" +
+         // 4 blocks per multiprocessor (at most 64 registers): the ~1024
+         // blocks are two full waves on the H100, not 2.6 at the 76
+         // registers of a Welford partial over [N, C] (7% faster).
+         "__global__ void __launch_bounds__(256, 4)\n" +
          formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
          "}\n";
 }

@@ -10,8 +10,11 @@
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
 // The first level: the mean's partials over slices of the batch.
+// Partial kernels reserve registers for 4 blocks per multiprocessor: their
+// ~1024 blocks are two full waves.
 // CHECK: /// Partial mean over dims [0] of [B, 96], per column and slice of rows.
-// CHECK: batch_norm_k0_column_reduction_partial0(
+// CHECK-NEXT: __global__ void __launch_bounds__(256, 4)
+// CHECK-NEXT: batch_norm_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
 // CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
@@ -50,8 +53,11 @@
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: float *__restrict__ partial, int64_t B, int64_t splits) {
 // CHECK: = stats0[column];
-// The apply step is a pointwise kernel reading the statistics.
-// CHECK: batch_norm_k0_column_reduction_apply(
+// The apply step is a pointwise kernel reading the statistics, which vary
+// along the innermost dim (float4 groups beside x's): at most 40 registers,
+// 6 blocks per multiprocessor.
+// CHECK: __global__ void __launch_bounds__(256, 6)
+// CHECK-NEXT: batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: const float *__restrict__ stats1, float *__restrict__ y, int64_t B,
 // CHECK-NEXT: int vec) {
@@ -261,7 +267,11 @@ module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
 // The apply step reads the weight [C] as the [C, 1, 1] view that its
 // reshape makes (no shape op left), so it keeps the float4 path, one
 // channel index per four elements.
-// CHECK-LABEL: nchw_batch_norm_k0_column_reduction_apply(
+// Its statistics are one per channel, a scalar per float4 group: no
+// register bound.
+// CHECK: nchw_batch_norm_k0_column_reduction_final0(
+// CHECK: __global__ void __launch_bounds__(256)
+// CHECK-NEXT: nchw_batch_norm_k0_column_reduction_apply(
 // CHECK: if (vec) {
 // CHECK: const float4 x_v04 = dev::loadFloat4(x + i);
 // CHECK: const int64_t [[C:i[0-9]+]] = (i / 8) % 4;
