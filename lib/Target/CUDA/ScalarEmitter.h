@@ -107,6 +107,10 @@ public:
 
   /// Makes `value` a leaf: `emit` asks the leaf reader for it.
   void addLeaf(Value value) { leaves.insert(value); }
+  /// Whether a normalization's factor x - mean is kept exact, as a pair
+  /// (the default), or rounded to one float: rows held in registers spill
+  /// the pairs' registers.
+  void setExactNormalization(bool exact) { exactFactor = exact; }
   /// Tells the emitter that region argument `argument` receives `outer`;
   /// arguments that receive constants are emitted as those constants.
   void mapArgument(Value argument, Value outer) {
@@ -141,7 +145,33 @@ private:
     std::string key;
     SmallVector<std::string> operands;
     unsigned depth = 0;
+    /// For a normalization, the values it reads with their coordinates:
+    /// those of its sub and its rsqrt's add (see getNormalization); empty
+    /// for other ops, which read their operands. The depths of the operands'
+    /// expressions.
+    SmallVector<std::pair<Value, Coords>, 4> inputs;
+    SmallVector<unsigned> depths;
   };
+
+  /// The form of `mul(x - mean, rsqrt(var + eps))` (the sub or the add may
+  /// be missing): whether the other factor is a sub that is kept exact,
+  /// whether the rsqrt reads an add, both computed in the kernel, and
+  /// whether the rsqrt is the first factor.
+  struct Normalization {
+    bool sub = false;
+    bool add = false;
+    bool rsqrtFirst = false;
+  };
+  /// The normalization `op` computes, if it is one.
+  std::optional<Normalization> getNormalization(Operation *op) const;
+  /// The values normalization `op` reads at `coords` (PendingValue::inputs).
+  SmallVector<std::pair<Value, Coords>, 4>
+  getNormalizationInputs(Operation *op, const Coords &coords);
+  /// Emits normalization `form` from the expressions of its inputs: x -
+  /// mean exact and rsqrt(var + eps) to 44 bits as pairs, their product
+  /// rounded once.
+  std::string emitNormalization(const Normalization &form,
+                                const PendingValue &pending);
 
   /// Follows shape ops from element `coords` of `value`; returns the
   /// expression when it needs no operands (a leaf, a constant, a value
@@ -166,6 +196,7 @@ private:
   const ShapeAnalysis &shapes;
   ConstantPool &constants;
   LeafReader readLeaf;
+  bool exactFactor = true;
   llvm::DenseSet<Value> leaves;
   llvm::DenseMap<Value, Value> outerValues;
   /// Value -> coordinates key -> expression, for one call of `emit`.

@@ -61,6 +61,12 @@
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: const float *__restrict__ stats1, float *__restrict__ y, int64_t B,
 // CHECK-NEXT: int vec) {
+// The normalization is rounded once: x - mean and var + eps exact as pairs,
+// the rsqrt to 44 bits (errors below eager PyTorch's, whose scale is one
+// rounded float).
+// CHECK: const dev::FloatPair [[VAR:p[0-9]+]] = dev::twoSum(stats1_v0[l], 1e-05f);
+// CHECK-NEXT: const dev::FloatPair [[SCALE:p[0-9]+]] = dev::rsqrtPair([[VAR]]);
+// CHECK-NEXT: = dev::mulPair(dev::twoSum(x_v0[l], -(stats0_v0[l])), [[SCALE]]);
 // CHECK: static sinter_status launch_batch_norm_k0_column_reduction(
 // CHECK-NEXT: sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x,
 // CHECK-NEXT: float *__restrict__ y, int64_t B, void *scratch) {

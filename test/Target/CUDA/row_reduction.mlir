@@ -79,10 +79,17 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>([[ACC]])) / static_cast<float>(64);
 // CHECK: = [[ROW]][4 * k + l] - red
 // CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>({{acc[0-9]+}})) / static_cast<float>(64);
-// CHECK: const float [[SCALE:v[0-9]+]] = rsqrtf(
+// The normalization (x - mean) * rsqrt(var + eps) is rounded once: var +
+// eps exact as a pair, its rsqrt to 44 bits as a pair, once per row; the
+// factor x - mean stays one float in rows held in registers (a pair would
+// spill them).
+// CHECK: const dev::FloatPair [[VAR:p[0-9]+]] = dev::twoSum(red{{[0-9]+}}, 1e-05f);
+// CHECK-NEXT: const dev::FloatPair [[SCALE:p[0-9]+]] = dev::rsqrtPair([[VAR]]);
 // CHECK: dev::loadFour(gamma + 4 * (tid + k * kThreads), vec);
 // CHECK: dev::loadFour(beta + 4 * (tid + k * kThreads), vec);
-// CHECK: * [[SCALE]];
+// CHECK: const float [[D:v[0-9]+]] = [[ROW]][4 * k + l] - red
+// CHECK-NEXT: = dev::mulPair(dev::FloatPair{[[D]], 0.f}, [[SCALE]]);
+// CHECK-NOT: rsqrtf
 // CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
 // CHECK-NOT: j < 64
 // CHECK: return launch_short_rows_k0_row_reduction_rows<16>(
@@ -335,7 +342,7 @@ module @few_long_rows {
 // CHECK: const int64_t [[C:i[0-9]+]] = (i / 4096) % 8;
 // CHECK-NEXT: = w[[[C]]];
 // CHECK: for (int l = 0; l < 4; ++l) {
-// CHECK-NEXT: = [[X]][l] - v
+// CHECK-NEXT: = dev::mulPair(dev::twoSum([[X]][l], -(v{{[0-9]+}})), p{{[0-9]+}});
 // CHECK: dev::storeFloat4(y + i, make_float4(y_out[0], y_out[1], y_out[2], y_out[3]));
 // CHECK: const int vec = 64 % 4 == 0 &&
 module @split_group_norm {
@@ -425,9 +432,9 @@ module @online_softmax attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: const dev::Welford [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::WelfordOp>([[ACC]]);
 // CHECK-NEXT: const float [[MEAN:red[0-9]+]] = [[STATE]].mean;
 // CHECK-NEXT: const float [[VAR:red[0-9]+]] = [[STATE]].m2 / static_cast<float>(100000);
-// CHECK-NEXT: = [[VAR]] + 1e-05f;
+// CHECK-NEXT: = dev::twoSum([[VAR]], 1e-05f);
 // CHECK-NOT: teamReduce
-// CHECK: - [[MEAN]];
+// CHECK: -([[MEAN]])
 module @welford attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
