@@ -592,12 +592,18 @@ func.func @group_norm_affine(%x: tensor<2x8x4x4xf32>, %w: tensor<8xf32>, %b: ten
 
 // -----
 
-// A symbolic batch: the reshape back regroups a symbolic dim, which the row
-// kernel cannot follow; the affine is a pointwise kernel.
+// A symbolic batch: the rows [N, G] end in static dims, and both sides of
+// the reshape back hold 128 elements per batch entry (4 whole rows), so the
+// affine joins the row kernel as with a static batch.
 
 // CHECK-LABEL: func.func @group_norm_affine_symbolic
-// CHECK:         sinter.kernel row_reduction
-// CHECK:         sinter.kernel pointwise
+// CHECK:         %[[K:.*]] = sinter.kernel row_reduction(%arg0, %arg1)
+// CHECK:           sinter.mean
+// CHECK:           sinter.reshape {{.*}} : tensor<?x4x32xf32> -> tensor<?x8x4x4xf32>
+// CHECK:           sinter.mul
+// CHECK-NEXT:      sinter.yield
+// CHECK-NOT:     sinter.kernel
+// CHECK:         return %[[K]]
 func.func @group_norm_affine_symbolic(%x: tensor<?x8x4x4xf32>, %w: tensor<8xf32>) -> tensor<?x8x4x4xf32> {
   %g = sinter.reshape %x : tensor<?x8x4x4xf32> -> tensor<?x4x32xf32>
   %m = sinter.mean %g dims [2] keepdim : tensor<?x4x32xf32>
@@ -606,6 +612,23 @@ func.func @group_norm_affine_symbolic(%x: tensor<?x8x4x4xf32>, %w: tensor<8xf32>
   %wc = sinter.reshape %w : tensor<8xf32> -> tensor<8x1x1xf32>
   %s = sinter.mul %n, %wc : tensor<?x8x4x4xf32>, tensor<8x1x1xf32>
   return %s : tensor<?x8x4x4xf32>
+}
+
+// -----
+
+// A reshape that regroups the symbolic dim itself ([?, 4, 32] -> [?, 64]:
+// its `?` is twice the batch) does not keep whole rows per batch entry: the
+// affine stays a pointwise kernel.
+
+// CHECK-LABEL: func.func @group_norm_symbolic_regrouped
+// CHECK:         sinter.kernel row_reduction
+// CHECK:         sinter.kernel pointwise
+func.func @group_norm_symbolic_regrouped(%x: tensor<?x4x32xf32>, %w: tensor<64xf32>) -> tensor<?x64xf32> {
+  %m = sinter.mean %x dims [2] keepdim : tensor<?x4x32xf32>
+  %d = sinter.sub %x, %m : tensor<?x4x32xf32>, tensor<?x4x1xf32>
+  %n = sinter.reshape %d : tensor<?x4x32xf32> -> tensor<?x64xf32>
+  %s = sinter.mul %n, %w : tensor<?x64xf32>, tensor<64xf32>
+  return %s : tensor<?x64xf32>
 }
 
 // -----

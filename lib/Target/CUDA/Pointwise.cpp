@@ -75,7 +75,8 @@ struct PointwisePlan {
   /// Whether the kernel has the float4 path.
   bool vectorized = false;
   /// Whether some value is broadcast along rows (neither full-size nor a
-  /// scalar), so that four consecutive elements must lie in one row.
+  /// scalar) or the kernel has shape ops, so that four consecutive elements
+  /// must lie in one row.
   bool needsRowMultipleOf4 = false;
 };
 } // namespace
@@ -115,7 +116,10 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
   auto isPartial = [&](ArrayRef<DimExpr> shape) {
     return shape != ArrayRef<DimExpr>(plan.shape) && !isScalarShape(shape);
   };
+  // Through shape ops, the lanes of a float4 group are four elements of
+  // one row (an apply step reading through a group_norm's reshapes).
   plan.needsRowMultipleOf4 =
+      hasShapeOps ||
       llvm::any_of(
           kernel.inputs,
           [&](const Buffer &input) { return isPartial(input.shape); }) ||
@@ -129,7 +133,7 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
       plan.shape.empty() ? std::nullopt : plan.shape.back().getConstant();
   bool rowsNeverFit =
       plan.needsRowMultipleOf4 && rowLength && *rowLength % 4 != 0;
-  bool canVectorize = !plan.shape.empty() && !hasShapeOps && allOutputsFull &&
+  bool canVectorize = !plan.shape.empty() && allOutputsFull &&
                       !(count && *count < 4) && !rowsNeverFit;
   // The kernel's plan decides the vector width (an apply or epilogue step
   // decides here); the symbolic shapes must agree with it.
@@ -202,17 +206,18 @@ std::string PointwiseWriter::loadVector(const Buffer &buffer,
 
 FailureOr<Expr> PointwiseWriter::readLeaf(Value value, const Coords &coords) {
   const Buffer &buffer = *leafBuffers.lookup(value);
+  // Lanes along rows carry their first lane's coordinates where they read
+  // consecutive elements (see Coords::laneBase); others read one element.
   bool rowsAlongLanes =
-      vectorBase && !buffer.shape.empty() && !buffer.shape.back().isConstant(1);
+      vectorBase &&
+      (plan.needsRowMultipleOf4
+           ? coords.laneBase != nullptr
+           : !buffer.shape.empty() && !buffer.shape.back().isConstant(1));
   if (!rowsAlongLanes)
     return loadElement(emitter, buffer, coords);
   // The four lanes read four consecutive elements of this buffer: one
   // float4 at the first lane's element.
-  Coords base = coords;
-  if (ArrayRef<DimExpr>(buffer.shape) == ArrayRef<DimExpr>(plan.shape))
-    base = *vectorBase;
-  else
-    base.indices.back() = vectorBase->indices.back();
+  Coords base = plan.needsRowMultipleOf4 ? *coords.laneBase : *vectorBase;
   Expr linear = emitter.bindIndex(linearize(base, buffer.shape));
   std::string array = loadVector(buffer, linear);
   return Expr(array + "[l]", writer.getDepth());
@@ -233,10 +238,8 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
   if (plan.needsRowMultipleOf4) {
     // Rows are multiples of four long: the lanes share every coordinate
     // but the last.
-    lane = *vectorBase;
-    lane.indices.back() = addIndex(
-        emitter.bindIndex(vectorBase->indices.back()), Expr("l", laneDepth));
-    lane.linear.reset();
+    lane = addLaneOffset(*vectorBase, Expr("l", laneDepth),
+                         emitter.bindIndex(vectorBase->indices.back()));
   } else {
     lane = delinearize(Expr("i + l", laneDepth), plan.shape);
   }
@@ -336,8 +339,10 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
   llvm::append_range(parameters, getDimParameters(result.dims));
   if (plan->vectorized)
     parameters.push_back("int vec");
+  std::string minBlocks =
+      kernel.minBlocksPerSM ? ", " + std::to_string(kernel.minBlocksPerSM) : "";
   result.deviceCode = "__global__ void __launch_bounds__(" +
-                      std::to_string(kPointwiseThreads) + ")\n" +
+                      std::to_string(kPointwiseThreads) + minBlocks + ")\n" +
                       formatList(kernel.name + "(", parameters, ") {", 0) +
                       "\n" + *body + "}\n";
 

@@ -141,6 +141,7 @@ public:
       emitter.addLeaf(reduction.result);
       reductionsByResult[reduction.result] = &reduction;
     }
+    emitter.setExactNormalization(!plan.registerRows);
   }
 
   /// Writes the kernel body and returns it.

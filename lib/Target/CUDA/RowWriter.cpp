@@ -116,7 +116,11 @@ Coords RowWriter::rowCoords(ArrayRef<DimExpr> shape, const Expr &position) {
     if (k < shape.size())
       leading = leading * shape[k];
   }
-  return delinearize(emitter.bindIndex(linear), shape);
+  Coords coords = delinearize(emitter.bindIndex(linear), shape);
+  // The unbound index, which readVectorLane recognizes as lane l's: a
+  // group_norm's output reads its input in registers through the reshapes.
+  coords.linear = linear;
+  return coords;
 }
 
 Expr RowWriter::rowLocal(const Expr &linear, const DimExpr &perRow) {

@@ -65,6 +65,16 @@ Coords cuda::delinearize(const Expr &linear, ArrayRef<DimExpr> shape) {
   return coords;
 }
 
+Coords cuda::addLaneOffset(const Coords &base, const Expr &offset,
+                           Expr lastIndex) {
+  Coords lane = base;
+  lane.indices.back() = addIndex(lastIndex, offset);
+  lane.linear.reset();
+  lane.laneBase = std::make_shared<const Coords>(base);
+  lane.laneOffset = offset;
+  return lane;
+}
+
 Coords cuda::broadcastCoords(const Coords &coords,
                              ArrayRef<DimExpr> resultShape,
                              ArrayRef<DimExpr> operandShape) {
@@ -76,6 +86,12 @@ Coords cuda::broadcastCoords(const Coords &coords,
     bool broadcasts = size.isConstant(1);
     result.indices.push_back(broadcasts ? Expr("0")
                                         : coords.indices[d + offset]);
+  }
+  if (coords.laneBase && !operandShape.empty() &&
+      !operandShape.back().isConstant(1)) {
+    result.laneBase = std::make_shared<const Coords>(
+        broadcastCoords(*coords.laneBase, resultShape, operandShape));
+    result.laneOffset = coords.laneOffset;
   }
   return result;
 }
@@ -329,6 +345,95 @@ FailureOr<Expr> ScalarEmitter::emitConstant(Operation *constant, Value value,
   return writer.bind(element, "float", "v");
 }
 
+/// Whether `shape`'s last dim is a static multiple of 4.
+static bool endsInFours(ArrayRef<DimExpr> shape) {
+  std::optional<int64_t> last =
+      shape.empty() ? std::nullopt : shape.back().getConstant();
+  return last && *last % 4 == 0;
+}
+
+Coords ScalarEmitter::reshapeCoords(const Coords &coords,
+                                    ArrayRef<DimExpr> result,
+                                    ArrayRef<DimExpr> input) {
+  if (!coords.laneBase || !endsInFours(result) || !endsInFours(input))
+    return delinearize(linearize(coords, result), input);
+  // The first lane's index is a multiple of 4 and both rows are: the four
+  // lanes are four consecutive elements of one run of the input too.
+  Coords base = delinearize(linearize(*coords.laneBase, result), input);
+  return addLaneOffset(base, *coords.laneOffset,
+                       bindIndex(base.indices.back()));
+}
+
+std::optional<ScalarEmitter::Normalization>
+ScalarEmitter::getNormalization(Operation *op) const {
+  // A value the kernel computes itself with an op of type OpTy.
+  auto computed = [&](Value value, auto opType) -> Operation * {
+    using OpTy = decltype(opType);
+    if (leaves.contains(value) || getConstantDef(value))
+      return nullptr;
+    return dyn_cast_or_null<OpTy>(value.getDefiningOp());
+  };
+  if (!isa<MulOp>(op))
+    return std::nullopt;
+  Normalization form;
+  Operation *rsqrt = computed(op->getOperand(1), RsqrtOp());
+  if (!rsqrt) {
+    rsqrt = computed(op->getOperand(0), RsqrtOp());
+    form.rsqrtFirst = true;
+  }
+  if (!rsqrt)
+    return std::nullopt;
+  form.add = computed(rsqrt->getOperand(0), AddOp());
+  form.sub =
+      exactFactor && computed(op->getOperand(form.rsqrtFirst ? 1 : 0), SubOp());
+  return form;
+}
+
+SmallVector<std::pair<Value, Coords>, 4>
+ScalarEmitter::getNormalizationInputs(Operation *op, const Coords &coords) {
+  SmallVector<std::pair<Value, Coords>, 4> inputs;
+  std::optional<Normalization> form = getNormalization(op);
+  // `value` at `at`, or the two operands of its defining op if `expand`.
+  auto addInputs = [&](Value value, const Coords &at, bool expand) {
+    if (!expand) {
+      inputs.emplace_back(value, at);
+      return;
+    }
+    Operation *def = value.getDefiningOp();
+    for (unsigned i = 0; i < 2; ++i)
+      inputs.emplace_back(def->getOperand(i), getOperandCoords(def, i, at));
+  };
+  unsigned factor = form->rsqrtFirst ? 1 : 0;
+  addInputs(op->getOperand(factor), getOperandCoords(op, factor, coords),
+            form->sub);
+  addInputs(op->getOperand(1 - factor).getDefiningOp()->getOperand(0),
+            getOperandCoords(op, 1 - factor, coords), form->add);
+  return inputs;
+}
+
+std::string ScalarEmitter::emitNormalization(const Normalization &form,
+                                             const PendingValue &pending) {
+  // The pair of inputs `first` (and `first + 1`, summed exactly, if `sum`).
+  auto pair = [&](unsigned first, bool sum, bool negate) {
+    unsigned depth = pending.depths[first];
+    std::string text = "dev::FloatPair{" + pending.operands[first] + ", 0.f}";
+    if (sum) {
+      depth = std::max(depth, pending.depths[first + 1]);
+      std::string rhs = pending.operands[first + 1];
+      text = "dev::twoSum(" + pending.operands[first] + ", " +
+             (negate ? "-(" + rhs + ")" : rhs) + ")";
+    }
+    return Expr(text, depth);
+  };
+  Expr variance = pair(form.sub ? 2 : 1, form.add, /*negate=*/false);
+  variance = writer.bind(variance, "dev::FloatPair", "p");
+  Expr scale =
+      writer.bind(Expr("dev::rsqrtPair(" + variance.text + ")", variance.depth),
+                  "dev::FloatPair", "p");
+  Expr factor = pair(0, form.sub, /*negate=*/true);
+  return "dev::mulPair(" + factor.text + ", " + scale.text + ")";
+}
+
 /// The memo key of coordinates: their index expressions.
 static std::string getCoordsKey(const Coords &coords) {
   std::string key;
@@ -355,8 +460,8 @@ ScalarEmitter::resolve(Value value, Coords coords, PendingValue &pending) {
       return emitError(value.getLoc(),
                        "CUDA emitter: a kernel argument has no buffer");
     if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-      coords = delinearize(linearize(coords, getShape(value)),
-                           getShape(reshape.getInput()));
+      const Shape &input = getShape(reshape.getInput());
+      coords = reshapeCoords(coords, getShape(value), input);
       value = reshape.getInput();
       continue;
     }
@@ -388,7 +493,9 @@ ScalarEmitter::resolve(Value value, Coords coords, PendingValue &pending) {
     auto &emitted = memo[value];
     if (auto it = emitted.find(key); it != emitted.end())
       return std::optional<Expr>(it->second);
-    pending = PendingValue{value, std::move(coords), std::move(key), {}, 0};
+    pending = PendingValue{value, coords, std::move(key), {}, 0, {}, {}};
+    if (getNormalization(op))
+      pending.inputs = getNormalizationInputs(op, coords);
     return std::optional<Expr>();
   }
 }
@@ -408,23 +515,34 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
   while (true) {
     PendingValue &top = stack.back();
     Operation *op = top.value.getDefiningOp();
-    if (top.operands.size() < op->getNumOperands()) {
-      Value operand = op->getOperand(top.operands.size());
-      PendingValue next;
-      FailureOr<std::optional<Expr>> element = resolve(
-          operand, getOperandCoords(op, top.operands.size(), top.coords), next);
+    // Operand coordinates are made in order, as their reads: a concat's
+    // bind index variables.
+    size_t next = top.operands.size();
+    if (next <
+        (top.inputs.empty() ? op->getNumOperands() : top.inputs.size())) {
+      auto [operand, operandCoords] =
+          top.inputs.empty()
+              ? std::make_pair(op->getOperand(next),
+                               getOperandCoords(op, next, top.coords))
+              : top.inputs[next];
+      PendingValue pending;
+      FailureOr<std::optional<Expr>> element =
+          resolve(operand, operandCoords, pending);
       if (failed(element))
         return failure();
       if (*element) {
         top.operands.push_back((*element)->text);
+        top.depths.push_back((*element)->depth);
         top.depth = std::max(top.depth, (*element)->depth);
       } else {
-        stack.push_back(std::move(next));
+        stack.push_back(std::move(pending));
       }
       continue;
     }
     FailureOr<std::string> text = failure();
-    if (auto concat = dyn_cast<ConcatOp>(op)) {
+    if (std::optional<Normalization> form = getNormalization(op)) {
+      text = emitNormalization(*form, top);
+    } else if (auto concat = dyn_cast<ConcatOp>(op)) {
       text = emitConcatChoice(concat, top.operands,
                               bindIndex(top.coords.indices[concat.getDim()]));
     } else {
@@ -441,6 +559,7 @@ FailureOr<Expr> ScalarEmitter::emit(Value value, const Coords &coords) {
     if (stack.empty())
       return result;
     stack.back().operands.push_back(result.text);
+    stack.back().depths.push_back(result.depth);
     stack.back().depth = std::max(stack.back().depth, result.depth);
   }
 }

@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,10 +47,22 @@ struct Coords {
   /// `linear` without arithmetic.
   std::optional<Expr> linear;
   Shape linearShape;
+  /// In a float4 loop whose lanes are four consecutive elements along the
+  /// last dim: the first lane's coordinates (their last index a multiple of
+  /// 4) and the lane offset that the last index adds to them. Broadcasting
+  /// keeps both unless it broadcasts the last dim, a reshape when both last
+  /// dims are multiples of 4 (the lanes stay in one run of its input), so
+  /// that a buffer read through them is read as one float4.
+  std::shared_ptr<const Coords> laneBase;
+  std::optional<Expr> laneOffset;
 
   /// The depth of the deepest index.
   unsigned getDepth() const;
 };
+
+/// Coordinates `base` with `offset` added to the last index, which keep
+/// `base` as their first lane's (see Coords::laneBase).
+Coords addLaneOffset(const Coords &base, const Expr &offset, Expr lastIndex);
 
 /// The dense constants of a generated file, declared once each as
 /// `__device__` arrays.
@@ -94,6 +107,10 @@ public:
 
   /// Makes `value` a leaf: `emit` asks the leaf reader for it.
   void addLeaf(Value value) { leaves.insert(value); }
+  /// Whether a normalization's factor x - mean is kept exact, as a pair
+  /// (the default), or rounded to one float: rows held in registers spill
+  /// the pairs' registers.
+  void setExactNormalization(bool exact) { exactFactor = exact; }
   /// Tells the emitter that region argument `argument` receives `outer`;
   /// arguments that receive constants are emitted as those constants.
   void mapArgument(Value argument, Value outer) {
@@ -128,7 +145,33 @@ private:
     std::string key;
     SmallVector<std::string> operands;
     unsigned depth = 0;
+    /// For a normalization, the values it reads with their coordinates:
+    /// those of its sub and its rsqrt's add (see getNormalization); empty
+    /// for other ops, which read their operands. The depths of the operands'
+    /// expressions.
+    SmallVector<std::pair<Value, Coords>, 4> inputs;
+    SmallVector<unsigned> depths;
   };
+
+  /// The form of `mul(x - mean, rsqrt(var + eps))` (the sub or the add may
+  /// be missing): whether the other factor is a sub that is kept exact,
+  /// whether the rsqrt reads an add, both computed in the kernel, and
+  /// whether the rsqrt is the first factor.
+  struct Normalization {
+    bool sub = false;
+    bool add = false;
+    bool rsqrtFirst = false;
+  };
+  /// The normalization `op` computes, if it is one.
+  std::optional<Normalization> getNormalization(Operation *op) const;
+  /// The values normalization `op` reads at `coords` (PendingValue::inputs).
+  SmallVector<std::pair<Value, Coords>, 4>
+  getNormalizationInputs(Operation *op, const Coords &coords);
+  /// Emits normalization `form` from the expressions of its inputs: x -
+  /// mean exact and rsqrt(var + eps) to 44 bits as pairs, their product
+  /// rounded once.
+  std::string emitNormalization(const Normalization &form,
+                                const PendingValue &pending);
 
   /// Follows shape ops from element `coords` of `value`; returns the
   /// expression when it needs no operands (a leaf, a constant, a value
@@ -143,12 +186,17 @@ private:
   /// index, clamped into its range.
   Coords getOperandCoords(Operation *op, unsigned operand,
                           const Coords &coords);
+  /// The coordinates in a reshape's input of element `coords` of its
+  /// result (keeping the lanes of a float4 loop where they stay in a run).
+  Coords reshapeCoords(const Coords &coords, ArrayRef<DimExpr> result,
+                       ArrayRef<DimExpr> input);
   std::optional<double> getSplatValue(Value value) const;
 
   CodeWriter &writer;
   const ShapeAnalysis &shapes;
   ConstantPool &constants;
   LeafReader readLeaf;
+  bool exactFactor = true;
   llvm::DenseSet<Value> leaves;
   llvm::DenseMap<Value, Value> outerValues;
   /// Value -> coordinates key -> expression, for one call of `emit`.

@@ -155,6 +155,52 @@ SINTER_RT_HOST_DEVICE float stdMax(float a, float b) { return (a < b) ? b : a; }
 SINTER_RT_HOST_DEVICE float stdMin(float a, float b) { return (b < a) ? b : a; }
 
 //===----------------------------------------------------------------------===//
+// Float pairs: a normalization (x - mean) * rsqrt(var + eps) rounded once
+//===----------------------------------------------------------------------===//
+
+/// The value hi + lo, |lo| below half an ulp of hi (lo is 0 where hi is
+/// not finite, so that infinities and NaN propagate as through one float).
+struct FloatPair {
+  float hi;
+  float lo;
+};
+
+/// \p x where it is finite, else 0 (x - x is 0 exactly for finite x).
+SINTER_RT_HOST_DEVICE float finiteOrZero(float x) {
+  return x - x == 0.f ? x : 0.f;
+}
+
+/// a + b exactly, as a pair (Knuth's TwoSum: additions only, so that no
+/// multiply-add contraction changes it).
+SINTER_RT_HOST_DEVICE FloatPair twoSum(float a, float b) {
+  float s = a + b;
+  float bb = s - a;
+  return {s, finiteOrZero((a - (s - bb)) + (b - bb))};
+}
+
+/// 1 / sqrt(v.hi + v.lo) to about 44 bits: rsqrtf and one Newton step
+/// whose residual 1 - v * r^2 the fused multiply-adds keep exact.
+SINTER_RT_HOST_DEVICE FloatPair rsqrtPair(FloatPair v) {
+#ifdef __CUDA_ARCH__
+  float r = rsqrtf(v.hi);
+#else
+  float r = 1.f / sqrtf(v.hi);
+#endif
+  float square = r * r;
+  float squareLo = fmaf(r, r, -square);
+  float residual = fmaf(-v.hi, square, 1.f);
+  residual = fmaf(-v.hi, squareLo, residual);
+  residual = fmaf(-v.lo, square, residual);
+  return {r, finiteOrZero(0.5f * r * residual)};
+}
+
+/// (d.hi + d.lo) * (r.hi + r.lo), rounded once (up to terms of 2^-44); an
+/// infinite factor gives d.hi * r.hi.
+SINTER_RT_HOST_DEVICE float mulPair(FloatPair d, FloatPair r) {
+  return fmaf(d.hi, r.hi, finiteOrZero(fmaf(d.hi, r.lo, d.lo * r.hi)));
+}
+
+//===----------------------------------------------------------------------===//
 // Welford states
 //===----------------------------------------------------------------------===//
 

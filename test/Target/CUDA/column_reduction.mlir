@@ -52,11 +52,20 @@
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: float *__restrict__ partial, int64_t B, int64_t splits) {
 // CHECK: = stats0[column];
-// The apply step is a pointwise kernel reading the statistics.
-// CHECK: batch_norm_k0_column_reduction_apply(
+// The apply step is a pointwise kernel reading the statistics, which vary
+// along the innermost dim (float4 groups beside x's): at most 40 registers,
+// 6 blocks per multiprocessor.
+// CHECK: __global__ void __launch_bounds__(256, 6)
+// CHECK-NEXT: batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: const float *__restrict__ stats1, float *__restrict__ y, int64_t B,
 // CHECK-NEXT: int vec) {
+// The normalization is rounded once: x - mean and var + eps exact as pairs,
+// the rsqrt to 44 bits (errors below eager PyTorch's, whose scale is one
+// rounded float).
+// CHECK: const dev::FloatPair [[VAR:p[0-9]+]] = dev::twoSum(stats1_v0[l], 1e-05f);
+// CHECK-NEXT: const dev::FloatPair [[SCALE:p[0-9]+]] = dev::rsqrtPair([[VAR]]);
+// CHECK-NEXT: = dev::mulPair(dev::twoSum(x_v0[l], -(stats0_v0[l])), [[SCALE]]);
 // CHECK: static sinter_status launch_batch_norm_k0_column_reduction(
 // CHECK-NEXT: sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x,
 // CHECK-NEXT: float *__restrict__ y, int64_t B, void *scratch) {
@@ -310,7 +319,11 @@ module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
 // The apply step reads the weight [C] as the [C, 1, 1] view that its
 // reshape makes (no shape op left), so it keeps the float4 path, one
 // channel index per four elements.
-// CHECK-LABEL: nchw_batch_norm_k0_column_reduction_apply(
+// Its statistics are one per channel, a scalar per float4 group: no
+// register bound.
+// CHECK: nchw_batch_norm_k0_column_reduction_final0(
+// CHECK: __global__ void __launch_bounds__(256)
+// CHECK-NEXT: nchw_batch_norm_k0_column_reduction_apply(
 // CHECK: if (vec) {
 // CHECK: const float4 x_v04 = dev::loadFloat4(x + i);
 // CHECK: const int64_t [[C:i[0-9]+]] = (i / 8) % 4;

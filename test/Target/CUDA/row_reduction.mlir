@@ -79,10 +79,17 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>([[ACC]])) / static_cast<float>(64);
 // CHECK: = [[ROW]][4 * k + l] - red
 // CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>({{acc[0-9]+}})) / static_cast<float>(64);
-// CHECK: const float [[SCALE:v[0-9]+]] = rsqrtf(
+// The normalization (x - mean) * rsqrt(var + eps) is rounded once: var +
+// eps exact as a pair, its rsqrt to 44 bits as a pair, once per row; the
+// factor x - mean stays one float in rows held in registers (a pair would
+// spill them).
+// CHECK: const dev::FloatPair [[VAR:p[0-9]+]] = dev::twoSum(red{{[0-9]+}}, 1e-05f);
+// CHECK-NEXT: const dev::FloatPair [[SCALE:p[0-9]+]] = dev::rsqrtPair([[VAR]]);
 // CHECK: dev::loadFour(gamma + 4 * (tid + k * kThreads), vec);
 // CHECK: dev::loadFour(beta + 4 * (tid + k * kThreads), vec);
-// CHECK: * [[SCALE]];
+// CHECK: const float [[D:v[0-9]+]] = [[ROW]][4 * k + l] - red
+// CHECK-NEXT: = dev::mulPair(dev::FloatPair{[[D]], 0.f}, [[SCALE]]);
+// CHECK-NOT: rsqrtf
 // CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
 // CHECK-NOT: j < 64
 // CHECK: return launch_short_rows_k0_row_reduction_rows<16>(
@@ -145,6 +152,56 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
       sinter.yield %back, %top : tensor<?x64xf32>, tensor<?x1xf32>
     }
     return %0#0, %0#1 : tensor<?x64xf32>, tensor<?x1xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== group_norm_nchw.h =====
+// group_norm of [B, 8, 4, 4] in 4 groups with a per-channel affine and a
+// symbolic batch: rows of 32 (B * 4 of them) held in registers; the output
+// loop reads x from the registers through both reshapes (no second load
+// of x) and the weight and bias by channel, (element / 16) % 8.
+// CHECK: //   group_norm_nchw_k0_row_reduction: reshape, mean, sub, mul, mean, add, rsqrt, mul, reshape, reshape, mul, reshape, add
+// CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
+// CHECK-LABEL: group_norm_nchw_k0_row_reduction(
+// CHECK: r < (B * 4);
+// CHECK: float [[ROW:x_r[0-9]+]][4];
+// CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 32;
+// CHECK: const float4 {{x_f[0-9]+}} = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
+// CHECK: float y_out[4];
+// CHECK: const int64_t [[LANE:i[0-9]+]] = [[BASE]] + 4 * (tid + k * kThreads) + l;
+// CHECK-NEXT: = [[ROW]][4 * k + l] - red
+// CHECK-NOT: x[
+// CHECK: const int64_t [[CH:i[0-9]+]] = ([[LANE]] / 16) % 8;
+// CHECK-NEXT: = weight[[[CH]]];
+// CHECK: = bias[[[CH]]];
+// CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
+// CHECK-NOT: x[
+// CHECK-LABEL: static sinter_status launch_group_norm_nchw_k0_row_reduction_rows(
+module @group_norm_nchw attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x8x4x4xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]},
+                     %w: tensor<8xf32> {sinter.role = "param", sinter.name = "weight", sinter.dim_names = [""]},
+                     %b: tensor<8xf32> {sinter.role = "param", sinter.name = "bias", sinter.dim_names = [""]})
+      -> (tensor<?x8x4x4xf32> {sinter.name = "y", sinter.dim_names = ["B", "", "", ""]}) {
+    %0 = sinter.kernel row_reduction(%x, %w, %b) : (tensor<?x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x8x4x4xf32> {
+    ^bb0(%a: tensor<?x8x4x4xf32>, %wa: tensor<8xf32>, %ba: tensor<8xf32>):
+      %g = sinter.reshape %a : tensor<?x8x4x4xf32> -> tensor<?x4x32xf32>
+      %m = sinter.mean %g dims [2] keepdim : tensor<?x4x32xf32>
+      %d = sinter.sub %g, %m : tensor<?x4x32xf32>, tensor<?x4x1xf32>
+      %sq = sinter.mul %d, %d : tensor<?x4x32xf32>, tensor<?x4x32xf32>
+      %v = sinter.mean %sq dims [2] keepdim : tensor<?x4x32xf32>
+      %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
+      %ve = sinter.add %v, %eps : tensor<?x4x1xf32>, tensor<f32>
+      %r = sinter.rsqrt %ve : tensor<?x4x1xf32>
+      %n = sinter.mul %d, %r : tensor<?x4x32xf32>, tensor<?x4x1xf32>
+      %back = sinter.reshape %n : tensor<?x4x32xf32> -> tensor<?x8x4x4xf32>
+      %wc = sinter.reshape %wa : tensor<8xf32> -> tensor<8x1x1xf32>
+      %s = sinter.mul %back, %wc : tensor<?x8x4x4xf32>, tensor<8x1x1xf32>
+      %bc = sinter.reshape %ba : tensor<8xf32> -> tensor<8x1x1xf32>
+      %o = sinter.add %s, %bc : tensor<?x8x4x4xf32>, tensor<8x1x1xf32>
+      sinter.yield %o : tensor<?x8x4x4xf32>
+    }
+    return %0 : tensor<?x8x4x4xf32>
   }
 }
 // -----
@@ -325,6 +382,72 @@ module @few_long_rows {
 }
 // -----
 
+// CHECK-LABEL: // ===== split_group_norm.h =====
+// group_norm of [2, 8, 64, 64] in 2 groups (4 rows of 16384, split over
+// blocks) with a per-channel weight: the apply step reads x and writes y as
+// float4 through the reshapes (both keep runs of 4: the lanes are x[i + l]),
+// its statistics and weight once per group of four.
+// CHECK-LABEL: split_group_norm_k0_row_reduction_apply(
+// CHECK: if (vec) {
+// CHECK: const int64_t i = q * 4;
+// CHECK: const float4 [[X:x_v[0-9]+]]4 = dev::loadFloat4(x + i);
+// CHECK: const int64_t [[G:i[0-9]+]] = (i / 32768) * 2 + (i / 16384) % 2;
+// CHECK-NEXT: = stats0[[[G]]];
+// CHECK: const int64_t [[C:i[0-9]+]] = (i / 4096) % 8;
+// CHECK-NEXT: = w[[[C]]];
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK-NEXT: = dev::mulPair(dev::twoSum([[X]][l], -(v{{[0-9]+}})), p{{[0-9]+}});
+// CHECK: dev::storeFloat4(y + i, make_float4(y_out[0], y_out[1], y_out[2], y_out[3]));
+// CHECK: const int vec = 64 % 4 == 0 &&
+module @split_group_norm {
+  func.func @forward(%x: tensor<2x8x64x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", "", "", ""]},
+                     %w: tensor<8xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = [""]})
+      -> (tensor<2x8x64x64xf32> {sinter.name = "y", sinter.dim_names = ["", "", "", ""]}) {
+    %0 = sinter.kernel row_reduction(%x, %w) : (tensor<2x8x64x64xf32>, tensor<8xf32>) -> tensor<2x8x64x64xf32> {
+    ^bb0(%a: tensor<2x8x64x64xf32>, %wa: tensor<8xf32>):
+      %g = sinter.reshape %a : tensor<2x8x64x64xf32> -> tensor<2x2x16384xf32>
+      %m = sinter.mean %g dims [2] keepdim : tensor<2x2x16384xf32>
+      %d = sinter.sub %g, %m : tensor<2x2x16384xf32>, tensor<2x2x1xf32>
+      %sq = sinter.mul %d, %d : tensor<2x2x16384xf32>, tensor<2x2x16384xf32>
+      %v = sinter.mean %sq dims [2] keepdim : tensor<2x2x16384xf32>
+      %r = sinter.rsqrt %v : tensor<2x2x1xf32>
+      %n = sinter.mul %d, %r : tensor<2x2x16384xf32>, tensor<2x2x1xf32>
+      %back = sinter.reshape %n : tensor<2x2x16384xf32> -> tensor<2x8x64x64xf32>
+      %wc = sinter.reshape %wa : tensor<8xf32> -> tensor<8x1x1xf32>
+      %o = sinter.mul %back, %wc : tensor<2x8x64x64xf32>, tensor<8x1x1xf32>
+      sinter.yield %o : tensor<2x8x64x64xf32>
+    }
+    return %0 : tensor<2x8x64x64xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== split_odd_reshape.h =====
+// An apply step through a reshape to rows of 5: the lanes leave runs of 4
+// there, so each lane reads its own element of x (still stored as float4).
+// CHECK-LABEL: split_odd_reshape_k0_row_reduction_apply(
+// CHECK: if (vec) {
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK-NEXT: const int64_t [[L:i[0-9]+]] = {{.*}} + l;
+// CHECK-NEXT: = x[[[L]]];
+// CHECK: dev::storeFloat4(y + i,
+module @split_odd_reshape {
+  func.func @forward(%x: tensor<2x40000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+      -> (tensor<2x40000xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<2x40000xf32>) -> tensor<2x40000xf32> {
+    ^bb0(%a: tensor<2x40000xf32>):
+      %s = sinter.sum %a dims [1] keepdim : tensor<2x40000xf32>
+      %r = sinter.reshape %a : tensor<2x40000xf32> -> tensor<2x8000x5xf32>
+      %e = sinter.exp %r : tensor<2x8000x5xf32>
+      %back = sinter.reshape %e : tensor<2x8000x5xf32> -> tensor<2x40000xf32>
+      %d = sinter.div %back, %s : tensor<2x40000xf32>, tensor<2x1xf32>
+      sinter.yield %d : tensor<2x40000xf32>
+    }
+    return %0 : tensor<2x40000xf32>
+  }
+}
+// -----
+
 // CHECK-LABEL: // ===== online_softmax.h =====
 // Softmax over rows of 100000 (too long for shared memory): the max and
 // the sum of exp(x - max) in one pass (online softmax), then the output
@@ -367,9 +490,9 @@ module @online_softmax attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: const dev::Welford [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::WelfordOp>([[ACC]]);
 // CHECK-NEXT: const float [[MEAN:red[0-9]+]] = [[STATE]].mean;
 // CHECK-NEXT: const float [[VAR:red[0-9]+]] = [[STATE]].m2 / static_cast<float>(100000);
-// CHECK-NEXT: = [[VAR]] + 1e-05f;
+// CHECK-NEXT: = dev::twoSum([[VAR]], 1e-05f);
 // CHECK-NOT: teamReduce
-// CHECK: - [[MEAN]];
+// CHECK: -([[MEAN]])
 module @welford attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x100000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x100000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {

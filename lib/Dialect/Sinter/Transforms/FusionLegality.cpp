@@ -47,15 +47,33 @@ static std::optional<int64_t> getStaticCount(ArrayRef<int64_t> shape) {
   return count;
 }
 
-/// Whether static `shape` holds whole rows of `rows` in row-major order
-/// without beginning with the row dims: row r is the run of elements
-/// [r * L, (r + 1) * L) for L = elements / rows, as after a reshape that
-/// regroups the rows ([N, G, C/G * H * W] back to [N, C, H, W], whose
-/// channel dim straddles the rows).
+/// The elements of `shape` per element of the row dims' symbolic prefix
+/// (up to their last `?`; empty when the rows are static), when `shape`
+/// holds whole rows of `rows` in row-major order without beginning with all
+/// the row dims: `shape` begins with that prefix, its other dims are static
+/// and hold a multiple of the static rest of the rows. Row r is then the run
+/// of elements [r * L, (r + 1) * L), as after a reshape that regroups the
+/// rows ([N, G, C/G * H * W] back to [N, C, H, W], whose channel dim
+/// straddles the rows; N may be symbolic).
+static std::optional<int64_t> getFlatRowElements(ArrayRef<int64_t> shape,
+                                                 ArrayRef<int64_t> rows) {
+  const auto *lastSymbolic =
+      llvm::find_if(llvm::reverse(rows), ShapedType::isDynamic).base();
+  ArrayRef<int64_t> prefix = rows.take_front(lastSymbolic - rows.begin());
+  if (!startsWithRows(shape, prefix))
+    return std::nullopt;
+  std::optional<int64_t> elements =
+      getStaticCount(shape.drop_front(prefix.size()));
+  std::optional<int64_t> rowCount =
+      getStaticCount(rows.drop_front(prefix.size()));
+  if (!elements || !rowCount || *rowCount <= 0 || *elements % *rowCount != 0)
+    return std::nullopt;
+  return elements;
+}
+
+/// Whether `shape` holds whole rows of `rows` (see getFlatRowElements).
 static bool holdsFlatRows(ArrayRef<int64_t> shape, ArrayRef<int64_t> rows) {
-  std::optional<int64_t> elements = getStaticCount(shape);
-  std::optional<int64_t> rowCount = getStaticCount(rows);
-  return elements && rowCount && *rowCount > 0 && *elements % *rowCount == 0;
+  return getFlatRowElements(shape, rows).has_value();
 }
 
 /// Whether elementwise `op` computes each row of its result from the same
@@ -111,7 +129,7 @@ static Legality reducesWithinRows(Operation *op, ArrayRef<int64_t> rows) {
 
 /// Whether `op` keeps every element in its row: a reshape that keeps the row
 /// dims and regroups only (static) dims after them, e.g. [B, C] -> [B, G,
-/// C/G], or one between static shapes that hold flat rows (a reshape keeps
+/// C/G], or one between shapes that hold flat rows (a reshape keeps
 /// the row-major order: [N, G, C/G * H * W] -> [N, C, H, W]), or a transpose
 /// that leaves the row dims in place.
 static Legality staysWithinRows(Operation *op, ArrayRef<int64_t> rows) {
@@ -121,8 +139,11 @@ static Legality staysWithinRows(Operation *op, ArrayRef<int64_t> rows) {
   ArrayRef<int64_t> input = getFusionShape(op->getOperand(0));
   ArrayRef<int64_t> result = getFusionShape(op->getResult(0));
   Legality across = Legality::reject("moves elements across rows");
-  if (isa<ReshapeOp>(op) && holdsFlatRows(input, rows) &&
-      holdsFlatRows(result, rows))
+  // Both sides hold flat rows and as many elements per symbolic prefix, so
+  // the prefix's `?` dims are the same.
+  std::optional<int64_t> inputElements = getFlatRowElements(input, rows);
+  if (isa<ReshapeOp>(op) && inputElements &&
+      inputElements == getFlatRowElements(result, rows))
     return Legality();
   if (!startsWithRows(input, rows) || !startsWithRows(result, rows))
     return across;
