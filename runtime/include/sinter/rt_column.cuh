@@ -28,14 +28,12 @@ SINTER_RT_HOST_DEVICE Welford welfordCombineFast(Welford a, Welford b) {
   float count = a.count + b.count;
   if (count == 0.f)
     return welfordEmpty();
-  float delta = b.mean - a.mean;
 #ifdef __CUDA_ARCH__
   float weightB = __fdividef(b.count, count);
 #else
   float weightB = b.count / count;
 #endif
-  return {a.mean + delta * weightB,
-          a.m2 + b.m2 + delta * delta * a.count * weightB, count};
+  return welfordCombineWeighted(a, b, count, weightB);
 }
 
 /// A Welford state in double: the final kernels fold the partials' float
@@ -64,10 +62,7 @@ struct WelfordDoubleOp {
     double count = a.count + b.count;
     if (count == 0.0)
       return identity();
-    double delta = b.mean - a.mean;
-    double weightB = b.count / count;
-    return {a.mean + delta * weightB,
-            a.m2 + b.m2 + delta * delta * a.count * weightB, count};
+    return welfordCombineWeighted(a, b, count, b.count / count);
   }
   SINTER_RT_HOST_DEVICE static WelfordDouble identity() {
     return {0.0, 0.0, 0.0};

@@ -224,15 +224,24 @@ SINTER_RT_HOST_DEVICE Welford welfordPush(Welford state, float x) {
   return {mean, state.m2 + delta * (x - mean), count};
 }
 
+/// The state of the union of the values of \p a and \p b (Chan et al.),
+/// given their total \p count (not 0) and the weight of \p b, b.count /
+/// count: the one formula of every Welford combination, for states of float
+/// (Welford) or double (WelfordDouble) members.
+template <typename State, typename Real>
+SINTER_RT_HOST_DEVICE State welfordCombineWeighted(State a, State b, Real count,
+                                                   Real weightB) {
+  Real delta = b.mean - a.mean;
+  return {a.mean + delta * weightB,
+          a.m2 + b.m2 + delta * delta * a.count * weightB, count};
+}
+
 /// The state of the union of the values of \p a and \p b (Chan et al.).
 SINTER_RT_HOST_DEVICE Welford welfordCombine(Welford a, Welford b) {
   float count = a.count + b.count;
   if (count == 0.f)
     return welfordEmpty();
-  float delta = b.mean - a.mean;
-  float weightB = b.count / count;
-  return {a.mean + delta * weightB,
-          a.m2 + b.m2 + delta * delta * a.count * weightB, count};
+  return welfordCombineWeighted(a, b, count, b.count / count);
 }
 
 //===----------------------------------------------------------------------===//
