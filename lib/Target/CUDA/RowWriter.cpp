@@ -264,8 +264,8 @@ LogicalResult RowWriter::writeUpdates(ArrayRef<RowReduction *> group,
       writer.line(groups[i] + "[l] = " + element->text + ";");
     else
       writer.line(accumulators[i] + " = " +
-                  getUpdate(*reduction, combiners[i], accumulators[i],
-                            *element, position) +
+                  getUpdate(*reduction, combiners[i], accumulators[i], *element,
+                            position) +
                   ";");
   }
   return success();

@@ -1,4 +1,4 @@
-//===- rt_column.cuh - Device helpers of split column reductions -*- CUDA -*-===//
+//===- rt_column.cuh - Split column reductions -----------------*- CUDA -*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.
