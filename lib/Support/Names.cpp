@@ -76,7 +76,11 @@ static const llvm::StringSet<> &getReservedWords() {
         "ArgMaxOp", "ArgMinOp", "shuffle", "shuffleDown", "created", "memory",
         "arena", "prepareScratch", "guard", "device", "pointers",
         "preparedMemory", "Model", "formatSizes", "getModelDevice",
-        "checkTensor", "checkSizes"};
+        "checkTensor", "checkSizes",
+        // The partial kernels of split reductions and their folds
+        // (ColumnPartial.cpp, ColumnReduction.cpp), and the host code's.
+        "q0", "step", "chunk", "first", "accumulator", "fold", "tickets",
+        "variance", "stride", "limit", "most", "release", "freed", "destroyed"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :
@@ -115,23 +119,30 @@ static bool hasReservedPrefix(StringRef name) {
   return false;
 }
 
-/// Whether `name` has the form of a local that generated code derives:
-/// i0, v3, acc1, red0, segment2, stats0, partial1, splits0, slot0, k2, p0,
-/// kernel1, <buffer>_row, <buffer>_out, <buffer>_v<n> and <buffer>_v<n>4.
+/// Whether `name` has the form of a local that generated code derives
+/// (CodeWriter::freshName of a fixed stem or of a buffer's name): i0, v3,
+/// acc1, red0, segment2, stats0, partial1, splits0, slot0, k2, p0, kernel1,
+/// a0, b1, four0, state2, <buffer>_row, <buffer>_out, and <buffer>_v<n>,
+/// _rv<n>, _fv<n> and _run<n>, each also with a trailing 4 (its float4).
 static bool isGeneratedLocal(StringRef name) {
-  for (StringRef prefix : {"i", "v", "acc", "red", "segment", "stats",
-                           "partial", "splits", "slot", "k", "p", "kernel"}) {
+  auto isNumber = [](StringRef text) {
+    return !text.empty() && llvm::all_of(text, llvm::isDigit);
+  };
+  for (StringRef prefix :
+       {"i", "v", "acc", "red", "segment", "stats", "partial", "splits", "slot",
+        "k", "p", "kernel", "a", "b", "four", "state"}) {
     StringRef rest = name;
-    if (rest.consume_front(prefix) && !rest.empty() &&
-        llvm::all_of(rest, llvm::isDigit))
+    if (rest.consume_front(prefix) && isNumber(rest))
       return true;
   }
   if (name.ends_with("_row") || name.ends_with("_out"))
     return true;
-  size_t vector = name.rfind("_v");
-  StringRef digits =
-      vector == StringRef::npos ? StringRef() : name.drop_front(vector + 2);
-  return !digits.empty() && llvm::all_of(digits, llvm::isDigit);
+  for (StringRef infix : {"_v", "_rv", "_fv", "_run"}) {
+    size_t at = name.rfind(infix);
+    if (at != StringRef::npos && isNumber(name.drop_front(at + infix.size())))
+      return true;
+  }
+  return false;
 }
 
 bool sinter::isReservedName(StringRef name) {

@@ -178,10 +178,11 @@ func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
 // 16 rows of 65536 would keep 16 of the GPU's SMs busy: each row is split
 // over many blocks (a block's threads split one row's elements), as a
 // whole-tensor sum is: partials that read runs of 4 (vector width 4), an
-// ordered fold, and the apply step that reads the rows again.
+// ordered fold by the last block of each row (16 slices of a row: no
+// second launch), and the apply step that reads the rows again.
 // CHECK-LABEL: func.func @few_long_rows
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true>
 func.func @few_long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
   %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
@@ -273,6 +274,7 @@ func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
 // -----
 
 // [A, R, C] reducing R: adjacent threads read adjacent runs of 4 along C.
+// Its (value, index) pairs over 4 slices fold in a kernel of their own.
 // CHECK-LABEL: func.func @split_middle
 // CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
 func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
@@ -282,12 +284,47 @@ func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
 
 // -----
 
-// A whole-tensor sum: partials over many blocks, then one ordered fold.
+// The same geometry summed: one-word partials, 4 a thread of the last block,
+// which folds them (one launch).
+// CHECK-LABEL: func.func @split_middle_sum
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true>
+func.func @split_middle_sum(%x: tensor<4x100x64xf32>) -> tensor<4x64xf32> {
+  %s = sinter.sum %x dims [1] : tensor<4x100x64xf32>
+  return %s : tensor<4x64xf32>
+}
+
+// -----
+
+// A whole-tensor sum: partials over many blocks, then one ordered fold (a
+// kernel of its own: the dynamic shape leaves the fold's size unknown).
 // CHECK-LABEL: func.func @split_all
 // CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
 func.func @split_all(%x: tensor<?x4097xf32>) -> tensor<f32> {
   %s = sinter.sum %x dims [0, 1] : tensor<?x4097xf32>
   return %s : tensor<f32>
+}
+
+// -----
+
+// The same sum of a static shape: 1024 slices, 4 partials a thread of the
+// last block, which folds them (one launch).
+// CHECK-LABEL: func.func @split_all_static
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true>
+func.func @split_all_static(%x: tensor<8192x8192xf32>) -> tensor<f32> {
+  %s = sinter.sum %x dims [0, 1] : tensor<8192x8192xf32>
+  return %s : tensor<f32>
+}
+
+// -----
+
+// A sum over the first dim of [16384, 4096]: 16 blocks of 256 columns, 64
+// slices each, 64 partials a thread of a last block; a fold kernel spreads
+// them over the GPU instead (two launches).
+// CHECK-LABEL: func.func @split_heavy_fold
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+func.func @split_heavy_fold(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> {
+  %s = sinter.sum %x dims [0] : tensor<16384x4096xf32>
+  return %s : tensor<4096xf32>
 }
 
 // -----

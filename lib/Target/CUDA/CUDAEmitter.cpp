@@ -115,6 +115,7 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
     if (failed(code))
       return failure();
     kernel.code = std::move(*code);
+    usesTickets |= kernel.code.usesTickets;
     if (!kernel.code.scratchBytes.empty())
       kernel.code.launchCode +=
           "\n" + getScratchFunction(kernel.name, kernel.code.scratchBytes);

@@ -48,11 +48,36 @@ struct ColumnReduction {
   /// Whether the Welford states of its mean compute this variance: it has
   /// no kernels of its own.
   bool computedByMean = false;
+  /// Whether the last block of each column group folds the partials (the
+  /// plan's last_block_folds) rather than a final kernel.
+  bool lastBlockFolds = false;
 
   /// The type of the partial results: a (value, index) pair for argmax and
   /// argmin, Welford states for a mean with its variance, a float otherwise.
   StringRef getAccumulatorType() const {
     return info.isArg() ? "dev::ArgValue" : variance ? "dev::Welford" : "float";
+  }
+  /// Whether it sums (sum, mean): its partials are doubles, from a tree over
+  /// the partial kernel's threads in double, and fold in double, so that
+  /// only the rows a thread reads add in float.
+  bool sumsInDouble() const {
+    return !variance && !info.isArg() && combiner == "dev::SumOp";
+  }
+  /// The type of the partials in the workspace.
+  StringRef getPartialType() const {
+    return sumsInDouble() ? "double" : getAccumulatorType();
+  }
+  /// The type and the combiner of a fold of the partials: in double for
+  /// Welford states and sums, rounded once when the results are stored.
+  StringRef getFoldType() const {
+    return variance         ? "dev::WelfordDouble"
+           : sumsInDouble() ? "double"
+                            : getAccumulatorType();
+  }
+  StringRef getFoldCombiner() const {
+    return variance         ? "dev::WelfordDoubleOp"
+           : sumsInDouble() ? "dev::SumDoubleOp"
+                            : StringRef(combiner);
   }
   /// The element type of the final results.
   StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
@@ -84,6 +109,13 @@ writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
                          ArrayRef<ColumnReduction> reductions, size_t index,
                          StringRef name, ArrayRef<std::string> allDims,
                          SmallVectorImpl<std::string> &dims);
+
+/// The code that ends a partial kernel of `reduction` (and of `variance`,
+/// which its Welford states compute, if not null) under last_block_folds:
+/// the last block of the column group folds every slice's partials of its
+/// columns and stores the results (`stats`, `variance`).
+std::string writeLastBlockFold(const ColumnReduction &reduction,
+                               const ColumnReduction *variance);
 
 } // namespace mlir::sinter::cuda
 

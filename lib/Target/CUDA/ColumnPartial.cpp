@@ -184,15 +184,15 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   writer.line("const int64_t step = splits * " + lanes + ";");
   writer.openScope(); // over this slice's rows, a chunk at a time
   // Welford chunks hold the values, and how many of them are rows. With
-  // column runs, the values of column l are chunk[loads * l + u].
+  // column runs, the values of column l are chunk[loads * l + k].
   const bool welford = reduction.variance.has_value();
   const std::string loads = std::to_string(vector ? kVectorChunk : kChunk);
   const std::string chunkSize =
       std::to_string(vector ? 4 * kVectorChunk : kChunk);
   const std::string chunkCombiner = welford ? "dev::SumOp" : reduction.combiner;
-  std::string slot = !vector      ? "u"
-                     : columnRuns ? loads + " * l + u"
-                                  : "4 * u + l";
+  std::string slot = !vector      ? "k"
+                     : columnRuns ? loads + " * l + k"
+                                  : "4 * k + l";
   // Chunks of an argmax or argmin hold the values too: the slots give the
   // indices.
   const bool isArg = reduction.info.isArg();
@@ -207,8 +207,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
               "::identity()" + (isArg ? ".value" : "") + ";");
   writer.openScope(); // if (q < groupSize): the loads stay inside
   const bool rowRuns = vector && !columnRuns;
-  writer.line(rowRuns ? "const int64_t q = (q0 + u * step) * 4;"
-                      : "const int64_t q = q0 + u * step;");
+  writer.line(rowRuns ? "const int64_t q = (q0 + k * step) * 4;"
+                      : "const int64_t q = q0 + k * step;");
   // The column indexes the kept dims (read only when some has size > 1).
   Coords keptCoords = delinearize(Expr("column", guardDepth), kept);
   Coords reducedCoords = delinearize(Expr("q", writer.getDepth()), reduced);
@@ -238,14 +238,14 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   if (welford)
     writer.line(rowRuns ? "rows += 4;" : "++rows;");
   std::string count = reduction.groupSize.str() + (rowRuns ? " / 4" : "");
-  writer.closeScope("if (q0 + u * step < " + count + ") {");
+  writer.closeScope("if (q0 + k * step < " + count + ") {");
   // `loads` loads in flight per thread; the chunk combines as a fixed tree
   // and joins the accumulator's runs, so that the error grows with about
   // the square root of the rows a thread reads.
-  writer.closeScope("#pragma unroll\nfor (int u = 0; u < " + loads +
-                    "; ++u) {");
-  // The index of an argmax is q (it reduces one dim): q0 + u * step for
-  // slot u, times 4 plus l for slot 4 * u + l of row runs.
+  writer.closeScope("#pragma unroll\nfor (int k = 0; k < " + loads +
+                    "; ++k) {");
+  // The index of an argmax is q (it reduces one dim): q0 + k * step for
+  // slot k, times 4 plus l for slot 4 * k + l of row runs.
   if (columnRuns) {
     writer.line("#pragma unroll");
     writer.line("for (int l = 0; l < 4; ++l)");
@@ -270,11 +270,16 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     writer.line("if (column < " + positions + ")");
     writer.line("  partial[blockIdx.y * " + positions + " + column] = acc;");
   } else if (oneColumn) {
-    // The whole block shares one column: a tree over its threads.
-    writer.line("acc = dev::blockReduce<256, " + reduction.combiner +
-                ">(acc);");
+    // The whole block shares one column: a tree over its threads (in
+    // double for sums).
+    if (reduction.sumsInDouble())
+      writer.line("const double total = dev::blockReduce<256, "
+                  "dev::SumDoubleOp>(static_cast<double>(acc));");
+    else
+      writer.line("const " + accType + " total = dev::blockReduce<256, " +
+                  reduction.combiner + ">(acc);");
     writer.line("if (threadIdx.x == 0)");
-    writer.line("  partial[blockIdx.y * " + positions + " + column] = acc;");
+    writer.line("  partial[blockIdx.y * " + positions + " + column] = total;");
   } else {
     // Each thread's columns (4 with column runs) into the block's table,
     // then fold the lanes of each column in lane order.
@@ -299,30 +304,47 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     // 64 rows, 4 lanes: an error of 6.4e-8 against float64, 4.8e-8 so); the
     // chain of many lanes' (64 for 16 columns) would wait on as many double
     // divisions.
+    // Sums fold their lanes in double, as their partials are.
     const bool wide = welford && reduction.getLanes() <= kWideFoldLanes;
+    const bool sums = reduction.sumsInDouble();
     auto slice = [&](StringRef lane) {
       std::string element = ("slices[" + lane + "][threadIdx.x]").str();
-      return wide ? "dev::widen(" + element + ")" : element;
+      return wide   ? "dev::widen(" + element + ")"
+             : sums ? "static_cast<double>(" + element + ")"
+                    : element;
     };
-    writer.line("  " + (wide ? std::string("dev::WelfordDouble") : accType) +
+    writer.line("  " +
+                (wide || sums ? reduction.getFoldType().str() : accType) +
                 " total = " + slice("0") + ";");
     writer.line("  for (int k = 1; k < " + lanes + "; ++k)");
-    writer.line(
-        "    total = " +
-        (wide ? std::string("dev::WelfordDoubleOp") : reduction.combiner) +
-        "()(total, " + slice("k") + ");");
+    writer.line("    total = " +
+                (wide || sums ? reduction.getFoldCombiner().str()
+                              : reduction.combiner) +
+                "()(total, " + slice("k") + ");");
     writer.line("  partial[blockIdx.y * " + positions +
                 " + first] = " + (wide ? "dev::narrow(total)" : "total") + ";");
     writer.line("}");
   }
   std::string body = writer.finish(1);
+  const ColumnReduction *variance =
+      reduction.variance ? &reductions[*reduction.variance] : nullptr;
+  if (reduction.lastBlockFolds)
+    body += writeLastBlockFold(reduction, variance);
 
   dims.assign(findUsedDims(body, allDims));
   SmallVector<std::string> parameters = getBufferParameters(kernel.inputs, {});
   for (const Buffer &stats : statsBuffers)
     parameters.push_back("const " + stats.getElementType().str() +
                          " *__restrict__ " + stats.name);
-  parameters.push_back(accType + " *__restrict__ partial");
+  parameters.push_back(reduction.getPartialType().str() +
+                       " *__restrict__ partial");
+  if (reduction.lastBlockFolds) {
+    parameters.push_back(reduction.getStatsType().str() +
+                         " *__restrict__ stats");
+    if (variance)
+      parameters.push_back("float *__restrict__ variance");
+    parameters.push_back("unsigned *__restrict__ tickets");
+  }
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
   if (vector)

@@ -73,6 +73,10 @@ static int64_t getColumnsPerBlock(const Shape &input, ArrayRef<int64_t> dims,
   return std::clamp<int64_t>(llvm::PowerOf2Ceil(*columns), 1, 256);
 }
 
+/// The rows a thread of the apply step walks where the statistics vary
+/// along the rows (see generateColumnReduction).
+static constexpr int64_t kApplyRowsPerThread = 4;
+
 /// Columns up to this many (static) are folded by a block each.
 static constexpr int64_t kTreeFoldColumns = 1024;
 
@@ -113,7 +117,13 @@ static std::string finishColumn(const ColumnReduction &reduction,
     return indent.str() + "stats[p] = static_cast<float>(total.mean);\n" +
            indent.str() + "variance[p] = static_cast<float>(" + m2 + ");\n";
   }
-  if (getCombinerInfo(reduction.info.kind).dividesByCount)
+  const bool mean = getCombinerInfo(reduction.info.kind).dividesByCount;
+  if (reduction.sumsInDouble())
+    return indent.str() + "stats[p] = static_cast<float>(total" +
+           (mean ? " / static_cast<double>(" + reduction.groupSize.str() + ")"
+                 : std::string()) +
+           ");\n";
+  if (mean)
     text += indent.str() + "total = total / static_cast<float>(" +
             reduction.groupSize.str() + ");\n";
   return text + indent.str() +
@@ -132,8 +142,7 @@ static std::string writeFinalFunction(const ColumnReduction &reduction,
                                       SmallVectorImpl<std::string> &dims) {
   dims.assign(findUsedDims(body.str(), allDims));
   SmallVector<std::string> parameters = {
-      "const " + reduction.getAccumulatorType().str() +
-          " *__restrict__ partial",
+      "const " + reduction.getPartialType().str() + " *__restrict__ partial",
       reduction.getStatsType().str() + " *__restrict__ stats"};
   if (variance)
     parameters.push_back("float *__restrict__ variance");
@@ -156,11 +165,11 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
   // Welford states fold in double and round once: their partials' roundings
   // are independent and average out, but a float fold of 64 states rounded
   // M2 at every step (var over 16384 rows: an error of 7.0e-8 against
-  // float64, 3.7e-8 in double, that of M2 rounded once).
+  // float64, 3.7e-8 in double, that of M2 rounded once). Sums' partials are
+  // doubles already.
   const bool wide = variance != nullptr;
-  std::string accType =
-      wide ? "dev::WelfordDouble" : reduction.getAccumulatorType().str();
-  std::string combiner = wide ? "dev::WelfordDoubleOp" : reduction.combiner;
+  std::string accType = reduction.getFoldType().str();
+  std::string combiner = reduction.getFoldCombiner().str();
   auto load = [&](const std::string &index) {
     std::string element = "partial[" + index + "]";
     return wide ? "dev::widen(" + element + ")" : element;
@@ -260,6 +269,43 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
                             allDims, dims);
 }
 
+std::string cuda::writeLastBlockFold(const ColumnReduction &reduction,
+                                     const ColumnReduction *variance) {
+  const std::string columns = std::to_string(reduction.columnsPerBlock);
+  const std::string lanes = std::to_string(256 / reduction.columnsPerBlock);
+  const std::string positions = reduction.positions.str();
+  const std::string foldType = reduction.getFoldType().str();
+  const std::string foldCombiner = reduction.getFoldCombiner().str();
+  std::string element = "dev::loadFromL2(partial + s * " + positions + " + p)";
+  if (variance)
+    element = "dev::widen(" + element + ")";
+  // Thread t folds column t % columns over every lanes-th slice from
+  // t / columns, in slice order (blocked); then the lanes of each column
+  // fold as a fixed tree.
+  CodeWriter writer;
+  writer.line("// The last block of the column group to finish folds every "
+              "slice's partials.");
+  writer.line("if (!dev::arrivesLast(tickets))");
+  writer.line("  return;");
+  writer.openScope();
+  writer.line("const int64_t p = static_cast<int64_t>(blockIdx.x) * " +
+              columns + " + threadIdx.x % " + columns + ";");
+  writer.line("dev::Accumulator<" + foldCombiner + ", " + foldType + "> fold;");
+  writer.line("if (p < " + positions + ")");
+  writer.line("  for (int64_t s = threadIdx.x / " + columns +
+              "; s < splits; s += " + lanes + ")");
+  writer.line("    fold.push(" + element + ");");
+  writer.line(foldType + " total = dev::foldLanes<256, " + columns + ", " +
+              foldCombiner + ">(fold.result(), splits);");
+  writer.line("if (threadIdx.x < " + columns + " && p < " + positions + ") {");
+  std::string finish = finishColumn(reduction, variance, "  ");
+  for (StringRef line : llvm::split(StringRef(finish).rtrim('\n'), '\n'))
+    writer.line(line.str());
+  writer.line("}");
+  writer.closeScope("{");
+  return writer.finish(1);
+}
+
 FailureOr<GeneratedKernel>
 cuda::generateColumnReduction(EmitterContext &context,
                               const EvalKernel &kernel) {
@@ -280,14 +326,15 @@ cuda::generateColumnReduction(EmitterContext &context,
     // rule here.
     std::optional<int64_t> columns = reduction.positions.getConstant();
     reduction.treeFold = columns && *columns <= kTreeFoldColumns;
-    if (!reduction.treeFold)
-      context.helpers.insert("grid_blocks");
     reduction.columnsPerBlock =
         kernel.plan ? kernel.plan.getColumnsPerBlock()
                     : getColumnsPerBlock(context.shapes.getShape(info->input),
                                          info->dims, reduction.positions);
     reduction.runs = kernel.plan && kernel.plan.getVectorWidth() == 4;
     reduction.laneFold = useLaneFold(reduction);
+    reduction.lastBlockFolds = kernel.plan && kernel.plan.getLastBlockFolds();
+    if (!reduction.treeFold && !reduction.lastBlockFolds)
+      context.helpers.insert("grid_blocks");
     reduction.groupSize = getNumElements(context.shapes.getShape(info->input)) /
                           reduction.positions;
     reduction.stats = "stats" + std::to_string(reductions.size());
@@ -372,7 +419,7 @@ cuda::generateColumnReduction(EmitterContext &context,
                              (rowRuns ? " / 4" : "") + ", " +
                              std::to_string(reduction.getLanes()) + ", " +
                              columnBlocks + ")";
-    std::string accType = reduction.getAccumulatorType().str();
+    std::string accType = reduction.getPartialType().str();
     std::string partialBytes = "sinterAlign(static_cast<size_t>(" + splitsExpr +
                                ") * " + positions + " * sizeof(" + accType +
                                "))";
@@ -386,9 +433,10 @@ cuda::generateColumnReduction(EmitterContext &context,
     if (failed(partialKernel))
       return failure();
     result.deviceCode += *partialKernel + "\n";
-    result.deviceCode +=
-        writeFinalKernel(reduction, variance, finalName, allDims, finalDims) +
-        "\n";
+    if (!reduction.lastBlockFolds)
+      result.deviceCode +=
+          writeFinalKernel(reduction, variance, finalName, allDims, finalDims) +
+          "\n";
 
     launchBody += "  const int64_t " + splits + " = " + splitsExpr + ";\n";
     launchBody += "  " + accType + " *const " + reduction.partial +
@@ -398,6 +446,13 @@ cuda::generateColumnReduction(EmitterContext &context,
     for (size_t i = 0; i < index; ++i)
       partialArgs.push_back(reductions[i].stats);
     partialArgs.push_back(reduction.partial);
+    if (reduction.lastBlockFolds) {
+      partialArgs.push_back(reduction.stats);
+      if (variance)
+        partialArgs.push_back(variance->stats);
+      partialArgs.push_back("tickets");
+      result.usesTickets = true;
+    }
     llvm::append_range(partialArgs, partialDims);
     partialArgs.push_back(splits);
     if (vector)
@@ -413,6 +468,8 @@ cuda::generateColumnReduction(EmitterContext &context,
         "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" +
                   partialName + "\"));\n";
+    if (reduction.lastBlockFolds)
+      continue;
     SmallVector<std::string> finalArgs = {reduction.partial, reduction.stats};
     if (variance)
       finalArgs.push_back(variance->stats);
@@ -453,10 +510,11 @@ cuda::generateColumnReduction(EmitterContext &context,
     stats.shape = context.shapes.getShape(stats.value);
     stats.isIndex = reduction.info.isArg();
     // Statistics along the innermost dim (batch_norm over [N, C]) are read
-    // as float4 groups beside x's: 46 registers; at most 40 keep 6 blocks
-    // per multiprocessor, which made the apply step 5% faster on the H100.
+    // as float4 groups beside x's, once per row of x from L2 (4 bytes of
+    // statistics and params for each byte of x): each thread walks 4 rows
+    // at its 4 columns instead, and loads them once.
     if (!stats.shape.empty() && !stats.shape.back().isConstant(1))
-      apply.minBlocksPerSM = 6;
+      apply.rowsPerThread = kApplyRowsPerThread;
     apply.inputs.push_back(stats);
   }
   std::string applyLaunch;
@@ -485,6 +543,8 @@ cuda::generateColumnReduction(EmitterContext &context,
       getBufferParameters(kernel.inputs, kernel.outputs);
   llvm::append_range(parameters, getDimParameters(result.dims));
   parameters.push_back("void *scratch");
+  if (result.usesTickets)
+    parameters.push_back("unsigned *tickets");
   result.launchCode = applyLaunch +
                       getLaunchSignature(kernel.name, parameters) + launchBody +
                       "}\n";

@@ -14,6 +14,8 @@
 
 #include "ModelEmitter.h"
 
+#include "sinter/Dialect/Sinter/IR/SplitReduction.h"
+
 using namespace mlir;
 using namespace mlir::sinter;
 using namespace mlir::sinter::cuda;
@@ -48,9 +50,12 @@ std::string ModelEmitter::getHostCode() const {
   for (const ApiValue &value : prepared)
     text += "  float *" + value.name + "; // " +
             describeApiValue("float", value.shape) + ", from @prepare\n";
-  if (hasPrepare)
+  if (hasArena())
     text += "  void *arena; // the prepared values (and @prepare's scratch), "
             "unless lent\n";
+  if (usesTickets)
+    text += "  unsigned *tickets; // split reductions' counters, in the "
+            "arena\n";
   text += "  void *workspace;\n  size_t workspaceBytes;\n";
   text += "  void *lentWorkspace; // by " + model +
           "_set_workspace, or NULL\n  size_t lentBytes;\n};\n\n";
@@ -123,20 +128,29 @@ std::string ModelEmitter::getHostCode() const {
     text += "  model->workspaceBytes = bytes;\n  return SINTER_OK;\n}\n\n";
   }
 
-  // The memory of @prepare: each prepared value, then its scratch.
+  // The arena: the tickets, each prepared value, then @prepare's scratch.
+  const std::string ticketBytes = "sinterAlign(" +
+                                  std::to_string(kSplitTargetBlocks) +
+                                  " * sizeof(unsigned))";
   SmallVector<std::string> arenaTerms;
   for (const ApiValue &value : prepared)
     arenaTerms.push_back("sinterAlign(" +
                          getBytes(getNumElements(value.shape), "float") + ")");
   if (hasPrepare && prepare.workspaceBytes != "0")
     arenaTerms.push_back(prepare.workspaceBytes);
-  if (hasPrepare) {
-    text += "/// The device memory of the prepared values and @prepare's "
-            "scratch, in bytes.\n";
+  if (hasArena()) {
+    SmallVector<std::string> terms;
+    if (usesTickets)
+      terms.push_back(ticketBytes);
+    llvm::append_range(terms, arenaTerms);
+    text += "/// The device memory of the tickets, the prepared values and "
+            "@prepare's\n/// scratch, in bytes.\n";
     text += "size_t " + model + "_arena_bytes() {\n  return " +
-            (arenaTerms.empty() ? std::string("0")
-                                : llvm::join(arenaTerms, " +\n         ")) +
+            (terms.empty() ? std::string("0")
+                           : llvm::join(terms, " +\n         ")) +
             ";\n}\n\n";
+  }
+  if (hasPrepare) {
     text += "/// Computes the param-only values (@prepare) once, into `arena` "
             "(" +
             model + "_arena_bytes()).\n";
@@ -174,7 +188,7 @@ std::string ModelEmitter::getHostCode() const {
   text += "  SINTER_RT_TRY(sinter_rt_check_pointer(nullptr, \"bytes\", bytes, "
           "1));\n";
   text += std::string("  *bytes = ") +
-          (hasPrepare ? model + "_arena_bytes()" : std::string("0")) +
+          (hasArena() ? model + "_arena_bytes()" : std::string("0")) +
           ";\n  return SINTER_OK;\n}\n\n";
   text += getCreateSignature() + " {\n";
   text += "  return " + model +
@@ -198,7 +212,7 @@ std::string ModelEmitter::getHostCode() const {
   if (runsGemms)
     text += "  if (status == SINTER_OK)\n"
             "    status = sinter_rt_init_blas(created->ctx);\n";
-  if (hasPrepare) {
+  if (hasArena()) {
     // Memory lent by the caller, or the model's own.
     text += "  char *arena = static_cast<char *>(memory);\n";
     text += "  if (status == SINTER_OK && memory)\n"
@@ -221,8 +235,22 @@ std::string ModelEmitter::getHostCode() const {
             "_arena_bytes()),\n"
             "        \"cudaMalloc\");\n"
             "    arena = static_cast<char *>(created->arena);\n  }\n";
-    text += "  if (status == SINTER_OK)\n    status = " + model +
-            "_prepare(created, arena, stream);\n";
+    // The tickets start at 0; each launch leaves them so.
+    if (usesTickets)
+      text += "  if (status == SINTER_OK) {\n"
+              "    created->tickets = reinterpret_cast<unsigned *>(arena);\n"
+              "    arena += " +
+              ticketBytes + ";\n    status = " +
+              formatList("sinter_rt_check_cuda(",
+                         {"created->ctx",
+                          "cudaMemsetAsync(created->tickets, 0, " +
+                              ticketBytes + ", stream)",
+                          "\"cudaMemsetAsync\""},
+                         ");", 2) +
+              "\n  }\n";
+    if (hasPrepare)
+      text += "  if (status == SINTER_OK)\n    status = " + model +
+              "_prepare(created, arena, stream);\n";
   } else {
     text += "  (void)memory;\n  (void)bytes;\n";
   }
@@ -307,7 +335,7 @@ std::string ModelEmitter::getHostCode() const {
           "cudaFree(pointer), \"cudaFree\");\n"
           "    if (status == SINTER_OK)\n      status = freed;\n  };\n";
   text += "  release(model->workspace);\n";
-  if (hasPrepare)
+  if (hasArena())
     text += "  release(model->arena);\n";
   text += "  sinter_status destroyed = sinter_rt_destroy(model->ctx);\n";
   text += "  if (status == SINTER_OK)\n    status = destroyed;\n";
@@ -345,17 +373,28 @@ sinter_status sinterFill(sinter_rt_context *ctx, cudaStream_t stream,
     return "/// Rounds a workspace size up to 256 bytes: every buffer starts "
            "aligned.\nsize_t sinterAlign(size_t bytes) {\n  return (bytes + "
            "255) & ~static_cast<size_t>(255);\n}\n";
-  if (name == "column_splits")
+  if (name == "column_splits") {
+    // getColumnSplits (SplitReduction.h), in the generated host code.
+    std::string target = std::to_string(kSplitTargetBlocks);
+    std::string rows = std::to_string(kSplitRowsPerThread);
     return "/// The slices the rows of a column reduction are split into, for "
            "`blocks` blocks\n/// along the columns whose threads split each "
-           "slice into `lanes`: about 1024\n/// blocks in all, and at least 8 "
-           "rows per thread. A function of the shape only,\n/// so that "
+           "slice into `lanes`: about " +
+           target + "\n/// blocks in all, and at least " + rows +
+           " rows per thread. A function of the shape only,\n/// so that "
            "results do not depend on the GPU.\n"
            "int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t "
            "blocks) {\n"
-           "  int64_t splits = (1024 + blocks - 1) / blocks;\n"
-           "  const int64_t most = (rows + 8 * lanes - 1) / (8 * lanes);\n"
+           "  int64_t splits = (" +
+           target +
+           " + blocks - 1) / blocks;\n"
+           "  const int64_t most = (rows + " +
+           rows + " * lanes - 1) / (" + rows +
+           " * lanes);\n"
            "  splits = splits < most ? splits : most;\n"
-           "  return splits < 1 ? 1 : splits > 1024 ? 1024 : splits;\n}\n";
+           "  return splits < 1 ? 1 : splits > " +
+           std::to_string(kMaxSplits) + " ? " + std::to_string(kMaxSplits) +
+           " : splits;\n}\n";
+  }
   return getDeviceHelper(name);
 }

@@ -95,6 +95,9 @@ struct EvalKernel {
   /// The blocks per multiprocessor whose registers the launch bounds
   /// reserve (0: no minimum).
   int minBlocksPerSM = 0;
+  /// For a pointwise kernel: the rows each thread of the float4 path walks
+  /// at one group of four columns (1: groups in order; see Pointwise.cpp).
+  int64_t rowsPerThread = 1;
 
   /// True when `value` is read from one of the input buffers.
   bool isInput(Value value) const {
@@ -114,6 +117,10 @@ struct GeneratedKernel {
   /// The scratch bytes the launch needs from the workspace: C expressions
   /// over dims to add up, none when it needs no scratch.
   SmallVector<std::string> scratchBytes;
+  /// Whether the launch takes the model's tickets (`unsigned *tickets`, after
+  /// the scratch): counters of the blocks of a split reduction that have
+  /// finished, one per column group, zero between launches.
+  bool usesTickets = false;
   /// How the group runs, for the fusion plan ("block per row, row cached in
   /// shared memory").
   std::string strategy;

@@ -197,6 +197,12 @@ private:
   bool hasPrepare = false;
   /// Whether a kernel of @forward or @prepare calls cuBLAS.
   bool runsGemms = false;
+  /// Whether a kernel of @forward or @prepare takes the tickets of split
+  /// reductions (GeneratedKernel::usesTickets): the arena begins with them.
+  bool usesTickets = false;
+  /// Whether the model has an arena: prepared values, @prepare's scratch or
+  /// tickets.
+  bool hasArena() const { return hasPrepare || usesTickets; }
   /// Helpers the host code needs beyond the kernels'.
   std::set<std::string> hostHelpers;
 };

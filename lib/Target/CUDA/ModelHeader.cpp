@@ -102,8 +102,9 @@ std::string ModelEmitter::getHeader() const {
           "NULL.\n";
   text += getCreateSignature() + ";\n\n";
   text += "/// Sets *bytes to the device memory that " + model +
-          "_create_in needs: the values\n/// computed once from the params "
-          "and the scratch of that computation (0 when\n/// there are none).\n";
+          "_create_in needs: the values\n/// computed once from the params, "
+          "the scratch of that computation and the\n/// counters of split "
+          "reductions (0 when there are none).\n";
   text += "sinter_status " + model + "_prepared_bytes(size_t *bytes);\n\n";
   text += "/// Creates the model as " + model +
           "_create does, but carves the values\n/// computed from the params "

@@ -78,8 +78,22 @@ struct PointwisePlan {
   /// scalar) or the kernel has shape ops, so that four consecutive elements
   /// must lie in one row.
   bool needsRowMultipleOf4 = false;
+  /// The rows a thread of the float4 path walks at one group of four
+  /// columns (EvalKernel::rowsPerThread, where rows are multiples of 4
+  /// long), so that values that vary along the rows only are loaded once
+  /// for them all; 1 walks the groups in order.
+  int64_t rowsPerThread = 1;
 };
 } // namespace
+
+/// The items of the float4 path's row loop (PointwisePlan::rowsPerThread):
+/// the groups of four columns times the blocks of rows.
+static std::string getRowLoopItems(const PointwisePlan &plan) {
+  std::string length = sizeExpr(plan.shape.back()).text;
+  std::string count = std::to_string(plan.rowsPerThread);
+  return "(n / " + length + " + " + std::to_string(plan.rowsPerThread - 1) +
+         ") / " + count + " * (" + length + " / 4)";
+}
 
 /// Decides the iteration shape and whether a vector path is possible.
 static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
@@ -143,6 +157,11 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
     return emitError(kernel.body->getParentOp()->getLoc(),
                      "CUDA emitter: the plan's vector width 4 does not fit "
                      "the kernel's shapes");
+  // The row loop fixes each thread's columns: values broadcast along the
+  // rows, read without shape ops, then load once for its rows.
+  if (kernel.rowsPerThread > 1 && plan.vectorized && plan.needsRowMultipleOf4 &&
+      !hasShapeOps && plan.shape.size() >= 2)
+    plan.rowsPerThread = kernel.rowsPerThread;
   return plan;
 }
 
@@ -181,8 +200,11 @@ private:
   CodeWriter writer;
   ScalarEmitter emitter;
   llvm::DenseMap<Value, const Buffer *> leafBuffers;
-  /// While writing the vector loop: the coordinates of its first lane.
+  /// While writing the vector loop: the coordinates of its first lane, and
+  /// the shallowest depth its loads may be placed at (where the row loop
+  /// fixes the columns, values that vary along the rows only load once).
   std::optional<Coords> vectorBase;
+  unsigned vectorLoadDepth = 0;
   /// Arrays already loaded in the vector loop, by "buffer[index]".
   llvm::StringMap<std::string> vectors;
 };
@@ -195,7 +217,7 @@ std::string PointwiseWriter::loadVector(const Buffer &buffer,
   if (it != vectors.end())
     return it->second;
   std::string name = writer.freshName(buffer.name + "_v");
-  unsigned depth = std::max(linear.depth, vectorBase->getDepth());
+  unsigned depth = std::max(linear.depth, vectorLoadDepth);
   writer.lineAt(depth, "const float4 " + name + "4 = dev::loadFloat4(" +
                            buffer.name + " + " + linear.text + ");");
   writer.lineAt(depth, "const float " + name + "[4] = {" + name + "4.x, " +
@@ -227,8 +249,29 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
   writer.openScope(); // if (vec)
   writer.openScope(); // the loop over groups of four
   unsigned loopDepth = writer.getDepth();
-  writer.line("const int64_t i = q * 4;");
-  vectorBase = delinearize(Expr("i", loopDepth), plan.shape);
+  const int64_t rowsPerThread = plan.rowsPerThread;
+  const std::string groups = "(" + sizeExpr(plan.shape.back()).text + " / 4)";
+  const std::string rows = "(n / " + sizeExpr(plan.shape.back()).text + ")";
+  if (rowsPerThread > 1) {
+    // Item q: the group of four columns q % groups, in rowsPerThread rows
+    // from (q / groups) * rowsPerThread.
+    writer.line("const int64_t column = (q % " + groups + ") * 4;");
+    writer.openScope(); // the loop over the rows
+    writer.openScope(); // if (j < rows)
+    unsigned rowDepth = writer.getDepth();
+    writer.line("const int64_t i = j * " + sizeExpr(plan.shape.back()).text +
+                " + column;");
+    vectorBase =
+        delinearize(Expr("j", rowDepth), ArrayRef(plan.shape).drop_back());
+    vectorBase->indices.push_back(Expr("column", loopDepth));
+    vectorBase->linear = Expr("i", rowDepth);
+    vectorBase->linearShape = plan.shape;
+    vectorLoadDepth = loopDepth;
+  } else {
+    writer.line("const int64_t i = q * 4;");
+    vectorBase = delinearize(Expr("i", loopDepth), plan.shape);
+    vectorLoadDepth = vectorBase->getDepth();
+  }
   for (const Buffer *output : plan.outputs)
     writer.line("float " + output->name + "_out[4];");
 
@@ -256,8 +299,18 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
     writer.line("dev::storeFloat4(" + output->name + " + i, make_float4(" +
                 out + "[0], " + out + "[1], " + out + "[2], " + out + "[3]));");
   }
-  writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < n / 4; "
-                    "q += dev::gridStride()) {");
+  if (rowsPerThread > 1) {
+    std::string count = std::to_string(rowsPerThread);
+    writer.closeScope("const int64_t j = (q / " + groups + ") * " + count +
+                      " + k;\nif (j < " + rows + ") {");
+    writer.closeScope("#pragma unroll\nfor (int k = 0; k < " + count +
+                      "; ++k) {");
+    writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < " +
+                      getRowLoopItems(plan) + "; q += dev::gridStride()) {");
+  } else {
+    writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < n / 4; "
+                      "q += dev::gridStride()) {");
+  }
   writer.line("begin = n / 4 * 4;");
   writer.closeScope("if (vec) {");
   vectorBase.reset();
@@ -366,7 +419,10 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
       conditions.push_back(plan->shape.back().str() + " % 4 == 0");
     llvm::append_range(conditions, getAlignmentConditions(vectorBuffers));
     launch += formatConjunction("vec", conditions);
-    launch += "  const int64_t work = vec ? n / 4 : n;\n";
+    launch += "  const int64_t work = vec ? " +
+              (plan->rowsPerThread > 1 ? getRowLoopItems(*plan)
+                                       : std::string("n / 4")) +
+              " : n;\n";
     arguments.push_back("vec");
   } else {
     // Enough threads for the longest loop.

@@ -55,7 +55,7 @@ void RowWriter::writeRegisterFill() {
     return;
   std::string floats = std::to_string(4 * plan.groupsPerThread());
   for (const Buffer *buffer : held) {
-    std::string name = writer.freshName(buffer->name + "_r");
+    std::string name = writer.freshName(buffer->name + "_rv");
     writer.line("float " + name + "[" + floats + "];");
     registerRows[buffer->value] = name;
   }
@@ -64,7 +64,7 @@ void RowWriter::writeRegisterFill() {
   openRegisterRowLoop(length);
   for (const Buffer *buffer : held) {
     const std::string &name = registerRows[buffer->value];
-    std::string four = writer.freshName(buffer->name + "_f");
+    std::string four = writer.freshName(buffer->name + "_fv");
     writer.line("const float4 " + four + " = dev::loadFour(" + buffer->name +
                 " + " + rowBase.text + " + 4 * " + kRegisterGroup + ", vec);");
     writer.line(name + "[4 * k] = " + four + ".x;");

@@ -152,6 +152,8 @@ LogicalResult ModelEmitter::writeHostBody(FunctionInfo &info) {
       scratchSizes.push_back(kernel.name + "_scratch_bytes(" +
                              llvm::join(scratchDims, ", ") + ")");
     }
+    if (kernel.code.usesTickets)
+      arguments.push_back("model->tickets");
     calls += "  " +
              formatList("SINTER_RT_TRY(launch_" + kernel.name + "(", arguments,
                         "));", 1) +

@@ -141,6 +141,94 @@ SINTER_RT_HOST_DEVICE ArgValue argTreeCombine(const float *values,
   return treeCombine<ArgExtremeInOrderOp<Better>, kCount>(leaves);
 }
 
+//===----------------------------------------------------------------------===//
+// The fold in the partial kernel (a plan with last_block_folds)
+//===----------------------------------------------------------------------===//
+
+/// Sum in double: the fold of a sum's partials (and the tree over a
+/// partial kernel's threads), rounded to float once at the end.
+struct SumDoubleOp {
+  SINTER_RT_HOST_DEVICE double operator()(double a, double b) const {
+    return a + b;
+  }
+  SINTER_RT_HOST_DEVICE static double identity() { return 0.0; }
+};
+
+/// *\p ptr read from L2 (ld.global.cg, 4 bytes at a time), never from this
+/// multiprocessor's L1: the partials other blocks of the same launch wrote.
+template <typename T> __device__ __forceinline__ T loadFromL2(const T *ptr) {
+  static_assert(sizeof(T) % 4 == 0 && alignof(T) >= 4,
+                "loadFromL2 reads whole 4-byte words");
+  constexpr int kWords = sizeof(T) / 4;
+  union {
+    unsigned words[kWords];
+    T value;
+  } loaded;
+  const unsigned *words = reinterpret_cast<const unsigned *>(ptr);
+  SINTER_RT_UNROLL
+  for (int i = 0; i < kWords; ++i)
+    loaded.words[i] = __ldcg(words + i);
+  return loaded.value;
+}
+
+/// Whether this block is the last of the gridDim.y blocks of its column
+/// group (blockIdx.x) to finish: every thread calls it after storing its
+/// partials. The last one resets the group's ticket to 0 for the next
+/// launch (the tickets start at 0: the model zeroes them at creation) and,
+/// after the fence, sees every other block's partials. Without float
+/// atomics: only the order of arrival is counted, and the fold that
+/// follows reads the partials in slice order whichever block runs it.
+__device__ __forceinline__ bool arrivesLast(unsigned *tickets) {
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last =
+        gridDim.y == 1 || atomicAdd(tickets + blockIdx.x, 1u) == gridDim.y - 1;
+    if (last && gridDim.y > 1)
+      tickets[blockIdx.x] = 0;
+  }
+  __syncthreads();
+  if (last)
+    __threadfence();
+  return last;
+}
+
+/// Folds the lanes of a block of \p kThreads threads that covers
+/// \p kColumns columns (thread t: column t % kColumns, lane t / kColumns)
+/// over \p slices slices, lane k having folded slices k, k + lanes, ...:
+/// as a fixed tree over the lanes. Every thread calls it, and threads
+/// t < kColumns receive their column's result. One slice needs no tree,
+/// and for one column, up to 32 slices are all in the first warp.
+template <int kThreads, int kColumns, typename Op, typename T>
+__device__ __forceinline__ T foldLanes(T value, int64_t slices, Op op = Op()) {
+  static_assert(kThreads % kColumns == 0, "whole lanes of columns");
+  if constexpr (kColumns == kThreads) {
+    return value;
+  } else {
+    if (slices == 1)
+      return value;
+    if constexpr (kColumns == 1) {
+      if (slices <= kWarpSize)
+        return warpReduce<Op>(value, op);
+      return blockReduce<kThreads, Op>(value, op);
+    } else {
+      __shared__ T lanes[kThreads];
+      lanes[threadIdx.x] = value;
+      __syncthreads();
+      const int lane = threadIdx.x / kColumns;
+      SINTER_RT_UNROLL
+      for (int half = kThreads / kColumns / 2; half >= 1; half /= 2) {
+        if (lane < half)
+          lanes[threadIdx.x] =
+              op(lanes[threadIdx.x], lanes[threadIdx.x + half * kColumns]);
+        __syncthreads();
+      }
+      return lanes[threadIdx.x % kColumns];
+    }
+  }
+}
+
 } // namespace dev
 } // namespace sinter
 

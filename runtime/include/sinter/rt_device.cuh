@@ -270,6 +270,17 @@ __device__ __forceinline__ float shuffle(float v, int lane,
                                          int width = kWarpSize) {
   return __shfl_sync(mask, v, lane, width);
 }
+// Before the reductions that call them: ADL finds no overload for double.
+__device__ __forceinline__ double shuffleDown(double v, int delta,
+                                              unsigned mask = kFullWarpMask,
+                                              int width = kWarpSize) {
+  return __shfl_down_sync(mask, v, delta, width);
+}
+__device__ __forceinline__ double shuffle(double v, int lane,
+                                          unsigned mask = kFullWarpMask,
+                                          int width = kWarpSize) {
+  return __shfl_sync(mask, v, lane, width);
+}
 __device__ __forceinline__ Welford shuffleDown(Welford v, int delta,
                                                unsigned mask = kFullWarpMask,
                                                int width = kWarpSize) {

@@ -620,6 +620,13 @@ func.func @plan_single_pass() attributes {plan = #sinter.plan<strategy = element
 
 // -----
 
+// expected-error@+1 {{only a split reduction's last block folds its partials}}
+func.func @plan_last_block_folds() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true>} {
+  return
+}
+
+// -----
+
 func.func @compare_broadcast(%a: tensor<4x8xf32>, %b: tensor<5xf32>) {
   // expected-error@+1 {{'sinter.compare' op operands are not broadcast-compatible: [4, 8] vs [5] (result dim 1: 8 vs 5)}}
   %0 = sinter.compare gt, %a, %b : tensor<4x8xf32>, tensor<5xf32>

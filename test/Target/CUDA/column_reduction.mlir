@@ -14,7 +14,7 @@
 // CHECK: /// Partial mean over dims [0] of [B, 96], per column and slice of rows.
 // CHECK-NEXT: __global__ void __launch_bounds__(256, 4)
 // CHECK-NEXT: batch_norm_k0_column_reduction_partial0(
-// CHECK-NEXT: const float *__restrict__ x, float *__restrict__ partial, int64_t B,
+// CHECK-NEXT: const float *__restrict__ x, double *__restrict__ partial, int64_t B,
 // CHECK-NEXT: int64_t splits) {
 // CHECK: dev::Accumulator<dev::SumOp, float> accumulator;
 // 96 columns: a block covers 128, its two lanes of threads split the rows.
@@ -26,46 +26,63 @@
 // CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 2 + threadIdx.x / 128; q0 < B; q0 += 8 * step) {
 // CHECK-NEXT: float chunk[8];
 // CHECK-NEXT: #pragma unroll
-// CHECK-NEXT: for (int u = 0; u < 8; ++u) {
-// CHECK-NEXT: chunk[u] = dev::SumOp::identity();
-// CHECK-NEXT: if (q0 + u * step < B) {
-// CHECK-NEXT: const int64_t q = q0 + u * step;
+// CHECK-NEXT: for (int k = 0; k < 8; ++k) {
+// CHECK-NEXT: chunk[k] = dev::SumOp::identity();
+// CHECK-NEXT: if (q0 + k * step < B) {
+// CHECK-NEXT: const int64_t q = q0 + k * step;
 // CHECK-NEXT: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: = x[[[X]]];
 // CHECK: accumulator.push(dev::treeCombine<dev::SumOp, 8>(chunk));
 // CHECK: float acc = accumulator.result();
 // CHECK: __shared__ float slices[2][128];
 // CHECK: const int64_t first = static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x;
-// CHECK: total = dev::SumOp()(total, slices[k][threadIdx.x]);
+// A sum's partials are doubles: the lanes of the block add in double.
+// CHECK: double total = static_cast<double>(slices[0][threadIdx.x]);
+// CHECK: total = dev::SumDoubleOp()(total, static_cast<double>(slices[k][threadIdx.x]));
 // CHECK: partial[blockIdx.y * 96 + first] = total;
-// The fold: a block per column (96 of them) strides the slices and combines
-// them in a fixed tree; the mean divides by the batch size.
+// The fold (a kernel of its own: the batch is symbolic): a block per column
+// (96 of them) strides the slices and combines them in a fixed tree, in
+// double; the mean divides by the batch size in double and rounds once.
 // CHECK: batch_norm_k0_column_reduction_final0(
-// CHECK-NEXT: const float *__restrict__ partial, float *__restrict__ stats, int64_t B,
+// CHECK-NEXT: const double *__restrict__ partial, float *__restrict__ stats, int64_t B,
 // CHECK-NEXT: int64_t splits) {
 // CHECK: for (int64_t p = blockIdx.x; p < 96; p += gridDim.x) {
 // CHECK: for (int64_t s = threadIdx.x; s < splits; s += 256)
-// CHECK: total = dev::blockReduce<256, dev::SumOp>(total);
-// CHECK: total = total / static_cast<float>(B);
+// CHECK: total = dev::blockReduce<256, dev::SumDoubleOp>(total);
+// CHECK: stats[p] = static_cast<float>(total / static_cast<double>(B));
 // The second level reads the first's result.
 // CHECK: batch_norm_k0_column_reduction_partial1(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
-// CHECK-NEXT: float *__restrict__ partial, int64_t B, int64_t splits) {
+// CHECK-NEXT: double *__restrict__ partial, int64_t B, int64_t splits) {
 // CHECK: = stats0[column];
 // The apply step is a pointwise kernel reading the statistics, which vary
-// along the innermost dim (float4 groups beside x's): at most 40 registers,
-// 6 blocks per multiprocessor.
-// CHECK: __global__ void __launch_bounds__(256, 6)
-// CHECK-NEXT: batch_norm_k0_column_reduction_apply(
+// along the innermost dim: each thread of its float4 path walks 4 rows at
+// one group of four columns and loads the statistics once for them (from
+// L2 once per row of x, they were 4 bytes of L2 reads for each byte of x).
+// CHECK-NOT: __launch_bounds__(256, 6)
+// CHECK: {{^}}batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: const float *__restrict__ stats1, float *__restrict__ y, int64_t B,
 // CHECK-NEXT: int vec) {
+// CHECK: for (int64_t q = dev::globalThreadIndex(); q < (n / 96 + 3) / 4 * (96 / 4); q += dev::gridStride()) {
+// CHECK-NEXT: const int64_t column = (q % (96 / 4)) * 4;
+// CHECK-NEXT: const float4 stats0_v04 = dev::loadFloat4(stats0 + column);
+// CHECK: const float4 stats1_v04 = dev::loadFloat4(stats1 + column);
+// CHECK: for (int k = 0; k < 4; ++k) {
+// CHECK-NEXT: const int64_t j = (q / (96 / 4)) * 4 + k;
+// CHECK-NEXT: if (j < (n / 96)) {
+// CHECK-NEXT: const int64_t i = j * 96 + column;
+// CHECK: const float4 x_v04 = dev::loadFloat4(x + i);
+// CHECK-NOT: stats0 +
 // The normalization is rounded once: x - mean and var + eps exact as pairs,
 // the rsqrt to 44 bits (errors below eager PyTorch's, whose scale is one
 // rounded float).
 // CHECK: const dev::FloatPair [[VAR:p[0-9]+]] = dev::twoSum(stats1_v0[l], 1e-05f);
 // CHECK-NEXT: const dev::FloatPair [[SCALE:p[0-9]+]] = dev::rsqrtPair([[VAR]]);
 // CHECK-NEXT: = dev::mulPair(dev::twoSum(x_v0[l], -(stats0_v0[l])), [[SCALE]]);
+// CHECK: dev::storeFloat4(y + i,
+// The grid covers the groups of four columns times the blocks of 4 rows.
+// CHECK: const int64_t work = vec ? (n / 96 + 3) / 4 * (96 / 4) : n;
 // CHECK: static sinter_status launch_batch_norm_k0_column_reduction(
 // CHECK-NEXT: sinter_rt_context *ctx, cudaStream_t stream, const float *__restrict__ x,
 // CHECK-NEXT: float *__restrict__ y, int64_t B, void *scratch) {
@@ -115,10 +132,10 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: const int64_t step = splits * 8;
 // CHECK: float chunk[16];
 // CHECK-NEXT: int rows = 0;
-// CHECK: chunk[4 * l + u] = dev::SumOp::identity();
+// CHECK: chunk[4 * l + k] = dev::SumOp::identity();
 // CHECK: const int64_t [[X:i[0-9]+]] = q * 96 + column;
 // CHECK-NEXT: const float4 x_run04 = vec ? dev::loadFloat4(x + [[X]])
-// CHECK: chunk[4 * l + u] = x_run0[l];
+// CHECK: chunk[4 * l + k] = x_run0[l];
 // CHECK: ++rows;
 // CHECK: accumulator[l].push(dev::welfordOfChunk<4>(chunk + 4 * l, rows));
 // The block's table holds each thread's 4 columns; a thread per column
@@ -181,17 +198,17 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: if (column < 2001)
 // CHECK-NEXT: partial[blockIdx.y * 2001 + column] = acc;
 // CHECK-LABEL: column_sum_k0_column_reduction_final0(
-// CHECK: __shared__ float lanes[8][32];
+// CHECK: __shared__ double lanes[8][32];
 // CHECK: const int64_t p = p0 + threadIdx.x % 32;
-// CHECK-NEXT: dev::Accumulator<dev::SumOp, float> accumulator;
+// CHECK-NEXT: dev::Accumulator<dev::SumDoubleOp, double> accumulator;
 // CHECK-NEXT: if (p < 2001)
 // CHECK-NEXT: for (int64_t s = threadIdx.x / 32; s < splits; s += 8)
 // CHECK-NEXT: accumulator.push(partial[s * 2001 + p]);
 // CHECK-NEXT: lanes[threadIdx.x / 32][threadIdx.x % 32] = accumulator.result();
-// CHECK: float total = lanes[0][threadIdx.x];
+// CHECK: double total = lanes[0][threadIdx.x];
 // CHECK-NEXT: for (int k = 1; k < 8; ++k)
-// CHECK-NEXT: total = dev::SumOp()(total, lanes[k][threadIdx.x]);
-// CHECK-NEXT: stats[p] = total;
+// CHECK-NEXT: total = dev::SumDoubleOp()(total, lanes[k][threadIdx.x]);
+// CHECK-NEXT: stats[p] = static_cast<float>(total);
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2001 + 255) / 256);
 // CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2001, 32), 256, 0, stream>>>(
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
@@ -214,10 +231,10 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: column_sum_wide_k0_column_reduction_final0(
 // CHECK-NOT: __shared__
 // CHECK: for (int64_t p = dev::globalThreadIndex(); p < 65536; p += dev::gridStride()) {
-// CHECK-NEXT: dev::Accumulator<dev::SumOp, float> accumulator;
+// CHECK-NEXT: dev::Accumulator<dev::SumDoubleOp, double> accumulator;
 // CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
 // CHECK-NEXT: accumulator.push(partial[s * 65536 + p]);
-// CHECK-NEXT: float total = accumulator.result();
+// CHECK-NEXT: double total = accumulator.result();
 // CHECK: column_sum_wide_k0_column_reduction_final0<<<gridBlocks(ctx, 65536, 256), 256, 0, stream>>>(
 module @column_sum_wide attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x65536xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
@@ -249,8 +266,8 @@ module @column_sum_wide attributes {sinter.dims = {B = 8 : i64}} {
 // A chunk holds the values only, its slots give the row indices (q0 + u *
 // step for slot u, the identity's value past the rows): a tree in order.
 // CHECK: float chunk[16];
-// CHECK: chunk[4 * l + u] = dev::ArgMinOp::identity().value;
-// CHECK: chunk[4 * l + u] = x_run0[l];
+// CHECK: chunk[4 * l + k] = dev::ArgMinOp::identity().value;
+// CHECK: chunk[4 * l + k] = x_run0[l];
 // CHECK: accumulator[l].push(dev::argTreeCombine<dev::LessThan, 4, 1>(chunk + 4 * l, q0, step));
 // CHECK: __shared__ dev::ArgValue slices[16][64];
 // CHECK-LABEL: column_argmin_k0_column_reduction_final0(
@@ -279,14 +296,14 @@ module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
 // Training batch_norm statistics over [N, C, H, W] (dims 0, 2, 3 strided
 // around the kept channel): the innermost dim is reduced, so each block's
 // threads split one channel's elements (adjacent threads read adjacent
-// addresses) and combine them with a block-wide tree.
+// addresses) and combine them with a block-wide tree, in double.
 // CHECK-LABEL: nchw_mean_k0_column_reduction_partial0(
 // CHECK: const int64_t column = blockIdx.x;
 // CHECK: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
-// CHECK: acc = dev::blockReduce<256, dev::SumOp>(acc);
+// CHECK: const double total = dev::blockReduce<256, dev::SumDoubleOp>(static_cast<double>(acc));
 // CHECK-NEXT: if (threadIdx.x == 0)
-// CHECK-NEXT: partial[blockIdx.y * 3 + column] = acc;
-// CHECK: total = total / static_cast<float>((B * 20));
+// CHECK-NEXT: partial[blockIdx.y * 3 + column] = total;
+// CHECK: stats[p] = static_cast<float>(total / static_cast<double>((B * 20)));
 module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x3x4x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]})
       -> (tensor<1x3x1x1xf32> {sinter.name = "m", sinter.dim_names = ["", "", "", ""]}) {
@@ -310,10 +327,10 @@ module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: int64_t splits, int vec) {
 // CHECK: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 8) / 4; q0 += 4 * step) {
 // CHECK: float chunk[16];
-// CHECK: const int64_t q = (q0 + u * step) * 4;
+// CHECK: const int64_t q = (q0 + k * step) * 4;
 // CHECK: const float4 x_run04 = vec ? dev::loadFloat4(x + [[I:i[0-9]+]]) : make_float4(x[[[I]] + 0], x[[[I]] + 1], x[[[I]] + 2], x[[[I]] + 3]);
 // CHECK: for (int l = 0; l < 4; ++l) {
-// CHECK-NEXT: chunk[4 * u + l] = x_run0[l];
+// CHECK-NEXT: chunk[4 * k + l] = x_run0[l];
 // CHECK: rows += 4;
 // CHECK: accumulator.push(dev::welfordOfChunk<16>(chunk, rows));
 // The apply step reads the weight [C] as the [C, 1, 1] view that its
@@ -354,5 +371,53 @@ module @nchw_batch_norm attributes {sinter.dims = {B = 8 : i64}} {
       sinter.yield %y : tensor<?x4x2x4xf32>
     }
     return %0 : tensor<?x4x2x4xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: // ===== welford_fold.h =====
+// A static var over the first dim of [20, 3]: one slice a column, so the
+// plan's last_block_folds (wide states fold in the last block only so). The
+// partial kernel takes the results and the tickets; its last block to
+// finish (the only one) folds the Welford states of its 4 columns in 64
+// lanes of slices (read from L2, in double; foldLanes returns one slice as
+// it is) and rounds once: one launch, no final kernel.
+// CHECK-LABEL: welford_fold_k0_column_reduction_partial0(
+// CHECK-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial,
+// CHECK-NEXT: float *__restrict__ stats, float *__restrict__ variance,
+// CHECK-NEXT: unsigned *__restrict__ tickets, int64_t splits) {
+// CHECK: partial[blockIdx.y * 3 + first] = total;
+// CHECK-NEXT: }
+// CHECK-NEXT: // The last block of the column group to finish folds every slice's partials.
+// CHECK-NEXT: if (!dev::arrivesLast(tickets))
+// CHECK-NEXT: return;
+// CHECK: const int64_t p = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x % 4;
+// CHECK-NEXT: dev::Accumulator<dev::WelfordDoubleOp, dev::WelfordDouble> fold;
+// CHECK-NEXT: if (p < 3)
+// CHECK-NEXT: for (int64_t s = threadIdx.x / 4; s < splits; s += 64)
+// CHECK-NEXT: fold.push(dev::widen(dev::loadFromL2(partial + s * 3 + p)));
+// CHECK-NEXT: dev::WelfordDouble total = dev::foldLanes<256, 4, dev::WelfordDoubleOp>(fold.result(), splits);
+// CHECK-NEXT: if (threadIdx.x < 4 && p < 3) {
+// CHECK-NEXT: stats[p] = static_cast<float>(total.mean);
+// CHECK-NEXT: variance[p] = static_cast<float>(total.m2 / static_cast<double>(20));
+// CHECK-NOT: welford_fold_k0_column_reduction_final0
+// CHECK: float *__restrict__ v, void *scratch, unsigned *tickets) {
+// CHECK: welford_fold_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
+// CHECK-NEXT: x, partial0, stats0, stats1, tickets, splits0);
+// CHECK-NEXT: SINTER_RT_TRY(sinter_rt_check_launch(ctx, "welford_fold_k0_column_reduction_partial0"));
+// CHECK-NEXT: return SINTER_OK;
+module @welford_fold {
+  func.func @forward(%x: tensor<20x3xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+      -> (tensor<1x3xf32> {sinter.name = "v", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<20x3xf32>) -> tensor<1x3xf32> {
+    ^bb0(%a: tensor<20x3xf32>):
+      %m = sinter.mean %a dims [0] keepdim : tensor<20x3xf32>
+      %d = sinter.sub %a, %m : tensor<20x3xf32>, tensor<1x3xf32>
+      %sq = sinter.mul %d, %d : tensor<20x3xf32>, tensor<20x3xf32>
+      %v = sinter.mean %sq dims [0] keepdim : tensor<20x3xf32>
+      sinter.yield %v : tensor<1x3xf32>
+    }
+    return %0 : tensor<1x3xf32>
   }
 }

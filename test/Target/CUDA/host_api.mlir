@@ -53,6 +53,7 @@
 // CHECK-NEXT: host_params params;
 // CHECK-NEXT: float *prepared0; // float[1][16], from @prepare
 // CHECK-NEXT: void *arena; // the prepared values (and @prepare's scratch), unless lent
+// CHECK-NEXT: unsigned *tickets; // split reductions' counters, in the arena
 // CHECK-NEXT: void *workspace;
 // CHECK-NEXT: size_t workspaceBytes;
 // CHECK-NEXT: void *lentWorkspace; // by host_set_workspace, or NULL
@@ -75,10 +76,12 @@
 // CHECK: model->ctx, cudaFreeAsync(model->workspace, stream), "cudaFreeAsync"));
 // CHECK: model->ctx, cudaMallocAsync(&model->workspace, bytes, stream),
 
-// @prepare computes into one block of memory: the prepared values, then its
-// scratch.
+// @prepare computes into one block of memory: the tickets of the split
+// reduction whose last block folds (@prepare's column sums of w), the
+// prepared values, then its scratch.
 // CHECK: size_t host_arena_bytes() {
-// CHECK-NEXT: return sinterAlign(static_cast<size_t>(16) * sizeof(float)) +
+// CHECK-NEXT: return sinterAlign(1024 * sizeof(unsigned)) +
+// CHECK-NEXT: sinterAlign(static_cast<size_t>(16) * sizeof(float)) +
 // CHECK-NEXT: host_p0_column_reduction_scratch_bytes();
 // CHECK: sinter_status host_prepare(host *model, char *arena, cudaStream_t stream) {
 // CHECK-NEXT: sinter_rt_context *const ctx = model->ctx;
@@ -87,7 +90,7 @@
 // CHECK-NEXT: char *const prepareScratch = arena;
 // CHECK-NEXT: char *cursor = prepareScratch;
 // CHECK: SINTER_RT_TRY(launch_host_p0_column_reduction(
-// CHECK-NEXT: ctx, stream, model->params.w, model->prepared0, scratch));
+// CHECK-NEXT: ctx, stream, model->params.w, model->prepared0, scratch, model->tickets));
 
 // CHECK: sinter_status host_prepared_bytes(size_t *bytes) {
 // CHECK: *bytes = host_arena_bytes();
@@ -105,6 +108,12 @@
 // CHECK: created->ctx, "the bytes lent to host_create_in",
 // CHECK-NEXT: static_cast<int64_t>(bytes), static_cast<int64_t>(host_arena_bytes()),
 // CHECK: created->ctx, cudaMalloc(&created->arena, host_arena_bytes()),
+// The tickets start at 0, before @prepare's launches.
+// CHECK: created->tickets = reinterpret_cast<unsigned *>(arena);
+// CHECK-NEXT: arena += sinterAlign(1024 * sizeof(unsigned));
+// CHECK-NEXT: status = sinter_rt_check_cuda(
+// CHECK-NEXT: created->ctx,
+// CHECK-NEXT: cudaMemsetAsync(created->tickets, 0, sinterAlign(1024 * sizeof(unsigned)), stream),
 // CHECK: status = host_prepare(created, arena, stream);
 // Creation waits for @prepare, so that its errors surface here.
 // CHECK-NEXT: if (status == SINTER_OK)

@@ -68,11 +68,11 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // reads gamma and beta as float4 groups too; no scalar loop over the row.
 // CHECK: //   short_rows_k0_row_reduction: mean, sub, mul, mean, add, rsqrt, mul, mul, add
 // CHECK-NEXT: //       16 lanes per row, rows held in registers, float4 when aligned
-// CHECK: float [[ROW:x_r[0-9]+]][4];
+// CHECK: float [[ROW:x_rv[0-9]+]][4];
 // CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 64;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int k = 0; k < 1; ++k) {
-// CHECK-NEXT: const float4 [[F:x_f[0-9]+]] = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
+// CHECK-NEXT: const float4 [[F:x_fv[0-9]+]] = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK-NEXT: [[ROW]][4 * k] = [[F]].x;
 // CHECK: float [[ACC:acc[0-9]+]][4] = {dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity()};
 // CHECK: [[ACC]][l] = [[ACC]][l] + [[ROW]][4 * k + l];
@@ -165,9 +165,9 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
 // CHECK-LABEL: group_norm_nchw_k0_row_reduction(
 // CHECK: r < (B * 4);
-// CHECK: float [[ROW:x_r[0-9]+]][4];
+// CHECK: float [[ROW:x_rv[0-9]+]][4];
 // CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 32;
-// CHECK: const float4 {{x_f[0-9]+}} = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
+// CHECK: const float4 {{x_fv[0-9]+}} = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK: float y_out[4];
 // CHECK: const int64_t [[LANE:i[0-9]+]] = [[BASE]] + 4 * (tid + k * kThreads) + l;
 // CHECK-NEXT: = [[ROW]][4 * k + l] - red
@@ -357,15 +357,23 @@ module @long_rows attributes {sinter.dims = {B = 8 : i64}} {
 
 // CHECK-LABEL: // ===== few_long_rows.h =====
 // 16 rows of 100000 (fewer than two per SM): each row is split over many
-// blocks, whose threads split its elements in runs of 4 (float4); an
-// ordered fold per row, then the apply step over every element.
+// blocks, whose threads split its elements in runs of 4 (float4) and sum
+// them in double over the block; the last block of each row to finish
+// folds the row's partials in slice order (in double, rounded once): no
+// final kernel. Then the apply step over every element.
 // CHECK: //   few_long_rows_k0_row_reduction: sum, div
 // CHECK-NEXT: //       1 reduction(s): per-slice partials, ordered fold, then pointwise apply
 // CHECK: few_long_rows_k0_row_reduction_partial0(
+// CHECK: float *__restrict__ stats, unsigned *__restrict__ tickets, int64_t splits,
 // CHECK: const int64_t column = blockIdx.x;
 // CHECK: const float4 x_run04 = vec ? dev::loadFloat4(x + [[I:i[0-9]+]])
-// CHECK: acc = dev::blockReduce<256, dev::SumOp>(acc);
-// CHECK: few_long_rows_k0_row_reduction_final0(
+// CHECK: const double total = dev::blockReduce<256, dev::SumDoubleOp>(static_cast<double>(acc));
+// CHECK: if (!dev::arrivesLast(tickets))
+// CHECK-NEXT: return;
+// CHECK: fold.push(dev::loadFromL2(partial + s * 16 + p));
+// CHECK: double total = dev::foldLanes<256, 1, dev::SumDoubleOp>(fold.result(), splits);
+// CHECK: stats[p] = static_cast<float>(total);
+// CHECK-NOT: few_long_rows_k0_row_reduction_final0(
 // CHECK: few_long_rows_k0_row_reduction_apply(
 // CHECK: const int64_t splits0 = sinterColumnSplits(100000 / 4, 256, (16 + 0) / 1);
 module @few_long_rows {

@@ -81,7 +81,7 @@ LogicalResult KernelPlanAttr::verify(
     ReductionGeometry geometry, int64_t block, int64_t rowsPerBlock,
     int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
-    bool registers) {
+    bool registers, bool lastBlockFolds) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -130,6 +130,9 @@ LogicalResult KernelPlanAttr::verify(
                           "team and vector width 4";
   if (subwarp && !registers)
     return emitError() << "subwarp_per_row holds its rows in registers";
+  if (lastBlockFolds && !split)
+    return emitError() << "only a split reduction's last block folds its "
+                          "partials";
   return success();
 }
 

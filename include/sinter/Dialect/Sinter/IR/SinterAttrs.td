@@ -32,8 +32,13 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     computed in one pass over the row; and `registers` (row strategies of a
     static team only, printed when set): each thread holds its part of the
     row in registers, float4 groups at a static count per thread, so that
-    the cached operands live there rather than in shared memory. For
-    `subwarp_per_row`, `block` is the lanes that share a row (1 to 16).
+    the cached operands live there rather than in shared memory; and
+    `last_block_folds` (split strategies only, printed when set): the last
+    block of each column group to finish its slice folds every slice's
+    partials in slice order (a ticket per column group counts arrivals, no
+    float atomics) and writes the results, where otherwise a second kernel
+    launch folds them. For `subwarp_per_row`, `block` is the lanes that share
+    a row (1 to 16).
 
     Example:
 
@@ -56,7 +61,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     "int64_t":$launches,
     EnumParameter<Sinter_EpilogueForm>:$epilogue,
     DefaultValuedParameter<"bool", "false">:$single_pass,
-    DefaultValuedParameter<"bool", "false">:$registers);
+    DefaultValuedParameter<"bool", "false">:$registers,
+    DefaultValuedParameter<"bool", "false">:$last_block_folds);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics.
@@ -68,7 +74,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                      "int64_t":$launches, "EpilogueForm":$epilogue), [{
       return $_get($_ctxt, strategy, geometry, block, rows_per_block,
                    columns_per_block, vector_width, cached, passes, launches,
-                   epilogue, /*single_pass=*/false, /*registers=*/false);
+                   epilogue, /*single_pass=*/false, /*registers=*/false,
+                   /*last_block_folds=*/false);
     }]>];
   let genVerifyDecl = 1;
 }

@@ -1,0 +1,50 @@
+//===- SplitReduction.h - How a split reduction divides its rows -*- C++
+//-*-===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The slices a split reduction divides the rows of each column into: one
+// rule for sinter-plan-kernels, which sizes the fold from it, and for the
+// generated host code, which launches that many blocks per column group
+// (the CUDA emitter writes sinterColumnSplits from these constants).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SINTER_DIALECT_SINTER_IR_SPLITREDUCTION_H
+#define SINTER_DIALECT_SINTER_IR_SPLITREDUCTION_H
+
+#include <algorithm>
+#include <cstdint>
+
+namespace mlir::sinter {
+
+/// The partial blocks a split reduction aims for in all.
+inline constexpr int64_t kSplitTargetBlocks = 1024;
+/// The rows (or runs of 4) each thread of a partial block reads at least.
+inline constexpr int64_t kSplitRowsPerThread = 8;
+/// The most slices a column is split into.
+inline constexpr int64_t kMaxSplits = 1024;
+
+/// The partials a thread of the last block folds at most under the plan's
+/// last_block_folds (256 threads; columns_per_block times the slices).
+inline constexpr int64_t kMaxFoldPerThread = 32;
+
+/// The slices for `blocks` blocks along the columns whose threads split each
+/// slice of `rows` rows into `lanes`: about kSplitTargetBlocks blocks in all,
+/// at least kSplitRowsPerThread rows a thread. A function of the shape only,
+/// so that results do not depend on the GPU.
+inline constexpr int64_t getColumnSplits(int64_t rows, int64_t lanes,
+                                         int64_t blocks) {
+  int64_t splits = (kSplitTargetBlocks + blocks - 1) / blocks;
+  const int64_t most =
+      (rows + kSplitRowsPerThread * lanes - 1) / (kSplitRowsPerThread * lanes);
+  splits = std::min(splits, most);
+  return std::clamp<int64_t>(splits, 1, kMaxSplits);
+}
+
+} // namespace mlir::sinter
+
+#endif // SINTER_DIALECT_SINTER_IR_SPLITREDUCTION_H
