@@ -181,7 +181,7 @@ func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
 // ordered fold, and the apply step that reads the rows again.
 // CHECK-LABEL: func.func @few_long_rows
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4>
 func.func @few_long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
   %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
@@ -219,7 +219,7 @@ func.func @row_by_length(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
 // x - mean reads the input again: 2 passes, 3 launches.
 // CHECK-LABEL: func.func @split_leading
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6>
 // CHECK-NOT: sinter.kernel
 func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96xf32>) {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
@@ -232,7 +232,7 @@ func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96
 // 16 columns: a block covers 16 (no idle threads; its lanes read adjacent
 // rows of 64 bytes), 4 a thread.
 // CHECK-LABEL: func.func @split_narrow
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_narrow(%x: tensor<?x16xf32>) -> tensor<1x16xf32> {
   %s = sinter.sum %x dims [0] keepdim : tensor<?x16xf32>
   return %s : tensor<1x16xf32>
@@ -242,7 +242,7 @@ func.func @split_narrow(%x: tensor<?x16xf32>) -> tensor<1x16xf32> {
 
 // 6 columns, not a multiple of 4: 8 a block, scalar loads.
 // CHECK-LABEL: func.func @split_narrow_scalar
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
   %s = sinter.sum %x dims [0] keepdim : tensor<?x6xf32>
   return %s : tensor<1x6xf32>
@@ -253,7 +253,7 @@ func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
 // A mean over N, H, W of NCHW: the innermost dim is reduced, so a block's
 // threads split one channel's elements; the statistic is the output.
 // CHECK-LABEL: func.func @split_strided
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
   %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
   return %m : tensor<1x3x1x1xf32>
@@ -264,7 +264,7 @@ func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
 // The same over a W of 8: the partials read runs of 4 adjacent elements
 // (vector width 4).
 // CHECK-LABEL: func.func @split_strided_runs
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
   %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x8xf32>
   return %m : tensor<1x3x1x1xf32>
@@ -274,7 +274,7 @@ func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
 
 // [A, R, C] reducing R: adjacent threads read adjacent runs of 4 along C.
 // CHECK-LABEL: func.func @split_middle
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
   %i = sinter.argmax %x dims [1] : tensor<4x100x64xf32>
   return %i : tensor<4x64xi64>
@@ -284,7 +284,7 @@ func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
 
 // A whole-tensor sum: partials over many blocks, then one ordered fold.
 // CHECK-LABEL: func.func @split_all
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_all(%x: tensor<?x4097xf32>) -> tensor<f32> {
   %s = sinter.sum %x dims [0, 1] : tensor<?x4097xf32>
   return %s : tensor<f32>
@@ -348,7 +348,7 @@ func.func @kept(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // (partials, fold, apply), no pointwise kernel.
 // CHECK-LABEL: func.func @split_welford
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6>
 // CHECK-NOT: sinter.kernel
 func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>

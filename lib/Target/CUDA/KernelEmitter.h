@@ -92,9 +92,10 @@ struct EvalKernel {
   /// The plan of the sinter.kernel this is (null for the epilogue or apply
   /// step of another kernel, which its generator plans).
   KernelPlanAttr plan;
-  /// The blocks per multiprocessor whose registers the launch bounds
-  /// reserve (0: no minimum).
-  int minBlocksPerSM = 0;
+  /// Without a plan, the blocks per multiprocessor whose registers the
+  /// launch bounds reserve (0: no minimum), as the generator of the apply
+  /// step or epilogue says; a planned kernel's plan says (min_blocks).
+  int64_t minBlocksPerSM = 0;
 
   /// True when `value` is read from one of the input buffers.
   bool isInput(Value value) const {

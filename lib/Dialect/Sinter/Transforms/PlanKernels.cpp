@@ -31,12 +31,14 @@
 //     otherwise;
 //   - a GEMM runs in the library, its epilogue in cuBLASLt when it is
 //     exactly bias (+ relu or tanh-gelu), in one generated kernel otherwise.
+// Launch bounds ask for the blocks per SM that ran fastest (Occupancy.cpp).
 // A kernel that has a plan already (written by hand in a test) keeps it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
+#include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -360,7 +362,9 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       context, strategy, ReductionGeometry::trailing, block, rowsPerBlock,
       /*columnsPerBlock=*/0, vectorRows ? 4 : 1,
       DenseI64ArrayAttr::get(context, cached), hbmPasses,
-      /*launches=*/1, EpilogueForm::none, singlePass, registers);
+      /*launches=*/1, EpilogueForm::none, singlePass, registers,
+      getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
+      /*applyMinBlocks=*/0);
 }
 
 /// The positions a block of a split reduction covers: one when the
@@ -430,12 +434,12 @@ static KernelPlanAttr planSplit(KernelOp kernel) {
   SmallVector<Operation *> reductions = getReductions(body);
   auto first = cast<ReductionOpInterface>(reductions.front());
   // Outputs that are reduction results come from the fold kernels; any
-  // other output needs an apply step,
-  llvm::DenseSet<Value> results;
-  for (Operation *reduction : reductions)
-    results.insert(reduction->getResult(0));
-  // any other output needs an apply step, which reads the inputs once more
+  // other output needs an apply step, which reads the inputs once more
   // where it writes full-size values (x - mean), only statistics otherwise.
+  SmallVector<Value> statistics;
+  for (Operation *reduction : reductions)
+    statistics.push_back(reduction->getResult(0));
+  llvm::DenseSet<Value> results(statistics.begin(), statistics.end());
   ValueRange outputs = body.getTerminator()->getOperands();
   bool apply = llvm::any_of(
       outputs, [&](Value output) { return !results.contains(output); });
@@ -461,7 +465,9 @@ static KernelPlanAttr planSplit(KernelOp kernel) {
       canReadRuns(reductions, columnsPerBlock) ? 4 : 1,
       DenseI64ArrayAttr::get(context, {}),
       /*passes=*/count + (applyReadsInputs ? 1 : 0),
-      /*launches=*/2 * count + (apply ? 1 : 0), EpilogueForm::none);
+      /*launches=*/2 * count + (apply ? 1 : 0), EpilogueForm::none,
+      /*singlePass=*/false, /*registers=*/false, getSplitMinBlocks(),
+      apply ? getApplyMinBlocks(statistics) : 0);
 }
 
 /// Whether the outputs of an elementwise kernel can be computed four at a

@@ -34,6 +34,11 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     row in registers, float4 groups at a static count per thread, so that
     the cached operands live there rather than in shared memory. For
     `subwarp_per_row`, `block` is the lanes that share a row (1 to 16).
+    `min_blocks` (printed when non-zero; 0: no minimum) is the blocks per
+    multiprocessor that the kernel's `__launch_bounds__` ask for, which caps
+    the registers a thread may use; for a split reduction it is that of the
+    partial kernels, and `apply_min_blocks` that of the apply step (the
+    pointwise kernel over the outputs that are not statistics).
 
     Example:
 
@@ -42,6 +47,10 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                  rows_per_block = 8, columns_per_block = 0, vector_width = 1,
                  cached = array<i64: 0>, passes = 1, launches = 1,
                  epilogue = none>
+    #sinter.plan<strategy = split_welford, geometry = strided, block = 256,
+                 rows_per_block = 0, columns_per_block = 1, vector_width = 4,
+                 cached = array<i64>, passes = 2, launches = 3,
+                 epilogue = none, min_blocks = 4, apply_min_blocks = 6>
     ```
   }];
   let parameters = (ins
@@ -56,10 +65,13 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     "int64_t":$launches,
     EnumParameter<Sinter_EpilogueForm>:$epilogue,
     DefaultValuedParameter<"bool", "false">:$single_pass,
-    DefaultValuedParameter<"bool", "false">:$registers);
+    DefaultValuedParameter<"bool", "false">:$registers,
+    DefaultValuedParameter<"int64_t", "0">:$min_blocks,
+    DefaultValuedParameter<"int64_t", "0">:$apply_min_blocks);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
-    // A plan without single-pass statistics.
+    // A plan without single-pass statistics, rows in registers or a
+    // minimum of blocks per multiprocessor.
     AttrBuilder<(ins "KernelStrategy":$strategy,
                      "ReductionGeometry":$geometry, "int64_t":$block,
                      "int64_t":$rows_per_block, "int64_t":$columns_per_block,
@@ -68,7 +80,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                      "int64_t":$launches, "EpilogueForm":$epilogue), [{
       return $_get($_ctxt, strategy, geometry, block, rows_per_block,
                    columns_per_block, vector_width, cached, passes, launches,
-                   epilogue, /*single_pass=*/false, /*registers=*/false);
+                   epilogue, /*single_pass=*/false, /*registers=*/false,
+                   /*min_blocks=*/0, /*apply_min_blocks=*/0);
     }]>];
   let genVerifyDecl = 1;
 }
