@@ -361,3 +361,82 @@ func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
   %y = sinter.mul %d, %r : tensor<?x96xf32>, tensor<1x96xf32>
   return %y : tensor<?x96xf32>
 }
+
+// -----
+
+// Occupancy (min_blocks, apply_min_blocks: the blocks per SM that the launch
+// bounds ask for). The partial kernels of a split reduction ask for 4
+// blocks of 256 threads (at most 64 registers a thread); without an apply
+// step there is no apply_min_blocks.
+// CHECK-LABEL: func.func @occupancy_split_partials
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, {{.*}}, launches = 2, epilogue = none, min_blocks = 4>
+func.func @occupancy_split_partials(%x: tensor<?x1024xf32>) -> tensor<1x1024xf32> {
+  %s = sinter.sum %x dims [0] keepdim : tensor<?x1024xf32>
+  return %s : tensor<1x1024xf32>
+}
+
+// -----
+
+// Statistics along the innermost dim (batch_norm over [N, C]): the apply
+// step reads them as float4 groups beside x's and asks for 6 blocks.
+// CHECK-LABEL: func.func @occupancy_apply_innermost
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, {{.*}}, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6>
+func.func @occupancy_apply_innermost(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %m = sinter.mean %x dims [0] keepdim : tensor<?x64xf32>
+  %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
+  return %d : tensor<?x64xf32>
+}
+
+// -----
+
+// Per-channel statistics of NCHW ([1, C, 1, 1]) vary along no innermost
+// dim: the apply step asks for no minimum.
+// CHECK-LABEL: func.func @occupancy_apply_per_channel
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, {{.*}}, launches = 3, epilogue = none, min_blocks = 4>
+func.func @occupancy_apply_per_channel(%x: tensor<?x32x16x16xf32>) -> tensor<?x32x16x16xf32> {
+  %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x32x16x16xf32>
+  %d = sinter.sub %x, %m : tensor<?x32x16x16xf32>, tensor<1x32x1x1xf32>
+  return %d : tensor<?x32x16x16xf32>
+}
+
+// -----
+
+// Softmax over rows of 16384 held in registers by 1024 threads, 16 floats
+// a thread, its only input held: 2 blocks per SM (32 registers a thread).
+// CHECK-LABEL: func.func @occupancy_held_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 2>
+func.func @occupancy_held_rows(%x: tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<4096x16384xf32>
+  %d = sinter.sub %x, %m : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  %e = sinter.exp %d : tensor<4096x16384xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<4096x16384xf32>
+  %y = sinter.div %e, %s : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  return %y : tensor<4096x16384xf32>
+}
+
+// -----
+
+// The same rows with a weight that is not held (rms_norm): one block, no
+// min_blocks (two spilled and ran 1.5-1.8x slower).
+// CHECK-LABEL: func.func @occupancy_held_rows_weight
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @occupancy_held_rows_weight(%x: tensor<4096x16384xf32>, %w: tensor<16384xf32>) -> tensor<4096x16384xf32> {
+  %sq = sinter.mul %x, %x : tensor<4096x16384xf32>, tensor<4096x16384xf32>
+  %m = sinter.mean %sq dims [1] keepdim : tensor<4096x16384xf32>
+  %r = sinter.rsqrt %m : tensor<4096x1xf32>
+  %n = sinter.mul %x, %r : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  %y = sinter.mul %n, %w : tensor<4096x16384xf32>, tensor<16384xf32>
+  return %y : tensor<4096x16384xf32>
+}
+
+// -----
+
+// Rows of 32768 held in registers: 32 floats a thread, too many for two
+// blocks, so no min_blocks.
+// CHECK-LABEL: func.func @occupancy_long_held_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @occupancy_long_held_rows(%x: tensor<4096x32768xf32>) -> tensor<4096x32768xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<4096x32768xf32>
+  %d = sinter.sub %x, %m : tensor<4096x32768xf32>, tensor<4096x1xf32>
+  return %d : tensor<4096x32768xf32>
+}
