@@ -47,8 +47,10 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                  rows_per_block = 8, columns_per_block = 0, vector_width = 1,
                  cached = array<i64: 0>, passes = 1, launches = 1,
                  epilogue = none>
-    #sinter.plan<strategy = split_welford, geometry = strided, block = 256,
-                 rows_per_block = 0, columns_per_block = 1, vector_width = 4,
+    // Training batch_norm over [N, 64]: a Welford pass, the fold, then the
+    // apply step, which reads the statistics as float4 groups.
+    #sinter.plan<strategy = split_welford, geometry = leading, block = 256,
+                 rows_per_block = 0, columns_per_block = 64, vector_width = 4,
                  cached = array<i64>, passes = 2, launches = 3,
                  epilogue = none, min_blocks = 4, apply_min_blocks = 6>
     ```
