@@ -182,7 +182,7 @@ func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
 // second launch), and the apply step that reads the rows again.
 // CHECK-LABEL: func.func @few_long_rows
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4>
 func.func @few_long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
   %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
@@ -220,7 +220,7 @@ func.func @row_by_length(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
 // x - mean reads the input again: 2 passes, 3 launches.
 // CHECK-LABEL: func.func @split_leading
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>
 // CHECK-NOT: sinter.kernel
 func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96xf32>) {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
@@ -233,7 +233,7 @@ func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96
 // 16 columns: a block covers 16 (no idle threads; its lanes read adjacent
 // rows of 64 bytes), 4 a thread.
 // CHECK-LABEL: func.func @split_narrow
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_narrow(%x: tensor<?x16xf32>) -> tensor<1x16xf32> {
   %s = sinter.sum %x dims [0] keepdim : tensor<?x16xf32>
   return %s : tensor<1x16xf32>
@@ -243,7 +243,7 @@ func.func @split_narrow(%x: tensor<?x16xf32>) -> tensor<1x16xf32> {
 
 // 6 columns, not a multiple of 4: 8 a block, scalar loads.
 // CHECK-LABEL: func.func @split_narrow_scalar
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
   %s = sinter.sum %x dims [0] keepdim : tensor<?x6xf32>
   return %s : tensor<1x6xf32>
@@ -254,7 +254,7 @@ func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
 // A mean over N, H, W of NCHW: the innermost dim is reduced, so a block's
 // threads split one channel's elements; the statistic is the output.
 // CHECK-LABEL: func.func @split_strided
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
   %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
   return %m : tensor<1x3x1x1xf32>
@@ -265,7 +265,7 @@ func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
 // The same over a W of 8: the partials read runs of 4 adjacent elements
 // (vector width 4).
 // CHECK-LABEL: func.func @split_strided_runs
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
   %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x8xf32>
   return %m : tensor<1x3x1x1xf32>
@@ -276,7 +276,7 @@ func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
 // [A, R, C] reducing R: adjacent threads read adjacent runs of 4 along C.
 // Its (value, index) pairs over 4 slices fold in a kernel of their own.
 // CHECK-LABEL: func.func @split_middle
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
   %i = sinter.argmax %x dims [1] : tensor<4x100x64xf32>
   return %i : tensor<4x64xi64>
@@ -287,7 +287,7 @@ func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
 // The same geometry summed: one-word partials, 4 a thread of the last block,
 // which folds them (one launch).
 // CHECK-LABEL: func.func @split_middle_sum
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
 func.func @split_middle_sum(%x: tensor<4x100x64xf32>) -> tensor<4x64xf32> {
   %s = sinter.sum %x dims [1] : tensor<4x100x64xf32>
   return %s : tensor<4x64xf32>
@@ -298,7 +298,7 @@ func.func @split_middle_sum(%x: tensor<4x100x64xf32>) -> tensor<4x64xf32> {
 // A whole-tensor sum: partials over many blocks, then one ordered fold (a
 // kernel of its own: the dynamic shape leaves the fold's size unknown).
 // CHECK-LABEL: func.func @split_all
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_all(%x: tensor<?x4097xf32>) -> tensor<f32> {
   %s = sinter.sum %x dims [0, 1] : tensor<?x4097xf32>
   return %s : tensor<f32>
@@ -309,7 +309,7 @@ func.func @split_all(%x: tensor<?x4097xf32>) -> tensor<f32> {
 // The same sum of a static shape: 1024 slices, 4 partials a thread of the
 // last block, which folds them (one launch).
 // CHECK-LABEL: func.func @split_all_static
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
 func.func @split_all_static(%x: tensor<8192x8192xf32>) -> tensor<f32> {
   %s = sinter.sum %x dims [0, 1] : tensor<8192x8192xf32>
   return %s : tensor<f32>
@@ -321,7 +321,7 @@ func.func @split_all_static(%x: tensor<8192x8192xf32>) -> tensor<f32> {
 // slices each, 64 partials a thread of a last block; a fold kernel spreads
 // them over the GPU instead (two launches).
 // CHECK-LABEL: func.func @split_heavy_fold
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
 func.func @split_heavy_fold(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> {
   %s = sinter.sum %x dims [0] : tensor<16384x4096xf32>
   return %s : tensor<4096xf32>
@@ -385,7 +385,7 @@ func.func @kept(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // (partials, fold, apply), no pointwise kernel.
 // CHECK-LABEL: func.func @split_welford
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>
 // CHECK-NOT: sinter.kernel
 func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
@@ -397,4 +397,84 @@ func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
   %r = sinter.rsqrt %ve : tensor<1x96xf32>
   %y = sinter.mul %d, %r : tensor<?x96xf32>, tensor<1x96xf32>
   return %y : tensor<?x96xf32>
+}
+
+// -----
+
+// Occupancy (min_blocks, apply_min_blocks: the blocks per SM that the launch
+// bounds ask for). The partial kernels of a split reduction ask for 4
+// blocks of 256 threads (at most 64 registers a thread); without an apply
+// step there is no apply_min_blocks.
+// CHECK-LABEL: func.func @occupancy_split_partials
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+func.func @occupancy_split_partials(%x: tensor<?x1024xf32>) -> tensor<1x1024xf32> {
+  %s = sinter.sum %x dims [0] keepdim : tensor<?x1024xf32>
+  return %s : tensor<1x1024xf32>
+}
+
+// -----
+
+// Statistics along the innermost dim (batch_norm over [N, C]): the apply
+// step reads them as float4 groups beside x's and asks for 6 blocks; each
+// of its threads walks 4 rows at one group of four columns.
+// CHECK-LABEL: func.func @occupancy_apply_innermost
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>
+func.func @occupancy_apply_innermost(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %m = sinter.mean %x dims [0] keepdim : tensor<?x64xf32>
+  %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
+  return %d : tensor<?x64xf32>
+}
+
+// -----
+
+// Per-channel statistics of NCHW ([1, C, 1, 1]) vary along no innermost
+// dim: the apply step asks for no minimum.
+// CHECK-LABEL: func.func @occupancy_apply_per_channel
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4>
+func.func @occupancy_apply_per_channel(%x: tensor<?x32x16x16xf32>) -> tensor<?x32x16x16xf32> {
+  %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x32x16x16xf32>
+  %d = sinter.sub %x, %m : tensor<?x32x16x16xf32>, tensor<1x32x1x1xf32>
+  return %d : tensor<?x32x16x16xf32>
+}
+
+// -----
+
+// Softmax over rows of 16384 held in registers by 1024 threads, 16 floats
+// a thread, its only input held: 2 blocks per SM (32 registers a thread).
+// CHECK-LABEL: func.func @occupancy_held_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 2>
+func.func @occupancy_held_rows(%x: tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<4096x16384xf32>
+  %d = sinter.sub %x, %m : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  %e = sinter.exp %d : tensor<4096x16384xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<4096x16384xf32>
+  %y = sinter.div %e, %s : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  return %y : tensor<4096x16384xf32>
+}
+
+// -----
+
+// The same rows with a weight that is not held (rms_norm): one block, no
+// min_blocks (two spilled and ran 1.5-1.8x slower).
+// CHECK-LABEL: func.func @occupancy_held_rows_weight
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @occupancy_held_rows_weight(%x: tensor<4096x16384xf32>, %w: tensor<16384xf32>) -> tensor<4096x16384xf32> {
+  %sq = sinter.mul %x, %x : tensor<4096x16384xf32>, tensor<4096x16384xf32>
+  %m = sinter.mean %sq dims [1] keepdim : tensor<4096x16384xf32>
+  %r = sinter.rsqrt %m : tensor<4096x1xf32>
+  %n = sinter.mul %x, %r : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  %y = sinter.mul %n, %w : tensor<4096x16384xf32>, tensor<16384xf32>
+  return %y : tensor<4096x16384xf32>
+}
+
+// -----
+
+// Rows of 32768 held in registers: 32 floats a thread, too many for two
+// blocks, so no min_blocks.
+// CHECK-LABEL: func.func @occupancy_long_held_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @occupancy_long_held_rows(%x: tensor<4096x32768xf32>) -> tensor<4096x32768xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<4096x32768xf32>
+  %d = sinter.sub %x, %m : tensor<4096x32768xf32>, tensor<4096x1xf32>
+  return %d : tensor<4096x32768xf32>
 }

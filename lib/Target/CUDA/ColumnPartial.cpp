@@ -15,6 +15,8 @@
 
 #include "ColumnKernel.h"
 
+#include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -68,13 +70,6 @@ static std::string loadRun(CodeWriter &writer, ScalarEmitter &emitter,
 /// where 8 runs took 80 and 3 blocks, and ran slower on the H100).
 static constexpr int64_t kChunk = 8;
 static constexpr int64_t kVectorChunk = 4;
-
-/// The blocks of 256 threads a partial kernel keeps on a multiprocessor at
-/// least (__launch_bounds__): at most 64 registers a thread. Welford states
-/// and (value, index) pairs took 77 (3 blocks), sums 40 (6 blocks, and a
-/// schedule that waits on its loads); at 4, the H100 ran var over the first
-/// dim 6% faster and sums over a middle dim 2.5% faster.
-static constexpr int64_t kMinBlocks = 4;
 
 /// Welford states of up to this many lanes of a block fold in double.
 static constexpr int64_t kWideFoldLanes = 8;
@@ -349,6 +344,11 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   parameters.push_back("int64_t splits");
   if (vector)
     parameters.push_back("int vec");
+  // The blocks per multiprocessor the plan asks for (Occupancy.h decides for
+  // the epilogue of a GEMM, which has none).
+  int64_t blocks =
+      kernel.plan ? kernel.plan.getMinBlocks() : getSplitMinBlocks();
+  std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
   return "/// Partial " +
          stringifyReductionCombiner(reduction.info.kind).str() +
          " over dims [" +
@@ -357,8 +357,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                              [](int64_t d) { return std::to_string(d); }),
              ", ") +
          "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
-         "__global__ void __launch_bounds__(256, " +
-         std::to_string(kMinBlocks) + ")\n" +
+         "__global__ void __launch_bounds__(256" + minBlocks + ")\n" +
          formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
          "}\n";
 }

@@ -37,6 +37,7 @@
 #include "ColumnKernel.h"
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
+#include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -72,10 +73,6 @@ static int64_t getColumnsPerBlock(const Shape &input, ArrayRef<int64_t> dims,
     return 32;
   return std::clamp<int64_t>(llvm::PowerOf2Ceil(*columns), 1, 256);
 }
-
-/// The rows a thread of the apply step walks where the statistics vary
-/// along the rows (see generateColumnReduction).
-static constexpr int64_t kApplyRowsPerThread = 4;
 
 /// Columns up to this many (static) are folded by a block each.
 static constexpr int64_t kTreeFoldColumns = 1024;
@@ -509,14 +506,14 @@ cuda::generateColumnReduction(EmitterContext &context,
     stats.value = reduction.info.result;
     stats.shape = context.shapes.getShape(stats.value);
     stats.isIndex = reduction.info.isArg();
-    // Statistics along the innermost dim (batch_norm over [N, C]) are read
-    // as float4 groups beside x's, once per row of x from L2 (4 bytes of
-    // statistics and params for each byte of x): each thread walks 4 rows
-    // at its 4 columns instead, and loads them once.
-    if (!stats.shape.empty() && !stats.shape.back().isConstant(1))
-      apply.rowsPerThread = kApplyRowsPerThread;
     apply.inputs.push_back(stats);
   }
+  // The blocks per multiprocessor the plan asks for (Occupancy.h decides for
+  // the epilogue of a GEMM, which has none).
+  apply.minBlocksPerSM = kernel.plan ? kernel.plan.getApplyMinBlocks()
+                                     : getApplyMinBlocks(results);
+  apply.rowsPerThread = kernel.plan ? kernel.plan.getApplyRowsPerThread()
+                                    : getApplyRowsPerThread(results);
   std::string applyLaunch;
   if (apply.outputs.empty()) {
     launchBody += "  return SINTER_OK;\n";

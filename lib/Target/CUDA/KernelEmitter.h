@@ -92,11 +92,13 @@ struct EvalKernel {
   /// The plan of the sinter.kernel this is (null for the epilogue or apply
   /// step of another kernel, which its generator plans).
   KernelPlanAttr plan;
-  /// The blocks per multiprocessor whose registers the launch bounds
-  /// reserve (0: no minimum).
-  int minBlocksPerSM = 0;
-  /// For a pointwise kernel: the rows each thread of the float4 path walks
-  /// at one group of four columns (1: groups in order; see Pointwise.cpp).
+  /// Without a plan, the blocks per multiprocessor whose registers the
+  /// launch bounds reserve (0: no minimum), as the generator of the apply
+  /// step or epilogue says; a planned kernel's plan says (min_blocks).
+  int64_t minBlocksPerSM = 0;
+  /// For a pointwise apply step: the rows each thread of the float4 path
+  /// walks at one group of four columns (the plan's apply_rows_per_thread;
+  /// 1: groups in order; see Pointwise.cpp).
   int64_t rowsPerThread = 1;
 
   /// True when `value` is read from one of the input buffers.

@@ -392,8 +392,9 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
   llvm::append_range(parameters, getDimParameters(result.dims));
   if (plan->vectorized)
     parameters.push_back("int vec");
-  std::string minBlocks =
-      kernel.minBlocksPerSM ? ", " + std::to_string(kernel.minBlocksPerSM) : "";
+  int64_t blocks =
+      kernel.plan ? kernel.plan.getMinBlocks() : kernel.minBlocksPerSM;
+  std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
   result.deviceCode = "__global__ void __launch_bounds__(" +
                       std::to_string(kPointwiseThreads) + minBlocks + ")\n" +
                       formatList(kernel.name + "(", parameters, ") {", 0) +

@@ -105,21 +105,10 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
     parameters.push_back("int cached");
   if (plan->hasVectorPaths())
     parameters.push_back("int vec");
-  // A block of 1024 threads whose inputs are all rows held in registers, at
-  // most 16 floats a thread, asks for two blocks per SM (32 registers a
-  // thread): with one, the SM's HBM reads stop while its only row reduces
-  // and writes. On the H100, softmax over 4096 x 16384 (whose divisions
-  // took 46 registers) runs 0.21 -> 0.19 ms, log_softmax, sum, max, argmax
-  // and var as before; layer_norm and rms_norm, which also read a weight,
-  // spilled and ran 1.5-1.8x slower, so they keep one block.
-  bool allHeld = llvm::all_of(kernel.inputs, [&](const Buffer &input) {
-    return llvm::any_of(plan->cached,
-                        [&](auto &cached) { return cached.first == &input; });
-  });
-  std::string minBlocks = plan->registerRows && staticTeam == 1024 &&
-                                  4 * plan->groupsPerThread() <= 16 && allHeld
-                              ? ", 2"
-                              : "";
+  // The blocks per multiprocessor the plan asks for (none for the epilogue
+  // of a GEMM).
+  int64_t blocks = kernel.plan ? kernel.plan.getMinBlocks() : 0;
+  std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
   result.deviceCode =
       "template <int kThreads>\n__global__ void __launch_bounds__(kThreads < "
       "256 ? 256 : kThreads" +

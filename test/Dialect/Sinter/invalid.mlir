@@ -627,6 +627,57 @@ func.func @plan_last_block_folds() attributes {plan = #sinter.plan<strategy = bl
 
 // -----
 
+// expected-error@+1 {{min_blocks -1 and apply_min_blocks 0 must be non-negative}}
+func.func @plan_min_blocks_negative() attributes {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = -1>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{min_blocks 4 and apply_min_blocks -6 must be non-negative}}
+func.func @plan_apply_min_blocks_negative() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = -6>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{min_blocks 2: a library GEMM has no launch bounds}}
+func.func @plan_min_blocks_gemm() attributes {plan = #sinter.plan<strategy = library_gemm, geometry = none, block = 0, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = library, min_blocks = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{apply_min_blocks 6: only a split reduction has an apply step}}
+func.func @plan_apply_min_blocks_rows() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_min_blocks = 6>} {
+  return
+}
+
+// -----
+
+// Three blocks of 1024 threads do not fit a multiprocessor's 2048.
+// expected-error@+1 {{min_blocks 3 of 1024 threads: more than the 2048 threads of a multiprocessor}}
+func.func @plan_min_blocks_threads() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 3>} {
+  return
+}
+
+// -----
+
+// A block of a warp-per-row kernel is its rows' warps: 8 x 32 threads.
+// expected-error@+1 {{min_blocks 9 of 256 threads: more than the 2048 threads of a multiprocessor}}
+func.func @plan_min_blocks_row_teams() attributes {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 9>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{apply_min_blocks 9 of 256 threads: more than the 2048 threads of a multiprocessor}}
+func.func @plan_apply_min_blocks_threads() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 9>} {
+  return
+}
+
+// -----
+
 func.func @compare_broadcast(%a: tensor<4x8xf32>, %b: tensor<5xf32>) {
   // expected-error@+1 {{'sinter.compare' op operands are not broadcast-compatible: [4, 8] vs [5] (result dim 1: 8 vs 5)}}
   %0 = sinter.compare gt, %a, %b : tensor<4x8xf32>, tensor<5xf32>
@@ -694,5 +745,19 @@ func.func @concat_along_dynamic(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>) {
 func.func @concat_rank(%a: tensor<4x8xf32>, %b: tensor<8xf32>) {
   // expected-error@+1 {{'sinter.concat' op input 1 has type 'tensor<8xf32>', expected a tensor of rank 2 of 'f32'}}
   %0 = sinter.concat %a, %b dim 1 : tensor<4x8xf32>, tensor<8xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{apply_rows_per_thread 4: expected 1 to 64, and 1 but for a split reduction's apply step}}
+func.func @plan_apply_rows_per_thread() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_rows_per_thread = 4>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{apply_rows_per_thread 0: expected 1 to 64, and 1 but for a split reduction's apply step}}
+func.func @plan_apply_rows_per_thread_zero() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, apply_rows_per_thread = 0>} {
   return
 }

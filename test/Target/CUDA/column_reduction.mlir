@@ -56,11 +56,13 @@
 // CHECK-NEXT: double *__restrict__ partial, int64_t B, int64_t splits) {
 // CHECK: = stats0[column];
 // The apply step is a pointwise kernel reading the statistics, which vary
-// along the innermost dim: each thread of its float4 path walks 4 rows at
-// one group of four columns and loads the statistics once for them (from
-// L2 once per row of x, they were 4 bytes of L2 reads for each byte of x).
-// CHECK-NOT: __launch_bounds__(256, 6)
-// CHECK: {{^}}batch_norm_k0_column_reduction_apply(
+// along the innermost dim: 6 blocks per multiprocessor (the plan's
+// apply_min_blocks), and each thread of its float4 path walks 4 rows at one
+// group of four columns (apply_rows_per_thread) and loads the statistics
+// once for them (from L2 once per row of x, they were 4 bytes of L2 reads
+// for each byte of x).
+// CHECK: __global__ void __launch_bounds__(256, 6)
+// CHECK-NEXT: batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ stats0,
 // CHECK-NEXT: const float *__restrict__ stats1, float *__restrict__ y, int64_t B,
 // CHECK-NEXT: int vec) {
@@ -98,7 +100,7 @@
 module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 3, launches = 5, epilogue = none>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
+    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 3, launches = 5, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
     ^bb0(%a: tensor<?x96xf32>):
       %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
       %d = sinter.sub %a, %m : tensor<?x96xf32>, tensor<1x96xf32>

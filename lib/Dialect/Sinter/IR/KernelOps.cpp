@@ -76,12 +76,55 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
   llvm_unreachable("unknown strategy");
 }
 
+/// The threads a multiprocessor runs at most (compute capability 7.0 to
+/// 9.0), which the blocks that launch bounds ask for must fit.
+static constexpr int64_t kMaxThreadsPerSM = 2048;
+/// Threads per block of the apply step of a split reduction.
+static constexpr int64_t kApplyThreads = 256;
+
+/// Checks the blocks per multiprocessor that a plan's launch bounds ask
+/// for: none for a library GEMM (no generated kernel of its own), an apply
+/// step only for a split reduction, and as many blocks as a multiprocessor
+/// can hold where the block's threads are static.
+static LogicalResult
+verifyMinBlocks(function_ref<InFlightDiagnostic()> emitError,
+                KernelStrategy strategy, int64_t block, int64_t rowsPerBlock,
+                int64_t minBlocks, int64_t applyMinBlocks) {
+  if (minBlocks < 0 || applyMinBlocks < 0)
+    return emitError() << "min_blocks " << minBlocks << " and apply_min_blocks "
+                       << applyMinBlocks << " must be non-negative";
+  if (minBlocks != 0 && strategy == KernelStrategy::library_gemm)
+    return emitError() << "min_blocks " << minBlocks
+                       << ": a library GEMM has no launch bounds";
+  bool split = strategy == KernelStrategy::split_reduction ||
+               strategy == KernelStrategy::split_welford;
+  if (applyMinBlocks != 0 && !split)
+    return emitError() << "apply_min_blocks " << applyMinBlocks
+                       << ": only a split reduction has an apply step";
+  // A row kernel's block holds `rows_per_block` teams of `block` threads
+  // (a sub-warp team: lanes), other kernels' `block` threads.
+  bool rows = strategy == KernelStrategy::subwarp_per_row ||
+              strategy == KernelStrategy::warp_per_row ||
+              strategy == KernelStrategy::block_per_row;
+  int64_t threads = rows ? block * rowsPerBlock : block;
+  if (threads != 0 && minBlocks * threads > kMaxThreadsPerSM)
+    return emitError() << "min_blocks " << minBlocks << " of " << threads
+                       << " threads: more than the " << kMaxThreadsPerSM
+                       << " threads of a multiprocessor";
+  if (applyMinBlocks * kApplyThreads > kMaxThreadsPerSM)
+    return emitError() << "apply_min_blocks " << applyMinBlocks << " of "
+                       << kApplyThreads << " threads: more than the "
+                       << kMaxThreadsPerSM << " threads of a multiprocessor";
+  return success();
+}
+
 LogicalResult KernelPlanAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, KernelStrategy strategy,
     ReductionGeometry geometry, int64_t block, int64_t rowsPerBlock,
     int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
-    bool registers, bool lastBlockFolds) {
+    bool registers, bool lastBlockFolds, int64_t minBlocks,
+    int64_t applyMinBlocks, int64_t applyRowsPerThread) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -133,7 +176,13 @@ LogicalResult KernelPlanAttr::verify(
   if (lastBlockFolds && !split)
     return emitError() << "only a split reduction's last block folds its "
                           "partials";
-  return success();
+  if (applyRowsPerThread < 1 || applyRowsPerThread > 64 ||
+      (applyRowsPerThread != 1 && !split))
+    return emitError() << "apply_rows_per_thread " << applyRowsPerThread
+                       << ": expected 1 to 64, and 1 but for a split "
+                          "reduction's apply step";
+  return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
+                         applyMinBlocks);
 }
 
 /// Whether a kernel of `kind` can run a plan of `strategy`.

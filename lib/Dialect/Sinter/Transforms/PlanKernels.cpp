@@ -31,13 +31,16 @@
 //     otherwise;
 //   - a GEMM runs in the library, its epilogue in cuBLASLt when it is
 //     exactly bias (+ relu or tanh-gelu), in one generated kernel otherwise.
+// Launch bounds ask for the blocks per SM that ran fastest (Occupancy.cpp).
 // A kernel that has a plan already (written by hand in a test) keeps it.
 //
 //===----------------------------------------------------------------------===//
 
+#include "PlanUtils.h"
+
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
-#include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
+#include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
 #include "sinter/Dialect/Sinter/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,37 +70,10 @@ static constexpr int64_t kMaxRegisterFloats = 32;
 /// The most lanes that share a short row (a row of more float4 groups takes
 /// a warp).
 static constexpr int64_t kMaxSubwarpLanes = 16;
-/// Threads per block of pointwise and split-reduction kernels.
-static constexpr int64_t kBlockThreads = 256;
 /// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
 /// GPU idle with a block per row: rows longer than kMediumRowLimit are then
 /// split over many blocks.
 static constexpr int64_t kMinRowBlocks = 264;
-
-/// The product of `shape`, or std::nullopt when a dim is dynamic.
-static std::optional<int64_t> getStaticCount(ArrayRef<int64_t> shape) {
-  int64_t count = 1;
-  for (int64_t size : shape) {
-    if (ShapedType::isDynamic(size))
-      return std::nullopt;
-    count *= size;
-  }
-  return count;
-}
-
-static ArrayRef<int64_t> getShape(Value value) {
-  return cast<ShapedType>(value.getType()).getShape();
-}
-
-/// The reductions of `body`: reduction ops and matrix-vector products (a
-/// dot product per output element), in program order.
-static SmallVector<Operation *> getReductions(Block &body) {
-  SmallVector<Operation *> reductions;
-  for (Operation &op : body)
-    if (isa<ReductionOpInterface, MatmulOp>(op))
-      reductions.push_back(&op);
-  return reductions;
-}
 
 /// The elements one result of `reduction` reduces, if static: the product of
 /// the reduced dims, or a dot product's contraction length.
@@ -362,142 +338,9 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       /*columnsPerBlock=*/0, vectorRows ? 4 : 1,
       DenseI64ArrayAttr::get(context, cached), hbmPasses,
       /*launches=*/1, EpilogueForm::none, singlePass, registers,
-      /*lastBlockFolds=*/false);
-}
-
-/// The positions a block of a split reduction covers: one when the
-/// innermost dim of size above 1 is reduced, else the kept positions rounded
-/// up to a power of two, at most the whole block (fewer than a warp's: its
-/// lanes read adjacent short rows, [4M, 16] over dim 0, and none idles),
-/// 32 when symbolic.
-static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
-  ArrayRef<int64_t> shape = getShape(reduction.getInput());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    if (shape[d] == 1)
-      continue;
-    if (llvm::is_contained(reduction.getDims(), d))
-      return 1;
-    break;
-  }
-  std::optional<int64_t> positions =
-      getStaticCount(getShape(reduction->getResult(0)));
-  if (!positions)
-    return 32;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 1, kBlockThreads);
-}
-
-/// Whether the partial kernels of a split reduction can read runs of 4
-/// adjacent elements (float4): every reduction's innermost dim is static and
-/// a multiple of 4 long, reduced when a block covers one position (runs
-/// along the rows), kept when it covers 4 or more (4 adjacent positions a
-/// thread), and its input is computed elementwise from the kernel's
-/// arguments (a reshape only as the one use of an argument, which the
-/// emitter reads as a view).
-static bool canReadRuns(ArrayRef<Operation *> reductions,
-                        int64_t columnsPerBlock) {
-  if (columnsPerBlock != 1 && columnsPerBlock < 4)
-    return false;
-  auto readsRuns = [&](Operation *op) {
-    auto reduction = cast<ReductionOpInterface>(op);
-    ArrayRef<int64_t> shape = getShape(reduction.getInput());
-    bool innermostReduced = llvm::is_contained(
-        reduction.getDims(), static_cast<int64_t>(shape.size()) - 1);
-    if (shape.empty() || ShapedType::isDynamic(shape.back()) ||
-        shape.back() % 4 != 0 || innermostReduced != (columnsPerBlock == 1))
-      return false;
-    SmallVector<Value> stack = {reduction.getInput()};
-    llvm::DenseSet<Operation *> seen;
-    while (!stack.empty()) {
-      Operation *producer = stack.pop_back_val().getDefiningOp();
-      if (!producer || isa<ReductionOpInterface>(producer) ||
-          !seen.insert(producer).second)
-        continue;
-      if (isShapeOp(producer) &&
-          !(isa<ReshapeOp>(producer) &&
-            isa<BlockArgument>(producer->getOperand(0)) &&
-            producer->getOperand(0).hasOneUse()))
-        return false;
-      llvm::append_range(stack, producer->getOperands());
-    }
-    return true;
-  };
-  return llvm::all_of(reductions, readsRuns);
-}
-
-/// Whether the last block of each column group can fold the partials of a
-/// split reduction `op` whose blocks cover `columnsPerBlock` positions (of
-/// runs of 4 with `runs`), of Welford states or (value, index) pairs if
-/// `wideStates`: a static shape whose columns have one slice each (the
-/// block's own result is final), or, for one-word partials, whose fold reads
-/// at most kMaxFoldPerThread partials a thread. A heavier fold (sum over the
-/// first dim of [16384, 4096]: 64 a thread) waits on as many L2 round trips
-/// in one block, where a kernel of its own spreads it over the GPU; and
-/// folding wide states in the partial kernel made var and argmax over
-/// 16 x 4M and all of 8192 x 8192 2-3% slower on the H100 (sums 1% faster).
-static bool canFoldInLastBlock(Operation *op, int64_t columnsPerBlock,
-                               bool runs, bool wideStates) {
-  auto reduction = cast<ReductionOpInterface>(op);
-  std::optional<int64_t> positions = getStaticCount(getShape(op->getResult(0)));
-  std::optional<int64_t> elements =
-      getStaticCount(getShape(reduction.getInput()));
-  if (!positions || !elements || *positions == 0)
-    return false;
-  const bool columnRuns = runs && columnsPerBlock > 1;
-  int64_t rows = *elements / *positions / (runs && !columnRuns ? 4 : 1);
-  int64_t lanes =
-      kBlockThreads / (columnRuns ? columnsPerBlock / 4 : columnsPerBlock);
-  int64_t splits = getColumnSplits(
-      rows, lanes, llvm::divideCeil(*positions, columnsPerBlock));
-  return splits == 1 || (!wideStates && splits * columnsPerBlock <=
-                                            kMaxFoldPerThread * kBlockThreads);
-}
-
-/// The plan of a split reduction (column_reduction kind, or a row_reduction
-/// of few long rows).
-static KernelPlanAttr planSplit(KernelOp kernel) {
-  MLIRContext *context = kernel.getContext();
-  Block &body = kernel.getBody().front();
-  SmallVector<Operation *> reductions = getReductions(body);
-  auto first = cast<ReductionOpInterface>(reductions.front());
-  // Outputs that are reduction results come from the fold kernels; any
-  // other output needs an apply step,
-  llvm::DenseSet<Value> results;
-  for (Operation *reduction : reductions)
-    results.insert(reduction->getResult(0));
-  // any other output needs an apply step, which reads the inputs once more
-  // where it writes full-size values (x - mean), only statistics otherwise.
-  ValueRange outputs = body.getTerminator()->getOperands();
-  bool apply = llvm::any_of(
-      outputs, [&](Value output) { return !results.contains(output); });
-  bool applyReadsInputs = llvm::any_of(outputs, [&](Value output) {
-    return !results.contains(output) &&
-           getShape(output) == getShape(first.getInput());
-  });
-  // The first variance around each mean of the kernel joins the mean's
-  // pass: one Welford pass reads the input once for both.
-  llvm::DenseSet<Operation *> paired;
-  for (Operation *reduction : reductions)
-    if (std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
-        pair && pair->form == SinglePassForm::Welford &&
-        results.contains(pair->first->getResult(0)))
-      paired.insert(pair->first);
-  int64_t pairs = static_cast<int64_t>(paired.size());
-  int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
-  int64_t columnsPerBlock = getColumnsPerBlock(first);
-  bool runs = canReadRuns(reductions, columnsPerBlock);
-  bool lastBlockFolds = llvm::all_of(reductions, [&](Operation *op) {
-    bool wideStates = pairs || isa<ArgmaxOp, ArgminOp>(op);
-    return canFoldInLastBlock(op, columnsPerBlock, runs, wideStates);
-  });
-  return KernelPlanAttr::get(
-      context,
-      pairs ? KernelStrategy::split_welford : KernelStrategy::split_reduction,
-      first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0, columnsPerBlock,
-      runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
-      /*passes=*/count + (applyReadsInputs ? 1 : 0),
-      /*launches=*/(lastBlockFolds ? 1 : 2) * count + (apply ? 1 : 0),
-      EpilogueForm::none, /*singlePass=*/false, /*registers=*/false,
-      lastBlockFolds);
+      /*lastBlockFolds=*/false,
+      getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
+      /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1);
 }
 
 /// Whether the outputs of an elementwise kernel can be computed four at a
@@ -612,10 +455,10 @@ static KernelPlanAttr planKernel(KernelOp kernel) {
     return planRows(kernel);
   case KernelKind::row_reduction:
     if (hasFewLongRows(kernel.getBody().front()))
-      return planSplit(kernel);
+      return planSplitReduction(kernel);
     return planRows(kernel);
   case KernelKind::column_reduction:
-    return planSplit(kernel);
+    return planSplitReduction(kernel);
   case KernelKind::pointwise:
     return planElementwise(kernel);
   }

@@ -38,7 +38,14 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     partials in slice order (a ticket per column group counts arrivals, no
     float atomics) and writes the results, where otherwise a second kernel
     launch folds them. For `subwarp_per_row`, `block` is the lanes that share
-    a row (1 to 16).
+    a row (1 to 16). `min_blocks` (printed when non-zero; 0: no minimum) is
+    the blocks per multiprocessor that the kernel's `__launch_bounds__` ask
+    for, which caps the registers a thread may use; for a split reduction it
+    is that of the partial kernels, and `apply_min_blocks` that of the apply
+    step (the pointwise kernel over the outputs that are not statistics);
+    `apply_rows_per_thread` (printed when not 1) is the rows each thread of
+    the apply step's float4 path walks at one group of four columns, so that
+    statistics that vary along the rows load once for them all.
 
     Example:
 
@@ -47,6 +54,12 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                  rows_per_block = 8, columns_per_block = 0, vector_width = 1,
                  cached = array<i64: 0>, passes = 1, launches = 1,
                  epilogue = none>
+    // Training batch_norm over [N, 64]: a Welford pass, the fold, then the
+    // apply step, which reads the statistics as float4 groups.
+    #sinter.plan<strategy = split_welford, geometry = leading, block = 256,
+                 rows_per_block = 0, columns_per_block = 64, vector_width = 4,
+                 cached = array<i64>, passes = 2, launches = 3,
+                 epilogue = none, min_blocks = 4, apply_min_blocks = 6>
     ```
   }];
   let parameters = (ins
@@ -62,10 +75,14 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     EnumParameter<Sinter_EpilogueForm>:$epilogue,
     DefaultValuedParameter<"bool", "false">:$single_pass,
     DefaultValuedParameter<"bool", "false">:$registers,
-    DefaultValuedParameter<"bool", "false">:$last_block_folds);
+    DefaultValuedParameter<"bool", "false">:$last_block_folds,
+    DefaultValuedParameter<"int64_t", "0">:$min_blocks,
+    DefaultValuedParameter<"int64_t", "0">:$apply_min_blocks,
+    DefaultValuedParameter<"int64_t", "1">:$apply_rows_per_thread);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
-    // A plan without single-pass statistics.
+    // A plan without single-pass statistics, rows in registers or a
+    // minimum of blocks per multiprocessor.
     AttrBuilder<(ins "KernelStrategy":$strategy,
                      "ReductionGeometry":$geometry, "int64_t":$block,
                      "int64_t":$rows_per_block, "int64_t":$columns_per_block,
@@ -75,7 +92,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
       return $_get($_ctxt, strategy, geometry, block, rows_per_block,
                    columns_per_block, vector_width, cached, passes, launches,
                    epilogue, /*single_pass=*/false, /*registers=*/false,
-                   /*last_block_folds=*/false);
+                   /*last_block_folds=*/false, /*min_blocks=*/0,
+                   /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1);
     }]>];
   let genVerifyDecl = 1;
 }

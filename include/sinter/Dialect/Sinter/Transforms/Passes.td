@@ -162,10 +162,15 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     share one pass, library_gemm), the block shape, the vector width, the
     operands cached (in registers where `registers` says so, else in shared
     memory), how many times each input element is read from HBM, the
-    launches, and for a GEMM the epilogue form (library or generated). The CUDA emitter and the
-    fusion plan's traffic estimate read the attribute; legality is decided
-    here, once. Kernels that already have a plan keep it. Runs after
-    sinter-form-kernels.
+    launches, for a GEMM the epilogue form (library or generated), and the
+    blocks per multiprocessor that the launch bounds of the kernel (and of a
+    split reduction's apply step) ask for, where the H100 ran faster
+    (Occupancy.h: 4 for split partials, 6 for an apply step that reads
+    statistics along the innermost dim, 2 for 1024-thread teams holding
+    every input's rows in registers, at most 16 floats a thread). The CUDA
+    emitter and the fusion plan's traffic estimate read the attribute;
+    legality is decided here, once. Kernels that already have a plan keep
+    it. Runs after sinter-form-kernels.
 
     Example: a softmax over rows of 4096 becomes
     `#sinter.plan<strategy = block_per_row, geometry = trailing, block = 256,

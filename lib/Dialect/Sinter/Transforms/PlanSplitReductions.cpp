@@ -1,0 +1,157 @@
+//===- PlanSplitReductions.cpp - The plans of split reductions ------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// sinter-plan-kernels' decisions for split reductions (column kernels, and
+// row kernels of few long rows): the positions a block covers, whether the
+// partials read runs of 4, whether the last block of each column group folds
+// the partials (SplitReduction.h), and the passes and launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanUtils.h"
+
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
+#include "sinter/Dialect/Sinter/IR/SplitReduction.h"
+#include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+/// The positions a block of a split reduction covers: one when the
+/// innermost dim of size above 1 is reduced, else the kept positions rounded
+/// up to a power of two, at most the whole block (fewer than a warp's: its
+/// lanes read adjacent short rows, [4M, 16] over dim 0, and none idles),
+/// 32 when symbolic.
+static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
+  ArrayRef<int64_t> shape = getShape(reduction.getInput());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 1)
+      continue;
+    if (llvm::is_contained(reduction.getDims(), d))
+      return 1;
+    break;
+  }
+  std::optional<int64_t> positions =
+      getStaticCount(getShape(reduction->getResult(0)));
+  if (!positions)
+    return 32;
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 1, kBlockThreads);
+}
+
+/// Whether the partial kernels of a split reduction can read runs of 4
+/// adjacent elements (float4): every reduction's innermost dim is static and
+/// a multiple of 4 long, reduced when a block covers one position (runs
+/// along the rows), kept when it covers 4 or more (4 adjacent positions a
+/// thread), and its input is computed elementwise from the kernel's
+/// arguments (a reshape only as the one use of an argument, which the
+/// emitter reads as a view).
+static bool canReadRuns(ArrayRef<Operation *> reductions,
+                        int64_t columnsPerBlock) {
+  if (columnsPerBlock != 1 && columnsPerBlock < 4)
+    return false;
+  auto readsRuns = [&](Operation *op) {
+    auto reduction = cast<ReductionOpInterface>(op);
+    ArrayRef<int64_t> shape = getShape(reduction.getInput());
+    bool innermostReduced = llvm::is_contained(
+        reduction.getDims(), static_cast<int64_t>(shape.size()) - 1);
+    if (shape.empty() || ShapedType::isDynamic(shape.back()) ||
+        shape.back() % 4 != 0 || innermostReduced != (columnsPerBlock == 1))
+      return false;
+    SmallVector<Value> stack = {reduction.getInput()};
+    llvm::DenseSet<Operation *> seen;
+    while (!stack.empty()) {
+      Operation *producer = stack.pop_back_val().getDefiningOp();
+      if (!producer || isa<ReductionOpInterface>(producer) ||
+          !seen.insert(producer).second)
+        continue;
+      if (isShapeOp(producer) &&
+          !(isa<ReshapeOp>(producer) &&
+            isa<BlockArgument>(producer->getOperand(0)) &&
+            producer->getOperand(0).hasOneUse()))
+        return false;
+      llvm::append_range(stack, producer->getOperands());
+    }
+    return true;
+  };
+  return llvm::all_of(reductions, readsRuns);
+}
+
+/// Whether the last block of each column group can fold the partials of a
+/// split reduction `op` whose blocks cover `columnsPerBlock` positions (of
+/// runs of 4 with `runs`), of Welford states or (value, index) pairs if
+/// `wideStates`: a static shape whose columns have one slice each (the
+/// block's own result is final), or, for one-word partials, whose fold reads
+/// at most kMaxFoldPerThread partials a thread. A heavier fold (sum over the
+/// first dim of [16384, 4096]: 64 a thread) waits on as many L2 round trips
+/// in one block, where a kernel of its own spreads it over the GPU; and
+/// folding wide states in the partial kernel made var and argmax over
+/// 16 x 4M and all of 8192 x 8192 2-3% slower on the H100 (sums 1% faster).
+static bool canFoldInLastBlock(Operation *op, int64_t columnsPerBlock,
+                               bool runs, bool wideStates) {
+  auto reduction = cast<ReductionOpInterface>(op);
+  std::optional<int64_t> positions = getStaticCount(getShape(op->getResult(0)));
+  std::optional<int64_t> elements =
+      getStaticCount(getShape(reduction.getInput()));
+  if (!positions || !elements || *positions == 0)
+    return false;
+  const bool columnRuns = runs && columnsPerBlock > 1;
+  int64_t rows = *elements / *positions / (runs && !columnRuns ? 4 : 1);
+  int64_t lanes =
+      kBlockThreads / (columnRuns ? columnsPerBlock / 4 : columnsPerBlock);
+  int64_t splits = getColumnSplits(
+      rows, lanes, llvm::divideCeil(*positions, columnsPerBlock));
+  return splits == 1 || (!wideStates && splits * columnsPerBlock <=
+                                            kMaxFoldPerThread * kBlockThreads);
+}
+
+KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Block &body = kernel.getBody().front();
+  SmallVector<Operation *> reductions = getReductions(body);
+  auto first = cast<ReductionOpInterface>(reductions.front());
+  // Outputs that are reduction results come from the fold kernels; any
+  // other output needs an apply step, which reads the inputs once more
+  // where it writes full-size values (x - mean), only statistics otherwise.
+  SmallVector<Value> statistics;
+  for (Operation *reduction : reductions)
+    statistics.push_back(reduction->getResult(0));
+  llvm::DenseSet<Value> results(statistics.begin(), statistics.end());
+  ValueRange outputs = body.getTerminator()->getOperands();
+  bool apply = llvm::any_of(
+      outputs, [&](Value output) { return !results.contains(output); });
+  bool applyReadsInputs = llvm::any_of(outputs, [&](Value output) {
+    return !results.contains(output) &&
+           getShape(output) == getShape(first.getInput());
+  });
+  // The first variance around each mean of the kernel joins the mean's
+  // pass: one Welford pass reads the input once for both.
+  llvm::DenseSet<Operation *> paired;
+  for (Operation *reduction : reductions)
+    if (std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
+        pair && pair->form == SinglePassForm::Welford &&
+        results.contains(pair->first->getResult(0)))
+      paired.insert(pair->first);
+  int64_t pairs = static_cast<int64_t>(paired.size());
+  int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
+  int64_t columnsPerBlock = getColumnsPerBlock(first);
+  bool runs = canReadRuns(reductions, columnsPerBlock);
+  bool lastBlockFolds = llvm::all_of(reductions, [&](Operation *op) {
+    bool wideStates = pairs || isa<ArgmaxOp, ArgminOp>(op);
+    return canFoldInLastBlock(op, columnsPerBlock, runs, wideStates);
+  });
+  return KernelPlanAttr::get(
+      context,
+      pairs ? KernelStrategy::split_welford : KernelStrategy::split_reduction,
+      first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0, columnsPerBlock,
+      runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
+      /*passes=*/count + (applyReadsInputs ? 1 : 0),
+      /*launches=*/(lastBlockFolds ? 1 : 2) * count + (apply ? 1 : 0),
+      EpilogueForm::none, /*singlePass=*/false, /*registers=*/false,
+      lastBlockFolds, getSplitMinBlocks(),
+      apply ? getApplyMinBlocks(statistics) : 0,
+      apply ? getApplyRowsPerThread(statistics) : 1);
+}
