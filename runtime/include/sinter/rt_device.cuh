@@ -39,6 +39,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 /// Functions that also run on the host (the same formulas, with the host's
 /// libm): the comparisons, the combiners, the Welford states and the
@@ -259,26 +260,21 @@ struct OnlineSoftmaxOp {
 };
 
 /// __shfl_down_sync and __shfl_sync for the reduced types, over the lanes of
-/// \p mask in segments of \p width lanes (the whole warp by default).
-__device__ __forceinline__ float shuffleDown(float v, int delta,
-                                             unsigned mask = kFullWarpMask,
-                                             int width = kWarpSize) {
-  return __shfl_down_sync(mask, v, delta, width);
-}
-__device__ __forceinline__ float shuffle(float v, int lane,
+/// \p mask in segments of \p width lanes (the whole warp by default). The
+/// float and double ones come before the reductions that call them: ADL
+/// finds no overload for a built-in type.
+template <typename T, typename = std::enable_if_t<std::is_same_v<T, float> ||
+                                                  std::is_same_v<T, double>>>
+__device__ __forceinline__ T shuffleDown(T v, int delta,
                                          unsigned mask = kFullWarpMask,
                                          int width = kWarpSize) {
-  return __shfl_sync(mask, v, lane, width);
-}
-// Before the reductions that call them: ADL finds no overload for double.
-__device__ __forceinline__ double shuffleDown(double v, int delta,
-                                              unsigned mask = kFullWarpMask,
-                                              int width = kWarpSize) {
   return __shfl_down_sync(mask, v, delta, width);
 }
-__device__ __forceinline__ double shuffle(double v, int lane,
-                                          unsigned mask = kFullWarpMask,
-                                          int width = kWarpSize) {
+template <typename T, typename = std::enable_if_t<std::is_same_v<T, float> ||
+                                                  std::is_same_v<T, double>>>
+__device__ __forceinline__ T shuffle(T v, int lane,
+                                     unsigned mask = kFullWarpMask,
+                                     int width = kWarpSize) {
   return __shfl_sync(mask, v, lane, width);
 }
 __device__ __forceinline__ Welford shuffleDown(Welford v, int delta,
