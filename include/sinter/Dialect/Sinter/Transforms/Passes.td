@@ -167,7 +167,13 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     split reduction's apply step) ask for, where the H100 ran faster
     (Occupancy.h: 4 for split partials, 6 for an apply step that reads
     statistics along the innermost dim, 2 for 1024-thread teams holding
-    every input's rows in registers, at most 16 floats a thread). The CUDA
+    every input's rows in registers, at most 16 floats a thread); for a
+    split reduction also whether the last block of each column group folds
+    the partials instead of a second launch (`last_block_folds`: static
+    shapes with one slice a column, or one-word partials that fold at most
+    32 a thread; SplitReduction.h) and the rows each thread of its apply
+    step walks at one group of four columns (`apply_rows_per_thread`: 4
+    where the statistics vary along the rows). The CUDA
     emitter and the fusion plan's traffic estimate read the attribute;
     legality is decided here, once. Kernels that already have a plan keep
     it. Runs after sinter-form-kernels.
