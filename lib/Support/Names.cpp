@@ -77,10 +77,11 @@ static const llvm::StringSet<> &getReservedWords() {
         "arena", "prepareScratch", "guard", "device", "pointers",
         "preparedMemory", "Model", "formatSizes", "getModelDevice",
         "checkTensor", "checkSizes",
-        // The partial kernels of split reductions and their folds
-        // (ColumnPartial.cpp, ColumnReduction.cpp), and the host code's.
+        // The partial and final kernels of split reductions, whose
+        // parameters sit beside the model's buffers and dims
+        // (ColumnPartial.cpp, ColumnReduction.cpp).
         "q0", "step", "chunk", "first", "accumulator", "fold", "tickets",
-        "variance", "stride", "limit", "most", "release", "freed", "destroyed"};
+        "stats", "variance"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :
@@ -122,15 +123,16 @@ static bool hasReservedPrefix(StringRef name) {
 /// Whether `name` has the form of a local that generated code derives
 /// (CodeWriter::freshName of a fixed stem or of a buffer's name): i0, v3,
 /// acc1, red0, segment2, stats0, partial1, splits0, slot0, k2, p0, kernel1,
-/// a0, b1, four0, state2, <buffer>_row, <buffer>_out, and <buffer>_v<n>,
-/// _rv<n>, _fv<n> and _run<n>, each also with a trailing 4 (its float4).
+/// a0, b1, four0, state2, grid0, n1, <buffer>_row, <buffer>_out, and
+/// <buffer>_v<n>, _rv<n>, _fv<n> and _run<n>, each also with a trailing 4
+/// (its float4).
 static bool isGeneratedLocal(StringRef name) {
   auto isNumber = [](StringRef text) {
     return !text.empty() && llvm::all_of(text, llvm::isDigit);
   };
   for (StringRef prefix :
        {"i", "v", "acc", "red", "segment", "stats", "partial", "splits", "slot",
-        "k", "p", "kernel", "a", "b", "four", "state"}) {
+        "k", "p", "kernel", "a", "b", "four", "state", "grid", "n"}) {
     StringRef rest = name;
     if (rest.consume_front(prefix) && isNumber(rest))
       return true;

@@ -61,7 +61,8 @@ struct ColumnReduction {
   /// the partial kernel's threads in double, and fold in double, so that
   /// only the rows a thread reads add in float.
   bool sumsInDouble() const {
-    return !variance && !info.isArg() && combiner == "dev::SumOp";
+    return !variance && (info.kind == ReductionCombiner::sum ||
+                         info.kind == ReductionCombiner::mean);
   }
   /// The type of the partials in the workspace.
   StringRef getPartialType() const {

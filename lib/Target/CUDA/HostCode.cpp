@@ -50,9 +50,11 @@ std::string ModelEmitter::getHostCode() const {
   for (const ApiValue &value : prepared)
     text += "  float *" + value.name + "; // " +
             describeApiValue("float", value.shape) + ", from @prepare\n";
-  if (hasArena())
+  if (hasPrepare)
     text += "  void *arena; // the prepared values (and @prepare's scratch), "
             "unless lent\n";
+  else if (hasArena())
+    text += "  void *arena; // the tickets, unless lent\n";
   if (usesTickets)
     text += "  unsigned *tickets; // split reductions' counters, in the "
             "arena\n";
