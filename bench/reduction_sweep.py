@@ -23,7 +23,12 @@ Three steps, on two machines:
       while others share the GPU) while nvcc builds every case into a shared
       library; then, in one process, calls each case's C API through ctypes
       on PyTorch's stream and times every contestant with CUDA events after a
-      warm-up of at least 50 ms, the L2 flushed before every run (median;
+      warm-up of at least 50 ms, the L2 flushed before every run (--flush:
+      by default a 512 MiB read, which writes back whatever the last run
+      left dirty and leaves only clean lines of the flush buffer; `write`
+      zeroes the buffer instead, as triton's do_bench does, and then every
+      timed run also pays for writing back up to the 50 MB of zeros the
+      flush left dirty in L2: about 10% of a 256 MiB read; median;
       the contestants take turns twice and the better median counts, so
       that none is timed only in the slow first batch after a case's setup
       that the H100 sometimes shows). Cases run one family
@@ -300,7 +305,7 @@ def precompile(cases):
     torch.cuda.synchronize()
 
 
-def run(folder, cases, out_path, reps, workers, budget_s, stop_s):
+def run(folder, cases, out_path, reps, workers, budget_s, stop_s, flush_mode="read"):
     start = time.time()
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(folder, "inductor-cache"))
     context = multiprocessing.get_context("spawn")
@@ -317,6 +322,15 @@ def run(folder, cases, out_path, reps, workers, budget_s, stop_s):
     device = torch.device("cuda")
     stream = torch.cuda.current_stream()
     flush = torch.empty(512 * 1024 * 1024 // 4, device=device)
+    flush_sum = torch.zeros((), device=device)
+    if flush_mode == "read":
+        flush.normal_()
+
+    def flush_l2():
+        if flush_mode == "read":
+            torch.sum(flush, dim=0, out=flush_sum)
+        else:
+            flush.zero_()
 
     def time_fn(fn, count):
         # Back-to-back runs for at least 50 ms first: a contestant timed right
@@ -330,7 +344,7 @@ def run(folder, cases, out_path, reps, workers, budget_s, stop_s):
             runs += 1
         times = []
         for _ in range(count):
-            flush.zero_()
+            flush_l2()
             a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             a.record()
             fn()
@@ -353,7 +367,8 @@ def run(folder, cases, out_path, reps, workers, budget_s, stop_s):
         return float(diff.norm() / ref.flatten().norm().clamp_min(1e-300))
 
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-               "copy_bandwidth_GBps": copy_bw / 1e9, "reps": reps, "cases": []}
+               "copy_bandwidth_GBps": copy_bw / 1e9, "reps": reps, "flush": flush_mode,
+               "cases": []}
     skipped = []
     for c in cases:
         name = c["name"]
@@ -480,6 +495,14 @@ def derive(row, copy_bw=None):
     return d
 
 
+def flush_text(mode):
+    """How a results file's runs flushed the L2, in words."""
+    if mode == "read":
+        return ("by reading 512 MiB, which leaves no dirty line for the timed "
+                "run to write back")
+    return "by writing 512 MiB of zeros, up to 50 MB of them left dirty in L2"
+
+
 def report(path):
     with open(path) as f:
         results = json.load(f)
@@ -493,7 +516,7 @@ def report(path):
              f"{results['copy_bandwidth_GBps']:.0f} GB/s; the better of two medians of "
              f"{results['reps']} runs (half as many for cases moving 1 GiB or more; "
              "contestants in turn, each warmed up for 50 ms), L2 flushed before "
-             "each; errors are ‖out − ref‖ / ‖ref‖ against float64 (argmax: the "
+             f"each ({flush_text(results.get('flush', 'write'))}); errors are ‖out − ref‖ / ‖ref‖ against float64 (argmax: the "
              "fraction of wrong indices). Command: `python3 bench/reduction_sweep.py "
              "prepare .carry/sweep` here, `python3 .carry/sweep/reduction_sweep.py run "
              ".carry/sweep --out $OUT/sweep.json` on the GPU"
@@ -632,6 +655,9 @@ def main():
                         help="processes that precompile torch.compile graphs")
     parser.add_argument("--budget-s", type=float, default=480,
                         help="skip torch.compile once the run is this old")
+    parser.add_argument("--flush", choices=["read", "write"], default="read",
+                        help="how the L2 is flushed before each timed run: a 512 MiB "
+                        "read (default) or a 512 MiB write")
     parser.add_argument("--stop-s", type=float, default=1e9,
                         help="start no new case once the run is this old")
     args = parser.parse_args()
@@ -646,7 +672,7 @@ def main():
         cases = [c for c in all_cases(args.cases)
                  if os.path.isdir(os.path.join(args.folder, c["name"]))]
         run(args.folder, cases, args.out, args.reps, args.workers, args.budget_s,
-            args.stop_s)
+            args.stop_s, args.flush)
 
 
 if __name__ == "__main__":
