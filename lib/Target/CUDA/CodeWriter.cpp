@@ -71,6 +71,24 @@ std::string cuda::formatList(StringRef head, ArrayRef<std::string> items,
   return text;
 }
 
+std::string cuda::formatLaunch(StringRef kernel, StringRef grid,
+                               StringRef block, StringRef sharedBytes,
+                               ArrayRef<std::string> arguments,
+                               unsigned indent) {
+  SmallVector<std::string> items = {kernel.str(), grid.str(), block.str(),
+                                    sharedBytes.str(), "stream"};
+  llvm::append_range(items, arguments);
+  return formatList("sinter::launchDependent(", items, ");", indent);
+}
+
+std::string cuda::formatKernel(StringRef declarator, StringRef name,
+                               ArrayRef<std::string> parameters,
+                               StringRef body) {
+  return declarator.str() + "\n" +
+         formatList(name.str() + "(", parameters, ") {", 0) +
+         "\n  dev::beginDependentGrid();\n" + body.str() + "}\n";
+}
+
 /// Wraps `text` in parentheses unless it is a name or a literal.
 static std::string parenthesize(const std::string &text) {
   return isSimpleExpression(text) ? text : "(" + text + ")";

@@ -63,6 +63,23 @@ std::string formatFloatLiteral(double value);
 std::string formatList(StringRef head, ArrayRef<std::string> items,
                        StringRef tail, unsigned indent);
 
+/// The statement that launches `kernel` over `grid` blocks of `block`
+/// threads with `sharedBytes` of dynamic shared memory on `stream`, passing
+/// `arguments`: sinter::launchDependent (sinter/rt_launch.cuh, programmatic
+/// dependent launch), as formatList lays it out at `indent` levels. The
+/// kernel must come from formatKernel.
+std::string formatLaunch(StringRef kernel, StringRef grid, StringRef block,
+                         StringRef sharedBytes, ArrayRef<std::string> arguments,
+                         unsigned indent);
+
+/// The definition of kernel `name`: `declarator` (`__global__ void ...`,
+/// after any template header) on its own line, the signature as formatList
+/// lays it out, then `body` (indented, one statement a line) after the
+/// statement every kernel that formatLaunch launches begins with,
+/// dev::beginDependentGrid.
+std::string formatKernel(StringRef declarator, StringRef name,
+                         ArrayRef<std::string> parameters, StringRef body);
+
 /// Integer index arithmetic on expressions, with the identities that keep
 /// generated indices short (x * 1, x + 0, 0 * x, x / 1, x % 1).
 Expr addIndex(const Expr &a, const Expr &b);

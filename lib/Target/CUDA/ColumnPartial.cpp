@@ -357,7 +357,6 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                              [](int64_t d) { return std::to_string(d); }),
              ", ") +
          "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
-         "__global__ void __launch_bounds__(256" + minBlocks + ")\n" +
-         formatList(name.str() + "(", parameters, ") {", 0) + "\n" + body +
-         "}\n";
+         formatKernel("__global__ void __launch_bounds__(256" + minBlocks + ")",
+                      name, parameters, body);
 }

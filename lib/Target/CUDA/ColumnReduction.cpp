@@ -145,10 +145,9 @@ static std::string writeFinalFunction(const ColumnReduction &reduction,
     parameters.push_back("float *__restrict__ variance");
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
-  return "/// Folds the partials of each column: " + how.str() +
-         ".\n__global__ void __launch_bounds__(256)\n" +
-         formatList(name.str() + "(", parameters, ") {", 0) + "\n" +
-         body.str() + "}\n";
+  return "/// Folds the partials of each column: " + how.str() + ".\n" +
+         formatKernel("__global__ void __launch_bounds__(256)", name,
+                      parameters, body);
 }
 
 /// Writes the final kernel of `reduction` (and of `variance`, which its
@@ -459,9 +458,7 @@ cuda::generateColumnReduction(EmitterContext &context,
                   columnBlocks + "),\n" + std::string(14 + grid.size(), ' ') +
                   "static_cast<unsigned>(" + splits + "));\n";
     launchBody +=
-        "  " +
-        formatList(partialName + "<<<" + grid + ", 256, 0, stream>>>(",
-                   partialArgs, ");", 1) +
+        "  " + formatLaunch(partialName, grid, "256", "0", partialArgs, 1) +
         "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" +
                   partialName + "\"));\n";
@@ -472,17 +469,14 @@ cuda::generateColumnReduction(EmitterContext &context,
       finalArgs.push_back(variance->stats);
     llvm::append_range(finalArgs, finalDims);
     finalArgs.push_back(splits);
+    std::string finalGrid =
+        reduction.treeFold
+            ? positions
+            : "gridBlocks(ctx, " + positions + ", " +
+                  (reduction.laneFold ? std::to_string(kFoldColumns) : "256") +
+                  ")";
     launchBody += "  " +
-                  formatList(finalName + "<<<" +
-                                 (reduction.treeFold
-                                      ? positions
-                                      : "gridBlocks(ctx, " + positions + ", " +
-                                            (reduction.laneFold
-                                                 ? std::to_string(kFoldColumns)
-                                                 : "256") +
-                                            ")") +
-                                 ", 256, 0, stream>>>(",
-                             finalArgs, ");", 1) +
+                  formatLaunch(finalName, finalGrid, "256", "0", finalArgs, 1) +
                   "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" + finalName +
                   "\"));\n";

@@ -355,6 +355,7 @@ std::string mlir::sinter::cuda::getHostHelper(StringRef name) {
     return R"(/// Writes `value` to the `n` floats at `out`.
 __global__ void sinterFillKernel(float *__restrict__ out, int64_t n,
                                  float value) {
+  dev::beginDependentGrid();
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        i < n; i += stride)
@@ -367,7 +368,8 @@ sinter_status sinterFill(sinter_rt_context *ctx, cudaStream_t stream,
                          float *out, int64_t n, float value) {
   if (n == 0)
     return SINTER_OK;
-  sinterFillKernel<<<gridBlocks(ctx, n, 256), 256, 0, stream>>>(out, n, value);
+  sinter::launchDependent(sinterFillKernel, gridBlocks(ctx, n, 256), 256, 0,
+                          stream, out, n, value);
   return sinter_rt_check_launch(ctx, "sinterFill");
 }
 )";

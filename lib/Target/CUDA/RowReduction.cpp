@@ -109,11 +109,11 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   // of a GEMM).
   int64_t blocks = kernel.plan ? kernel.plan.getMinBlocks() : 0;
   std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
-  result.deviceCode =
+  result.deviceCode = formatKernel(
       "template <int kThreads>\n__global__ void __launch_bounds__(kThreads < "
       "256 ? 256 : kThreads" +
-      minBlocks + ")\n" + formatList(kernel.name + "(", parameters, ") {", 0) +
-      "\n" + *body + "}\n";
+          minBlocks + ")",
+      kernel.name, parameters, *body);
 
   // The launch: a template over the team size, and the choice of it.
   SmallVector<std::string> launchParameters =
@@ -161,12 +161,11 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   launch +=
       "  const int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;\n";
   launch += "  " +
-            formatList(kernel.name +
-                           "<kThreads><<<static_cast<unsigned>(blocks < "
-                           "INT32_MAX ? blocks : INT32_MAX), kRowsPerBlock * "
-                           "kThreads, " +
-                           sharedBytes + ", stream>>>(",
-                       templateArguments, ");", 1) +
+            formatLaunch(kernel.name + "<kThreads>",
+                         "static_cast<unsigned>(blocks < INT32_MAX ? blocks : "
+                         "INT32_MAX)",
+                         "kRowsPerBlock * kThreads", sharedBytes,
+                         templateArguments, 1) +
             "\n";
   launch +=
       "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n\n";

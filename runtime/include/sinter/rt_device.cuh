@@ -20,7 +20,9 @@
 //    functions erff, expf, expm1f, log1pf and tanhf, never fast intrinsics);
 //  - 16-byte (float4) loads and stores; the host checks the alignment they
 //    require (sinter_rt_is_aligned, sinter_rt_check_pointer) before choosing
-//    a vectorized kernel.
+//    a vectorized kernel;
+//  - programmatic dependent launch, in rt_launch.cuh, which this file
+//    includes: how generated code launches its kernels.
 //
 // Everything lives in namespace sinter::dev. Compile with nvcc and without
 // --use_fast_math, which would replace the accurate functions. The
@@ -40,6 +42,8 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <type_traits>
+
+#include "sinter/rt_launch.cuh"
 
 /// Functions that also run on the host (the same formulas, with the host's
 /// libm): the comparisons, the combiners, the Welford states and the

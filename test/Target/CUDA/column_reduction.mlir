@@ -91,10 +91,12 @@
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 2, (96 + 127) / 128);
 // CHECK: const dim3 grid0(static_cast<unsigned>((96 + 127) / 128),
 // CHECK-NEXT: static_cast<unsigned>(splits0));
-// CHECK-NEXT: batch_norm_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
-// CHECK-NEXT: x, partial0, B, splits0);
-// CHECK: batch_norm_k0_column_reduction_final0<<<96, 256, 0, stream>>>(
-// CHECK-NEXT: partial0, stats0, B, splits0);
+// CHECK-NEXT: sinter::launchDependent(
+// CHECK-NEXT: batch_norm_k0_column_reduction_partial0, grid0, 256, 0, stream, x,
+// CHECK-NEXT: partial0, B, splits0);
+// CHECK: sinter::launchDependent(
+// CHECK: batch_norm_k0_column_reduction_final0, 96, 256, 0, stream, partial0,
+// CHECK-NEXT: stats0, B, splits0);
 // CHECK: return launch_batch_norm_k0_column_reduction_apply(
 // CHECK-NEXT: ctx, stream, x, stats0, stats1, y, B);
 module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
@@ -161,7 +163,8 @@ module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: _partial1
 // CHECK: batch_norm_welford_k0_column_reduction_apply(
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 8, (96 + 127) / 128);
-// CHECK: batch_norm_welford_k0_column_reduction_final0<<<96, 256, 0, stream>>>(
+// CHECK: sinter::launchDependent(
+// CHECK: batch_norm_welford_k0_column_reduction_final0, 96, 256, 0, stream,
 // CHECK-NEXT: partial0, stats0, stats1, B, splits0);
 // CHECK-NOT: _partial1
 // CHECK: return launch_batch_norm_welford_k0_column_reduction_apply(
@@ -212,7 +215,9 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: total = dev::SumDoubleOp()(total, lanes[k][threadIdx.x]);
 // CHECK-NEXT: stats[p] = static_cast<float>(total);
 // CHECK: const int64_t splits0 = sinterColumnSplits(B, 1, (2001 + 255) / 256);
-// CHECK: column_sum_k0_column_reduction_final0<<<gridBlocks(ctx, 2001, 32), 256, 0, stream>>>(
+// CHECK: sinter::launchDependent(
+// CHECK: column_sum_k0_column_reduction_final0, gridBlocks(ctx, 2001, 32), 256, 0,
+// CHECK-NEXT: stream, partial0, stats0, splits0);
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x2001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<1x2001xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
@@ -237,7 +242,9 @@ module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: for (int64_t s = 0; s < splits; ++s)
 // CHECK-NEXT: accumulator.push(partial[s * 65536 + p]);
 // CHECK-NEXT: double total = accumulator.result();
-// CHECK: column_sum_wide_k0_column_reduction_final0<<<gridBlocks(ctx, 65536, 256), 256, 0, stream>>>(
+// CHECK: sinter::launchDependent(
+// CHECK: column_sum_wide_k0_column_reduction_final0, gridBlocks(ctx, 65536, 256),
+// CHECK-NEXT: 256, 0, stream, partial0, stats0, splits0);
 module @column_sum_wide attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x65536xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<1x65536xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
@@ -354,8 +361,9 @@ module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: static sinter_status launch_nchw_batch_norm_k0_column_reduction(
 // CHECK: const int vec = sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
 // CHECK: const int64_t splits0 = sinterColumnSplits((B * 8) / 4, 256, (4 + 0) / 1);
-// CHECK: nchw_batch_norm_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
-// CHECK-NEXT: x, w, partial0, B, splits0, vec);
+// CHECK: sinter::launchDependent(
+// CHECK-NEXT: nchw_batch_norm_k0_column_reduction_partial0, grid0, 256, 0, stream, x, w,
+// CHECK-NEXT: partial0, B, splits0, vec);
 module @nchw_batch_norm attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x4x2x4xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]},
                      %w: tensor<4xf32> {sinter.role = "param", sinter.name = "w"})
@@ -405,8 +413,9 @@ module @nchw_batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: variance[p] = static_cast<float>(total.m2 / static_cast<double>(20));
 // CHECK-NOT: welford_fold_k0_column_reduction_final0
 // CHECK: float *__restrict__ v, void *scratch, unsigned *tickets) {
-// CHECK: welford_fold_k0_column_reduction_partial0<<<grid0, 256, 0, stream>>>(
-// CHECK-NEXT: x, partial0, stats0, stats1, tickets, splits0);
+// CHECK: sinter::launchDependent(
+// CHECK-NEXT: welford_fold_k0_column_reduction_partial0, grid0, 256, 0, stream, x,
+// CHECK-NEXT: partial0, stats0, stats1, tickets, splits0);
 // CHECK-NEXT: SINTER_RT_TRY(sinter_rt_check_launch(ctx, "welford_fold_k0_column_reduction_partial0"));
 // CHECK-NEXT: return SINTER_OK;
 module @welford_fold {

@@ -32,8 +32,9 @@
 // CHECK-NEXT: sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
 // CHECK-NEXT: sinter_rt_is_aligned(b, SINTER_RT_VECTOR_ALIGNMENT) &&
 // CHECK-NEXT: sinter_rt_is_aligned(y, SINTER_RT_VECTOR_ALIGNMENT);
-// CHECK: bias_act_k0_pointwise<<<coverBlocks(work, 256), 256, 0, stream>>>(
-// CHECK-NEXT: x, b, y, B, vec);
+// CHECK: sinter::launchDependent(
+// CHECK-NEXT: bias_act_k0_pointwise, coverBlocks(work, 256), 256, 0, stream, x, b, y, B,
+// CHECK-NEXT: vec);
 // CHECK: return sinter_rt_check_launch(ctx, "bias_act_k0_pointwise");
 module @bias_act attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
