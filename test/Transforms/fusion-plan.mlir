@@ -59,7 +59,7 @@ module @gemm_scale_batchnorm attributes {sinter.dims = {B = 1024 : i64}} {
 // CHECK-NEXT:  total                                    33591296  16777216
 // CHECK-NEXT:  fusion plan of @prepare in @gemm_divide_sum_scaling: 1 kernel
 // CHECK-NEXT:  kernel  kind              strategy         launches      bytes     FLOPs  inputs  outputs    ops
-// CHECK-NEXT:  k0      column_reduction  split_reduction         2  268468224  67117056  weight  prepared0  sum, mul
+// CHECK-NEXT:  k0      column_reduction  split_reduction         1  268468224  67117056  weight  prepared0  sum, mul
 // CHECK-NEXT:  total                                                268468224  67117056
 
 // UNFUSED-LABEL: fusion plan of @forward in @gemm_divide_sum_scaling: 0 kernels

@@ -329,6 +329,52 @@ func.func @split_heavy_fold(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> {
 
 // -----
 
+// An unbiased variance over the first dim, times a weight: every output of
+// the apply step has the statistics' shape (but for the mean's kept unit
+// dim), so the one fold computes it (apply_in_fold: two launches, not
+// three, and no apply_min_blocks).
+// CHECK-LABEL: func.func @split_apply_in_fold
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_in_fold = true>
+func.func @split_apply_in_fold(%x: tensor<?x64xf32>, %w: tensor<64xf32>) -> tensor<64xf32> {
+  %m = sinter.mean %x dims [0] keepdim : tensor<?x64xf32>
+  %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
+  %q = sinter.mul %d, %d : tensor<?x64xf32>, tensor<?x64xf32>
+  %s = sinter.mean %q dims [0] : tensor<?x64xf32>
+  %y = sinter.mul %s, %w : tensor<64xf32>, tensor<64xf32>
+  return %y : tensor<64xf32>
+}
+
+// -----
+
+// A static column sum plus a bias: the last block folds, and computes the
+// output there too (one launch).
+// CHECK-LABEL: func.func @split_apply_in_last_block
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, apply_in_fold = true>
+func.func @split_apply_in_last_block(%x: tensor<4097x64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+  %s = sinter.sum %x dims [0] : tensor<4097x64xf32>
+  %y = sinter.add %s, %b : tensor<64xf32>, tensor<64xf32>
+  return %y : tensor<64xf32>
+}
+
+// -----
+
+// Two folds (the max, then the sum of exp(x - max) that reads it): the
+// apply step keeps its kernel, which runs after both.
+// CHECK-LABEL: func.func @split_apply_two_folds
+// CHECK: plan = #sinter.plan<strategy = split_reduction
+// CHECK-NOT: apply_in_fold
+// CHECK-SAME: >
+func.func @split_apply_two_folds(%x: tensor<?x64xf32>) -> tensor<64xf32> {
+  %m = sinter.max %x dims [0] keepdim : tensor<?x64xf32>
+  %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
+  %e = sinter.exp %d : tensor<?x64xf32>
+  %s = sinter.sum %e dims [0] : tensor<?x64xf32>
+  %l = sinter.log %s : tensor<64xf32>
+  return %l : tensor<64xf32>
+}
+
+// -----
+
 // Bias + relu: cuBLASLt's epilogue, one launch.
 // CHECK-LABEL: func.func @gemm_library_epilogue
 // CHECK: plan = #sinter.plan<strategy = library_gemm, geometry = none, block = 0, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = library>

@@ -51,6 +51,12 @@ struct ColumnReduction {
   /// Whether the last block of each column group folds the partials (the
   /// plan's last_block_folds) rather than a final kernel.
   bool lastBlockFolds = false;
+  /// Under the plan's apply_in_fold (see writeFoldEpilogue): the statements
+  /// that compute the apply step's outputs at column `p` once the fold has
+  /// stored its statistics, and the buffers they read beside the statistics
+  /// and write.
+  std::string epilogue;
+  std::vector<Buffer> epilogueInputs, epilogueOutputs;
 
   /// The type of the partial results: a (value, index) pair for argmax and
   /// argmin, Welford states for a mean with its variance, a float otherwise.
@@ -110,6 +116,15 @@ writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
                          ArrayRef<ColumnReduction> reductions, size_t index,
                          StringRef name, ArrayRef<std::string> allDims,
                          SmallVectorImpl<std::string> &dims);
+
+/// Writes into `owner` (and the Welford states' `variance`, if not null)
+/// the epilogue of its fold under the plan's apply_in_fold: the outputs of
+/// the apply step `apply`, which all have the statistics' shape, computed
+/// at column `p` from the statistics the fold stored (the fold's `stats`
+/// and `variance`) and the other buffers `apply` reads.
+LogicalResult writeFoldEpilogue(EmitterContext &context,
+                                const EvalKernel &apply, ColumnReduction &owner,
+                                const ColumnReduction *variance);
 
 /// The code that ends a partial kernel of `reduction` (and of `variance`,
 /// which its Welford states compute, if not null) under last_block_folds:

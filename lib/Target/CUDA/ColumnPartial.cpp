@@ -338,6 +338,9 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                          " *__restrict__ stats");
     if (variance)
       parameters.push_back("float *__restrict__ variance");
+    // The kernel's inputs are parameters already.
+    llvm::append_range(parameters,
+                       getBufferParameters({}, reduction.epilogueOutputs));
     parameters.push_back("unsigned *__restrict__ tickets");
   }
   llvm::append_range(parameters, getDimParameters(dims));

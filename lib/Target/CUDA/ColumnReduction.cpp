@@ -28,7 +28,9 @@
 //   - reductions that read earlier results (a second variance reads the
 //     mean) run after them;
 //   - the apply step is a pointwise kernel over the outputs that reads the
-//     inputs and the final results.
+//     inputs and the final results; under the plan's apply_in_fold (one
+//     fold, and outputs of the statistics' shape only) the fold computes
+//     them instead (FoldEpilogue.cpp).
 // `splits` depends on the shape only, so the results do not depend on the
 // GPU either.
 //
@@ -98,12 +100,28 @@ static bool useLaneFold(const ColumnReduction &reduction) {
   return llvm::divideCeil(1024, blocks) >= kLaneFoldSplits;
 }
 
-/// The statements that finish column `p`'s `total`: the mean's division,
+/// The statements that store column `p`'s `total`: the mean's division,
 /// and the store (of the index, for argmax/argmin; of the mean and the
 /// variance `variance`, for Welford states), at `indent`.
+static std::string storeColumn(const ColumnReduction &reduction,
+                               const ColumnReduction *variance,
+                               StringRef indent);
+
+/// The statements that finish column `p` (storeColumn), then compute the
+/// apply step's outputs there under apply_in_fold, at `indent`.
 static std::string finishColumn(const ColumnReduction &reduction,
                                 const ColumnReduction *variance,
                                 StringRef indent) {
+  std::string text = storeColumn(reduction, variance, indent);
+  for (StringRef line : llvm::split(StringRef(reduction.epilogue), '\n'))
+    if (!line.empty())
+      text += indent.str() + line.str() + "\n";
+  return text;
+}
+
+static std::string storeColumn(const ColumnReduction &reduction,
+                               const ColumnReduction *variance,
+                               StringRef indent) {
   std::string text;
   if (variance) {
     // M2 is the sum of squared deviations; their mean divides it.
@@ -143,6 +161,9 @@ static std::string writeFinalFunction(const ColumnReduction &reduction,
       reduction.getStatsType().str() + " *__restrict__ stats"};
   if (variance)
     parameters.push_back("float *__restrict__ variance");
+  llvm::append_range(
+      parameters,
+      getBufferParameters(reduction.epilogueInputs, reduction.epilogueOutputs));
   llvm::append_range(parameters, getDimParameters(dims));
   parameters.push_back("int64_t splits");
   return "/// Folds the partials of each column: " + how.str() + ".\n" +
@@ -397,6 +418,47 @@ cuda::generateColumnReduction(EmitterContext &context,
                   " = reinterpret_cast<" + statsType + " *>(cursor);\n";
     launchBody += "  cursor += " + statsBytes + ";\n";
   }
+  // The apply step: a pointwise kernel over the outputs that are not
+  // reduction results (those the final kernels wrote).
+  EvalKernel apply;
+  apply.name = kernel.name + "_apply";
+  apply.body = kernel.body;
+  apply.inputs = viewReshapedInputs(context, kernel.inputs);
+  for (const Buffer &output : kernel.outputs)
+    if (!llvm::any_of(reductions, [&](const ColumnReduction &reduction) {
+          return reduction.info.result == output.value;
+        }))
+      apply.outputs.push_back(output);
+  apply.constantArguments = kernel.constantArguments;
+  for (const ColumnReduction &reduction : reductions) {
+    Buffer stats;
+    stats.name = reduction.stats;
+    stats.value = reduction.info.result;
+    stats.shape = context.shapes.getShape(stats.value);
+    stats.isIndex = reduction.info.isArg();
+    apply.inputs.push_back(stats);
+  }
+  // The blocks per multiprocessor the plan asks for (Occupancy.h decides for
+  // the epilogue of a GEMM, which has none).
+  apply.minBlocksPerSM = kernel.plan ? kernel.plan.getApplyMinBlocks()
+                                     : getApplyMinBlocks(results);
+  apply.rowsPerThread = kernel.plan ? kernel.plan.getApplyRowsPerThread()
+                                    : getApplyRowsPerThread(results);
+  // Under apply_in_fold, the one fold computes the apply step's outputs.
+  const bool applyInFold = kernel.plan && kernel.plan.getApplyInFold();
+  if (applyInFold) {
+    auto owner = llvm::find_if(
+        reductions, [](const ColumnReduction &r) { return !r.computedByMean; });
+    if (llvm::count_if(reductions, [](const ColumnReduction &r) {
+          return !r.computedByMean;
+        }) != 1)
+      return emitError(kernel.body->getParentOp()->getLoc(),
+                       "CUDA emitter: apply_in_fold needs exactly one fold");
+    const ColumnReduction *variance =
+        owner->variance ? &reductions[*owner->variance] : nullptr;
+    if (failed(writeFoldEpilogue(context, apply, *owner, variance)))
+      return failure();
+  }
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
     if (reduction.computedByMean)
       continue;
@@ -446,6 +508,8 @@ cuda::generateColumnReduction(EmitterContext &context,
       partialArgs.push_back(reduction.stats);
       if (variance)
         partialArgs.push_back(variance->stats);
+      llvm::append_range(partialArgs,
+                         getBufferNames(reduction.epilogueOutputs));
       partialArgs.push_back("tickets");
       result.usesTickets = true;
     }
@@ -457,9 +521,9 @@ cuda::generateColumnReduction(EmitterContext &context,
     launchBody += "  const dim3 " + grid + "(static_cast<unsigned>(" +
                   columnBlocks + "),\n" + std::string(14 + grid.size(), ' ') +
                   "static_cast<unsigned>(" + splits + "));\n";
-    launchBody +=
-        "  " + formatLaunch(partialName, grid, "256", "0", partialArgs, 1) +
-        "\n";
+    launchBody += "  " +
+                  formatLaunch(partialName, grid, "256", "0", partialArgs, 1) +
+                  "\n";
     launchBody += "  SINTER_RT_TRY(sinter_rt_check_launch(ctx, \"" +
                   partialName + "\"));\n";
     if (reduction.lastBlockFolds)
@@ -467,6 +531,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     SmallVector<std::string> finalArgs = {reduction.partial, reduction.stats};
     if (variance)
       finalArgs.push_back(variance->stats);
+    llvm::append_range(finalArgs, getBufferNames(reduction.epilogueInputs));
+    llvm::append_range(finalArgs, getBufferNames(reduction.epilogueOutputs));
     llvm::append_range(finalArgs, finalDims);
     finalArgs.push_back(splits);
     std::string finalGrid =
@@ -482,34 +548,12 @@ cuda::generateColumnReduction(EmitterContext &context,
                   "\"));\n";
   }
 
-  // The apply step: a pointwise kernel over the outputs that are not
-  // reduction results (those the final kernels wrote).
-  EvalKernel apply;
-  apply.name = kernel.name + "_apply";
-  apply.body = kernel.body;
-  apply.inputs = viewReshapedInputs(context, kernel.inputs);
-  for (const Buffer &output : kernel.outputs)
-    if (!llvm::any_of(reductions, [&](const ColumnReduction &reduction) {
-          return reduction.info.result == output.value;
-        }))
-      apply.outputs.push_back(output);
-  apply.constantArguments = kernel.constantArguments;
-  for (const ColumnReduction &reduction : reductions) {
-    Buffer stats;
-    stats.name = reduction.stats;
-    stats.value = reduction.info.result;
-    stats.shape = context.shapes.getShape(stats.value);
-    stats.isIndex = reduction.info.isArg();
-    apply.inputs.push_back(stats);
-  }
-  // The blocks per multiprocessor the plan asks for (Occupancy.h decides for
-  // the epilogue of a GEMM, which has none).
-  apply.minBlocksPerSM = kernel.plan ? kernel.plan.getApplyMinBlocks()
-                                     : getApplyMinBlocks(results);
-  apply.rowsPerThread = kernel.plan ? kernel.plan.getApplyRowsPerThread()
-                                    : getApplyRowsPerThread(results);
   std::string applyLaunch;
-  if (apply.outputs.empty()) {
+  if (apply.outputs.empty() || applyInFold) {
+    // The last kernel ends the device code with one newline, as an apply
+    // kernel would.
+    while (StringRef(result.deviceCode).ends_with("\n\n"))
+      result.deviceCode.pop_back();
     launchBody += "  return SINTER_OK;\n";
   } else {
     FailureOr<GeneratedKernel> applied = generatePointwise(context, apply);
@@ -545,6 +589,9 @@ cuda::generateColumnReduction(EmitterContext &context,
       std::to_string(reductions.size()) + " reduction(s)" +
       (pairs ? " (" + std::to_string(pairs) + " variance(s) in Welford states)"
              : "") +
-      ": per-slice partials, ordered fold, then pointwise apply";
+      (applyInFold ? ": per-slice partials, then an ordered fold that "
+                     "computes the outputs"
+                   : ": per-slice partials, ordered fold, then pointwise "
+                     "apply");
   return result;
 }

@@ -395,10 +395,10 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
   int64_t blocks =
       kernel.plan ? kernel.plan.getMinBlocks() : kernel.minBlocksPerSM;
   std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
-  result.deviceCode = formatKernel("__global__ void __launch_bounds__(" +
-                                        std::to_string(kPointwiseThreads) +
-                                        minBlocks + ")",
-                                    kernel.name, parameters, *body);
+  result.deviceCode =
+      formatKernel("__global__ void __launch_bounds__(" +
+                       std::to_string(kPointwiseThreads) + minBlocks + ")",
+                   kernel.name, parameters, *body);
 
   // The launch function.
   SmallVector<std::string> launchParameters =
@@ -438,13 +438,12 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
   }
   // One item per thread: the grid covers the work.
   context.helpers.insert("cover_blocks");
-  launch +=
-      "  " +
-      formatLaunch(kernel.name,
-                   "coverBlocks(work, " + std::to_string(kPointwiseThreads) +
-                       ")",
-                   std::to_string(kPointwiseThreads), "0", arguments, 1) +
-      "\n";
+  launch += "  " +
+            formatLaunch(kernel.name,
+                         "coverBlocks(work, " +
+                             std::to_string(kPointwiseThreads) + ")",
+                         std::to_string(kPointwiseThreads), "0", arguments, 1) +
+            "\n";
   launch +=
       "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n";
   result.launchCode = launch;

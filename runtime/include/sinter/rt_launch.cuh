@@ -1,4 +1,5 @@
-//===- sinter/rt_launch.cuh - Programmatic dependent launch -----*- CUDA -*-===//
+//===- sinter/rt_launch.cuh - Programmatic dependent launch -----*- CUDA
+//-*-===//
 //
 // Part of the Sinter project: a fusion compiler from model descriptions to
 // CUDA, built on MLIR.

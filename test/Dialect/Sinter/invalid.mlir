@@ -627,6 +627,20 @@ func.func @plan_last_block_folds() attributes {plan = #sinter.plan<strategy = bl
 
 // -----
 
+// expected-error@+1 {{only a split reduction's fold computes the apply step}}
+func.func @plan_apply_in_fold_rows() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_fold = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{apply_in_fold: the apply step launches no kernel of its own (apply_min_blocks 0 and apply_rows_per_thread 1 expected)}}
+func.func @plan_apply_in_fold_launch() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_in_fold = true>} {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{min_blocks -1 and apply_min_blocks 0 must be non-negative}}
 func.func @plan_min_blocks_negative() attributes {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 256, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = -1>} {
   return

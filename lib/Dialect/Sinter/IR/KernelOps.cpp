@@ -124,7 +124,7 @@ LogicalResult KernelPlanAttr::verify(
     int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
     bool registers, bool lastBlockFolds, int64_t minBlocks,
-    int64_t applyMinBlocks, int64_t applyRowsPerThread) {
+    int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -181,6 +181,13 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "apply_rows_per_thread " << applyRowsPerThread
                        << ": expected 1 to 64, and 1 but for a split "
                           "reduction's apply step";
+  if (applyInFold && !split)
+    return emitError() << "only a split reduction's fold computes the apply "
+                          "step";
+  if (applyInFold && (applyMinBlocks != 0 || applyRowsPerThread != 1))
+    return emitError() << "apply_in_fold: the apply step launches no kernel "
+                          "of its own (apply_min_blocks 0 and "
+                          "apply_rows_per_thread 1 expected)";
   return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
                          applyMinBlocks);
 }

@@ -340,7 +340,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       /*launches=*/1, EpilogueForm::none, singlePass, registers,
       /*lastBlockFolds=*/false,
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
-      /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1);
+      /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false);
 }
 
 /// Whether the outputs of an elementwise kernel can be computed four at a

@@ -127,6 +127,18 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
     return !results.contains(output) &&
            getShape(output) == getShape(first.getInput());
   });
+  // Every other output of the statistics' shape but for unit dims (var's
+  // division by n - 1): the fold of a kernel with one fold computes them.
+  auto withoutUnitDims = [](Value value) {
+    SmallVector<int64_t> sizes;
+    llvm::copy_if(getShape(value), std::back_inserter(sizes),
+                  [](int64_t size) { return size != 1; });
+    return sizes;
+  };
+  bool statisticsShaped = llvm::all_of(outputs, [&](Value output) {
+    return results.contains(output) ||
+           withoutUnitDims(output) == withoutUnitDims(first->getResult(0));
+  });
   // The first variance around each mean of the kernel joins the mean's
   // pass: one Welford pass reads the input once for both.
   llvm::DenseSet<Operation *> paired;
@@ -143,15 +155,17 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
     bool wideStates = pairs || isa<ArgmaxOp, ArgminOp>(op);
     return canFoldInLastBlock(op, columnsPerBlock, runs, wideStates);
   });
+  bool applyInFold = apply && count == 1 && statisticsShaped;
+  bool applyLaunches = apply && !applyInFold;
   return KernelPlanAttr::get(
       context,
       pairs ? KernelStrategy::split_welford : KernelStrategy::split_reduction,
       first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0, columnsPerBlock,
       runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
       /*passes=*/count + (applyReadsInputs ? 1 : 0),
-      /*launches=*/(lastBlockFolds ? 1 : 2) * count + (apply ? 1 : 0),
+      /*launches=*/(lastBlockFolds ? 1 : 2) * count + (applyLaunches ? 1 : 0),
       EpilogueForm::none, /*singlePass=*/false, /*registers=*/false,
       lastBlockFolds, getSplitMinBlocks(),
-      apply ? getApplyMinBlocks(statistics) : 0,
-      apply ? getApplyRowsPerThread(statistics) : 1);
+      applyLaunches ? getApplyMinBlocks(statistics) : 0,
+      applyLaunches ? getApplyRowsPerThread(statistics) : 1, applyInFold);
 }

@@ -45,7 +45,11 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     step (the pointwise kernel over the outputs that are not statistics);
     `apply_rows_per_thread` (printed when not 1) is the rows each thread of
     the apply step's float4 path walks at one group of four columns, so that
-    statistics that vary along the rows load once for them all.
+    statistics that vary along the rows load once for them all;
+    `apply_in_fold` (split strategies with one fold, printed when set): every
+    output of the apply step has the statistics' shape (`var`'s division by
+    n - 1, `mean(x) * w`), so the fold computes them for its columns right
+    after storing the statistics and no apply kernel launches.
 
     Example:
 
@@ -78,7 +82,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"bool", "false">:$last_block_folds,
     DefaultValuedParameter<"int64_t", "0">:$min_blocks,
     DefaultValuedParameter<"int64_t", "0">:$apply_min_blocks,
-    DefaultValuedParameter<"int64_t", "1">:$apply_rows_per_thread);
+    DefaultValuedParameter<"int64_t", "1">:$apply_rows_per_thread,
+    DefaultValuedParameter<"bool", "false">:$apply_in_fold);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -93,7 +98,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    columns_per_block, vector_width, cached, passes, launches,
                    epilogue, /*single_pass=*/false, /*registers=*/false,
                    /*last_block_folds=*/false, /*min_blocks=*/0,
-                   /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1);
+                   /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1,
+                   /*apply_in_fold=*/false);
     }]>];
   let genVerifyDecl = 1;
 }

@@ -173,7 +173,10 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     shapes with one slice a column, or one-word partials that fold at most
     32 a thread; SplitReduction.h) and the rows each thread of its apply
     step walks at one group of four columns (`apply_rows_per_thread`: 4
-    where the statistics vary along the rows). The CUDA
+    where the statistics vary along the rows), or whether its one fold
+    computes the apply step instead (`apply_in_fold`: every output that is
+    not a statistic has the statistics' shape, as var's division by n - 1).
+    The CUDA
     emitter and the fusion plan's traffic estimate read the attribute;
     legality is decided here, once. Kernels that already have a plan keep
     it. Runs after sinter-form-kernels.
