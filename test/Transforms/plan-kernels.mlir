@@ -375,6 +375,36 @@ func.func @split_apply_two_folds(%x: tensor<?x64xf32>) -> tensor<64xf32> {
 
 // -----
 
+// Few long rows centered and scaled by a weight over the last dim: the
+// apply step walks 4 rows a thread at each group of four columns, so that
+// the 16 MiB weight, which L2 does not keep, loads once for them
+// (apply_rows_per_thread).
+// CHECK-LABEL: func.func @split_apply_row_params
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, {{.*}}, apply_rows_per_thread = 4>
+func.func @split_apply_row_params(%x: tensor<16x4194304xf32>, %w: tensor<4194304xf32>) -> tensor<16x4194304xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<16x4194304xf32>
+  %d = sinter.sub %x, %m : tensor<16x4194304xf32>, tensor<16x1xf32>
+  %y = sinter.mul %d, %w : tensor<16x4194304xf32>, tensor<4194304xf32>
+  return %y : tensor<16x4194304xf32>
+}
+
+// -----
+
+// The same over rows of 1M: a 4 MiB weight stays in L2, and the apply step
+// walks the groups in order.
+// CHECK-LABEL: func.func @split_apply_small_params
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing,
+// CHECK-NOT: apply_rows_per_thread
+// CHECK-SAME: >
+func.func @split_apply_small_params(%x: tensor<64x1048576xf32>, %w: tensor<1048576xf32>) -> tensor<64x1048576xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<64x1048576xf32>
+  %d = sinter.sub %x, %m : tensor<64x1048576xf32>, tensor<64x1xf32>
+  %y = sinter.mul %d, %w : tensor<64x1048576xf32>, tensor<1048576xf32>
+  return %y : tensor<64x1048576xf32>
+}
+
+// -----
+
 // Bias + relu: cuBLASLt's epilogue, one launch.
 // CHECK-LABEL: func.func @gemm_library_epilogue
 // CHECK: plan = #sinter.plan<strategy = library_gemm, geometry = none, block = 0, rows_per_block = 0, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = library>

@@ -123,22 +123,22 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
   ValueRange outputs = body.getTerminator()->getOperands();
   bool apply = llvm::any_of(
       outputs, [&](Value output) { return !results.contains(output); });
-  bool applyReadsInputs = llvm::any_of(outputs, [&](Value output) {
-    return !results.contains(output) &&
-           getShape(output) == getShape(first.getInput());
-  });
-  // Every other output of the statistics' shape but for unit dims (var's
-  // division by n - 1): the fold of a kernel with one fold computes them.
+  // An output of the statistics' shape but for unit dims (var's division by
+  // n - 1) reads statistics only; any other (x - mean, through a reshape or
+  // not) reads the inputs once more. When every output is one, the fold of
+  // a kernel with one fold computes them.
   auto withoutUnitDims = [](Value value) {
     SmallVector<int64_t> sizes;
     llvm::copy_if(getShape(value), std::back_inserter(sizes),
                   [](int64_t size) { return size != 1; });
     return sizes;
   };
-  bool statisticsShaped = llvm::all_of(outputs, [&](Value output) {
+  auto isStatisticsShaped = [&](Value output) {
     return results.contains(output) ||
            withoutUnitDims(output) == withoutUnitDims(first->getResult(0));
-  });
+  };
+  bool statisticsShaped = llvm::all_of(outputs, isStatisticsShaped);
+  bool applyReadsInputs = !statisticsShaped;
   // The first variance around each mean of the kernel joins the mean's
   // pass: one Welford pass reads the input once for both.
   llvm::DenseSet<Operation *> paired;
@@ -155,6 +155,25 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
     bool wideStates = pairs || isa<ArgmaxOp, ArgminOp>(op);
     return canFoldInLastBlock(op, columnsPerBlock, runs, wideStates);
   });
+  // The inputs the apply step reads along the innermost dim but broadcast
+  // along the rows (a weight over the last dim; not through a reshape).
+  ArrayRef<int64_t> full = getShape(first.getInput());
+  SmallVector<Value> rowParams;
+  for (BlockArgument argument : body.getArguments()) {
+    ArrayRef<int64_t> shape = getShape(argument);
+    if (shape.empty() || shape.back() == 1 || shape.size() > full.size() ||
+        llvm::any_of(argument.getUsers(), llvm::IsaPred<ReshapeOp>))
+      continue;
+    bool broadcast =
+        shape.size() < full.size() ||
+        llvm::any_of(llvm::zip(shape.drop_back(), full.drop_back()),
+                     [](auto sizes) {
+                       auto [size, fullSize] = sizes;
+                       return size == 1 && fullSize != 1;
+                     });
+    if (broadcast)
+      rowParams.push_back(argument);
+  }
   bool applyInFold = apply && count == 1 && statisticsShaped;
   bool applyLaunches = apply && !applyInFold;
   return KernelPlanAttr::get(
@@ -167,5 +186,6 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
       EpilogueForm::none, /*singlePass=*/false, /*registers=*/false,
       lastBlockFolds, getSplitMinBlocks(),
       applyLaunches ? getApplyMinBlocks(statistics) : 0,
-      applyLaunches ? getApplyRowsPerThread(statistics) : 1, applyInFold);
+      applyLaunches ? getApplyRowsPerThread(statistics, rowParams) : 1,
+      applyInFold);
 }

@@ -31,9 +31,12 @@ int64_t getSplitMinBlocks();
 int64_t getApplyMinBlocks(ArrayRef<Value> statistics);
 
 /// The rows each thread of the float4 path of a split reduction's apply step
-/// walks at one group of four columns, given the statistics it reads; 1
-/// walks the groups in order.
-int64_t getApplyRowsPerThread(ArrayRef<Value> statistics);
+/// walks at one group of four columns, given the statistics it reads and
+/// its `params`: the inputs it reads that are broadcast along the rows and
+/// vary along the innermost dim (layer_norm's weight), which count when
+/// they are too large for L2 to keep; 1 walks the groups in order.
+int64_t getApplyRowsPerThread(ArrayRef<Value> statistics,
+                              ArrayRef<Value> params = {});
 
 /// The blocks per multiprocessor that a row kernel asks for, given its team
 /// of `block` threads, its static row `length`, the operands it caches
