@@ -346,6 +346,25 @@ func.func @split_apply_in_fold(%x: tensor<?x64xf32>, %w: tensor<64xf32>) -> tens
 
 // -----
 
+// An output of the statistics' symbolic shape that an input of its own
+// sizes (z * z beside a column sum of [8, N]): its size need not be N, so
+// the apply step keeps its kernel.
+// CHECK-LABEL: func.func @split_apply_unrelated_output
+// CHECK: plan = #sinter.plan<strategy = split_reduction
+// CHECK-NOT: apply_in_fold
+// CHECK-SAME: >
+func.func @split_apply_unrelated_output(%x: tensor<8x?xf32>, %z: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0:2 = sinter.kernel column_reduction(%x, %z) : (tensor<8x?xf32>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  ^bb0(%a: tensor<8x?xf32>, %b: tensor<?xf32>):
+    %s = sinter.sum %a dims [0] : tensor<8x?xf32>
+    %t = sinter.mul %b, %b : tensor<?xf32>, tensor<?xf32>
+    sinter.yield %s, %t : tensor<?xf32>, tensor<?xf32>
+  }
+  return %0#0, %0#1 : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
 // A static column sum plus a bias: the last block folds, and computes the
 // output there too (one launch).
 // CHECK-LABEL: func.func @split_apply_in_last_block

@@ -108,6 +108,23 @@ static bool canFoldInLastBlock(Operation *op, int64_t columnsPerBlock,
                                             kMaxFoldPerThread * kBlockThreads);
 }
 
+/// Whether `value` is computed in its kernel from one of `statistics`.
+static bool isComputedFrom(Value value,
+                           const llvm::DenseSet<Value> &statistics) {
+  SmallVector<Value> work = {value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value next = work.pop_back_val();
+    if (statistics.contains(next))
+      return true;
+    if (!seen.insert(next).second)
+      continue;
+    if (Operation *op = next.getDefiningOp())
+      llvm::append_range(work, op->getOperands());
+  }
+  return false;
+}
+
 KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
   MLIRContext *context = kernel.getContext();
   Block &body = kernel.getBody().front();
@@ -133,9 +150,16 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
                   [](int64_t size) { return size != 1; });
     return sizes;
   };
+  // A symbolic size matches the statistics' only where the output is
+  // computed from them (elementwise ops broadcast equal sizes), not where
+  // an input of its own lends it.
   auto isStatisticsShaped = [&](Value output) {
-    return results.contains(output) ||
-           withoutUnitDims(output) == withoutUnitDims(first->getResult(0));
+    if (results.contains(output))
+      return true;
+    if (withoutUnitDims(output) != withoutUnitDims(first->getResult(0)))
+      return false;
+    return cast<ShapedType>(output.getType()).hasStaticShape() ||
+           isComputedFrom(output, results);
   };
   bool statisticsShaped = llvm::all_of(outputs, isStatisticsShaped);
   bool applyReadsInputs = !statisticsShaped;
