@@ -84,6 +84,17 @@ def row_cases():
         cases.append(case("log_softmax", f"log_softmax_{tag}",
                           ["return log_softmax(x, dim=1)"], {"x": shape},
                           "torch.log_softmax(x, dim=1)"))
+    # Attention's scaled softmax (the scale stays inside the max, so that
+    # the statistics keep one pass), and softmax over the columns.
+    for shape in ([N >> 16, 1 << 16], [N >> 20, 1 << 20]):
+        tag = shape_name(shape)
+        cases.append(case("softmax", f"softmax_scaled_{tag}",
+                          ["return softmax(x * 0.125, dim=1)"], {"x": shape},
+                          "torch.softmax(x * 0.125, dim=1)"))
+    shape = [N >> 12, 1 << 12]
+    cases.append(case("softmax", f"softmax_first_{shape_name(shape)}",
+                      ["return softmax(x, dim=0)"], {"x": shape},
+                      "torch.softmax(x, dim=0)"))
     for length in lengths:
         shape = [N // length, length]
         tag = shape_name(shape)

@@ -377,8 +377,8 @@ func.func @split_apply_in_last_block(%x: tensor<4097x64xf32>, %b: tensor<64xf32>
 
 // -----
 
-// Two folds (the max, then the sum of exp(x - max) that reads it): the
-// apply step keeps its kernel, which runs after both.
+// Two folds (the max, then the sum of squares of x - max that reads it):
+// the apply step keeps its kernel, which runs after both.
 // CHECK-LABEL: func.func @split_apply_two_folds
 // CHECK: plan = #sinter.plan<strategy = split_reduction
 // CHECK-NOT: apply_in_fold
@@ -386,10 +386,43 @@ func.func @split_apply_in_last_block(%x: tensor<4097x64xf32>, %b: tensor<64xf32>
 func.func @split_apply_two_folds(%x: tensor<?x64xf32>) -> tensor<64xf32> {
   %m = sinter.max %x dims [0] keepdim : tensor<?x64xf32>
   %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
-  %e = sinter.exp %d : tensor<?x64xf32>
+  %e = sinter.mul %d, %d : tensor<?x64xf32>, tensor<?x64xf32>
   %s = sinter.sum %e dims [0] : tensor<?x64xf32>
   %l = sinter.log %s : tensor<64xf32>
   return %l : tensor<64xf32>
+}
+
+// -----
+
+// The max and the sum of exp(x - max) over the columns are one pass of
+// online softmax states, so one fold: it computes log(sum) + max there
+// (logsumexp over the columns, one pass over x).
+// CHECK-LABEL: func.func @split_online_softmax_in_fold
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_in_fold = true>
+func.func @split_online_softmax_in_fold(%x: tensor<?x64xf32>) -> tensor<1x64xf32> {
+  %m = sinter.max %x dims [0] keepdim : tensor<?x64xf32>
+  %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
+  %e = sinter.exp %d : tensor<?x64xf32>
+  %s = sinter.sum %e dims [0] keepdim : tensor<?x64xf32>
+  %l = sinter.log %s : tensor<1x64xf32>
+  %y = sinter.add %l, %m : tensor<1x64xf32>, tensor<1x64xf32>
+  return %y : tensor<1x64xf32>
+}
+
+// -----
+
+// Softmax over few long rows: the statistics in one pass of online softmax
+// states split over many blocks, then the apply step reads x once more
+// (two passes, where a max, then a sum of exp, took three).
+// CHECK-LABEL: func.func @split_online_softmax_rows
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4>
+func.func @split_online_softmax_rows(%x: tensor<16x4194304xf32>) -> tensor<16x4194304xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<16x4194304xf32>
+  %d = sinter.sub %x, %m : tensor<16x4194304xf32>, tensor<16x1xf32>
+  %e = sinter.exp %d : tensor<16x4194304xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<16x4194304xf32>
+  %y = sinter.div %e, %s : tensor<16x4194304xf32>, tensor<16x1xf32>
+  return %y : tensor<16x4194304xf32>
 }
 
 // -----

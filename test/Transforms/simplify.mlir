@@ -498,6 +498,26 @@ func.func @positive_scale_out_of_max(%x: tensor<?x64xf32>) -> (tensor<?xf32>, te
 
 // -----
 
+// Must not fire: softmax(x * c) needs the product elementwise, and its sum of
+// exp(x * c - max(x * c)) pairs with the max of its own input (one pass of
+// online softmax states).
+// CHECK-LABEL: func.func @scaled_softmax_keeps_max
+//       CHECK:   %[[P:.*]] = sinter.mul
+//       CHECK:   %[[M:.*]] = sinter.max %[[P]] dims [1] keepdim
+//       CHECK:   sinter.sub %[[P]], %[[M]]
+func.func @scaled_softmax_keeps_max(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %c = sinter.constant dense<0.125> : tensor<f32>
+  %0 = sinter.mul %x, %c : tensor<?x64xf32>, tensor<f32>
+  %1 = sinter.max %0 dims [1] keepdim : tensor<?x64xf32>
+  %2 = sinter.sub %0, %1 : tensor<?x64xf32>, tensor<?x1xf32>
+  %3 = sinter.exp %2 : tensor<?x64xf32>
+  %4 = sinter.sum %3 dims [1] keepdim : tensor<?x64xf32>
+  %5 = sinter.div %3, %4 : tensor<?x64xf32>, tensor<?x1xf32>
+  return %5 : tensor<?x64xf32>
+}
+
+// -----
+
 // Must not fire: a negative factor swaps max and min.
 // CHECK-LABEL: func.func @negative_scale_out_of_max
 //       CHECK:   %[[P:.*]] = sinter.mul

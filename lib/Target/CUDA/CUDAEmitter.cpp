@@ -98,10 +98,7 @@ LogicalResult ModelEmitter::generateKernels(FunctionInfo &info,
       break;
     case KernelKind::row_reduction:
       // Few long rows: the plan splits each row over many blocks.
-      code = kernel.op.getPlanAttr().getStrategy() ==
-                         KernelStrategy::split_reduction ||
-                     kernel.op.getPlanAttr().getStrategy() ==
-                         KernelStrategy::split_welford
+      code = isSplitStrategy(kernel.op.getPlanAttr().getStrategy())
                  ? generateColumnReduction(
                        local, makeEvalKernel(kernel.request, kernel.name))
                  : generateRowReduction(

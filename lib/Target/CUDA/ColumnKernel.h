@@ -15,6 +15,8 @@
 
 #include "KernelEmitter.h"
 
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
+
 namespace mlir::sinter::cuda {
 
 /// One reduction of a column kernel.
@@ -42,12 +44,16 @@ struct ColumnReduction {
   /// block (many slices: see ColumnReduction.cpp) rather than one thread
   /// per column in slice order.
   bool laneFold = false;
-  /// For a mean under the split_welford strategy, the variance around it
-  /// that its Welford states compute too (its index among the reductions).
-  std::optional<size_t> variance;
-  /// Whether the Welford states of its mean compute this variance: it has
-  /// no kernels of its own.
-  bool computedByMean = false;
+  /// For the first statistic of a pair (SinglePass.h): a mean under the
+  /// split_welford strategy, a max under split_online_softmax, the second
+  /// statistic that its states compute too (the variance around the mean,
+  /// the sum of exp(x - max)): its index among the reductions, and the form
+  /// of the states.
+  std::optional<size_t> second;
+  SinglePassForm pairForm = SinglePassForm::Welford;
+  /// Whether the states of the first statistic of its pair compute this
+  /// one: it has no kernels of its own.
+  bool computedByFirst = false;
   /// Whether the last block of each column group folds the partials (the
   /// plan's last_block_folds) rather than a final kernel.
   bool lastBlockFolds = false;
@@ -58,33 +64,45 @@ struct ColumnReduction {
   std::string epilogue;
   std::vector<Buffer> epilogueInputs, epilogueOutputs;
 
+  /// Whether it is the first statistic of a pair of `form`.
+  bool pairs(SinglePassForm form) const { return second && pairForm == form; }
+  /// The parameter of its fold that receives the second statistic of its
+  /// pair.
+  StringRef getSecondParameter() const {
+    return pairs(SinglePassForm::Welford) ? "variance" : "sum_exp";
+  }
   /// The type of the partial results: a (value, index) pair for argmax and
-  /// argmin, Welford states for a mean with its variance, a float otherwise.
+  /// argmin, Welford states for a mean with its variance, online softmax
+  /// states for a max with its sum of exp, a float otherwise.
   StringRef getAccumulatorType() const {
-    return info.isArg() ? "dev::ArgValue" : variance ? "dev::Welford" : "float";
+    return info.isArg()                           ? "dev::ArgValue"
+           : pairs(SinglePassForm::Welford)       ? "dev::Welford"
+           : pairs(SinglePassForm::OnlineSoftmax) ? "dev::OnlineSoftmaxDouble"
+                                                  : "float";
   }
   /// Whether it sums (sum, mean): its partials are doubles, from a tree over
   /// the partial kernel's threads in double, and fold in double, so that
   /// only the rows a thread reads add in float.
   bool sumsInDouble() const {
-    return !variance && (info.kind == ReductionCombiner::sum ||
-                         info.kind == ReductionCombiner::mean);
+    return !second && (info.kind == ReductionCombiner::sum ||
+                       info.kind == ReductionCombiner::mean);
   }
   /// The type of the partials in the workspace.
   StringRef getPartialType() const {
     return sumsInDouble() ? "double" : getAccumulatorType();
   }
   /// The type and the combiner of a fold of the partials: in double for
-  /// Welford states and sums, rounded once when the results are stored.
+  /// Welford states and sums, rounded once when the results are stored
+  /// (online softmax states hold their sums in double throughout).
   StringRef getFoldType() const {
-    return variance         ? "dev::WelfordDouble"
-           : sumsInDouble() ? "double"
-                            : getAccumulatorType();
+    return pairs(SinglePassForm::Welford) ? "dev::WelfordDouble"
+           : sumsInDouble()               ? "double"
+                                          : getAccumulatorType();
   }
   StringRef getFoldCombiner() const {
-    return variance         ? "dev::WelfordDoubleOp"
-           : sumsInDouble() ? "dev::SumDoubleOp"
-                            : StringRef(combiner);
+    return pairs(SinglePassForm::Welford) ? "dev::WelfordDoubleOp"
+           : sumsInDouble()               ? "dev::SumDoubleOp"
+                                          : StringRef(combiner);
   }
   /// The element type of the final results.
   StringRef getStatsType() const { return info.isArg() ? "int64_t" : "float"; }
@@ -117,21 +135,21 @@ writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
                          StringRef name, ArrayRef<std::string> allDims,
                          SmallVectorImpl<std::string> &dims);
 
-/// Writes into `owner` (and the Welford states' `variance`, if not null)
-/// the epilogue of its fold under the plan's apply_in_fold: the outputs of
-/// the apply step `apply`, which all have the statistics' shape, computed
-/// at column `p` from the statistics the fold stored (the fold's `stats`
-/// and `variance`) and the other buffers `apply` reads.
+/// Writes into `owner` (and the second statistic of its pair, `second`, if
+/// not null) the epilogue of its fold under the plan's apply_in_fold: the
+/// outputs of the apply step `apply`, which all have the statistics' shape,
+/// computed at column `p` from the statistics the fold stored (the fold's
+/// `stats` and its second parameter) and the other buffers `apply` reads.
 LogicalResult writeFoldEpilogue(EmitterContext &context,
                                 const EvalKernel &apply, ColumnReduction &owner,
-                                const ColumnReduction *variance);
+                                const ColumnReduction *second);
 
-/// The code that ends a partial kernel of `reduction` (and of `variance`,
-/// which its Welford states compute, if not null) under last_block_folds:
-/// the last block of the column group folds every slice's partials of its
-/// columns and stores the results (`stats`, `variance`).
+/// The code that ends a partial kernel of `reduction` (and of `second`,
+/// which its states compute, if not null) under last_block_folds: the last
+/// block of the column group folds every slice's partials of its columns
+/// and stores the results (`stats`, and the second statistic).
 std::string writeLastBlockFold(const ColumnReduction &reduction,
-                               const ColumnReduction *variance);
+                               const ColumnReduction *second);
 
 } // namespace mlir::sinter::cuda
 

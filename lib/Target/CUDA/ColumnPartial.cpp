@@ -75,16 +75,20 @@ static constexpr int64_t kVectorChunk = 4;
 static constexpr int64_t kWideFoldLanes = 8;
 
 /// The fixed tree over the chunk of `count` slots at `values`: of Welford
-/// states for a mean with its variance (`rows` of them read), of (value,
-/// index) pairs in order for argmax and argmin, whose chunk holds the values
-/// only (slot i of index `first` + (i / `run`) * `stride` + i % `run`), else
-/// of the reduction's combiner.
+/// states for a mean with its variance, of online softmax states for a max
+/// with its sum of exp (`rows` of them read), of (value, index) pairs in
+/// order for argmax and argmin, whose chunk holds the values only (slot i
+/// of index `first` + (i / `run`) * `stride` + i % `run`), else of the
+/// reduction's combiner.
 static std::string getChunkTree(const ColumnReduction &reduction,
                                 StringRef values, StringRef count,
                                 StringRef first, StringRef stride,
                                 StringRef run) {
-  if (reduction.variance)
+  if (reduction.pairs(SinglePassForm::Welford))
     return ("dev::welfordOfChunk<" + count + ">(" + values + ", rows)").str();
+  if (reduction.pairs(SinglePassForm::OnlineSoftmax))
+    return ("dev::onlineSoftmaxOfChunk<" + count + ">(" + values + ", rows)")
+        .str();
   if (reduction.info.isArg())
     return ("dev::argTreeCombine<" +
             StringRef(reduction.info.kind == ReductionCombiner::argmax
@@ -178,22 +182,28 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   unsigned guardDepth = writer.getDepth();
   writer.line("const int64_t step = splits * " + lanes + ";");
   writer.openScope(); // over this slice's rows, a chunk at a time
-  // Welford chunks hold the values, and how many of them are rows. With
-  // column runs, the values of column l are chunk[loads * l + k].
-  const bool welford = reduction.variance.has_value();
+  // The chunks of a pair's states hold the values, and how many of them
+  // are rows (the identity of a sum or a max past them). With column runs,
+  // the values of column l are chunk[loads * l + k].
+  const bool welford = reduction.pairs(SinglePassForm::Welford);
+  const bool softmax = reduction.pairs(SinglePassForm::OnlineSoftmax);
+  const bool paired = welford || softmax;
   const std::string loads = std::to_string(vector ? kVectorChunk : kChunk);
   const std::string chunkSize =
       std::to_string(vector ? 4 * kVectorChunk : kChunk);
-  const std::string chunkCombiner = welford ? "dev::SumOp" : reduction.combiner;
+  const std::string chunkCombiner =
+      welford   ? "dev::SumOp"
+      : softmax ? getCombinerInfo(reduction.info.kind).deviceFunctor.str()
+                : reduction.combiner;
   std::string slot = !vector      ? "k"
                      : columnRuns ? loads + " * l + k"
                                   : "4 * k + l";
   // Chunks of an argmax or argmin hold the values too: the slots give the
   // indices.
   const bool isArg = reduction.info.isArg();
-  writer.line((welford || isArg ? "float" : accType) + " chunk[" + chunkSize +
+  writer.line((paired || isArg ? "float" : accType) + " chunk[" + chunkSize +
               "];");
-  if (welford)
+  if (paired)
     writer.line("int rows = 0;");
   writer.openScope(); // over the loads of one chunk
   if (vector)
@@ -230,7 +240,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
     vectorBase.reset();
   }
-  if (welford)
+  if (paired)
     writer.line(rowRuns ? "rows += 4;" : "++rows;");
   std::string count = reduction.groupSize.str() + (rowRuns ? " / 4" : "");
   writer.closeScope("if (q0 + k * step < " + count + ") {");
@@ -321,10 +331,10 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     writer.line("}");
   }
   std::string body = writer.finish(1);
-  const ColumnReduction *variance =
-      reduction.variance ? &reductions[*reduction.variance] : nullptr;
+  const ColumnReduction *second =
+      reduction.second ? &reductions[*reduction.second] : nullptr;
   if (reduction.lastBlockFolds)
-    body += writeLastBlockFold(reduction, variance);
+    body += writeLastBlockFold(reduction, second);
 
   dims.assign(findUsedDims(body, allDims));
   SmallVector<std::string> parameters = getBufferParameters(kernel.inputs, {});
@@ -336,8 +346,9 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   if (reduction.lastBlockFolds) {
     parameters.push_back(reduction.getStatsType().str() +
                          " *__restrict__ stats");
-    if (variance)
-      parameters.push_back("float *__restrict__ variance");
+    if (second)
+      parameters.push_back("float *__restrict__ " +
+                           reduction.getSecondParameter().str());
     // The kernel's inputs are parameters already.
     llvm::append_range(parameters,
                        getBufferParameters({}, reduction.epilogueOutputs));
@@ -352,9 +363,12 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   int64_t blocks =
       kernel.plan ? kernel.plan.getMinBlocks() : getSplitMinBlocks();
   std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
-  return "/// Partial " +
-         stringifyReductionCombiner(reduction.info.kind).str() +
-         " over dims [" +
+  std::string what = stringifyReductionCombiner(reduction.info.kind).str();
+  if (reduction.pairs(SinglePassForm::Welford))
+    what += " (Welford states, with the variance)";
+  if (reduction.pairs(SinglePassForm::OnlineSoftmax))
+    what += " (online softmax states, with the sum of exp(x - max))";
+  return "/// Partial " + what + " over dims [" +
          llvm::join(
              llvm::map_range(reduction.info.dims,
                              [](int64_t d) { return std::to_string(d); }),

@@ -25,6 +25,8 @@
 //   - under the split_welford plan, a mean and the first variance around it
 //     are one partial kernel of Welford states (each chunk of eight rows:
 //     its mean and squared deviations) and one fold, which writes both;
+//     under split_online_softmax, a max and the sum of exp(x - max) are one
+//     of online softmax states (each chunk: its max, then its sum of exp);
 //   - reductions that read earlier results (a second variance reads the
 //     mean) run after them;
 //   - the apply step is a pointwise kernel over the outputs that reads the
@@ -101,18 +103,17 @@ static bool useLaneFold(const ColumnReduction &reduction) {
 }
 
 /// The statements that store column `p`'s `total`: the mean's division,
-/// and the store (of the index, for argmax/argmin; of the mean and the
-/// variance `variance`, for Welford states), at `indent`.
+/// and the store (of the index, for argmax/argmin; of both statistics of a
+/// pair, the second's being `second`), at `indent`.
 static std::string storeColumn(const ColumnReduction &reduction,
-                               const ColumnReduction *variance,
-                               StringRef indent);
+                               const ColumnReduction *second, StringRef indent);
 
 /// The statements that finish column `p` (storeColumn), then compute the
 /// apply step's outputs there under apply_in_fold, at `indent`.
 static std::string finishColumn(const ColumnReduction &reduction,
-                                const ColumnReduction *variance,
+                                const ColumnReduction *second,
                                 StringRef indent) {
-  std::string text = storeColumn(reduction, variance, indent);
+  std::string text = storeColumn(reduction, second, indent);
   for (StringRef line : llvm::split(StringRef(reduction.epilogue), '\n'))
     if (!line.empty())
       text += indent.str() + line.str() + "\n";
@@ -120,15 +121,19 @@ static std::string finishColumn(const ColumnReduction &reduction,
 }
 
 static std::string storeColumn(const ColumnReduction &reduction,
-                               const ColumnReduction *variance,
+                               const ColumnReduction *second,
                                StringRef indent) {
   std::string text;
-  if (variance) {
+  if (second && reduction.pairs(SinglePassForm::OnlineSoftmax))
+    // The max is exact; the sum of exp(x - max), in double, rounds once.
+    return indent.str() + "stats[p] = total.max;\n" + indent.str() +
+           "sum_exp[p] = static_cast<float>(total.sum);\n";
+  if (second) {
     // M2 is the sum of squared deviations; their mean divides it.
     // The states are in double (see writeFinalKernel): one rounding each.
     std::string m2 = "total.m2";
-    if (getCombinerInfo(variance->info.kind).dividesByCount)
-      m2 += " / static_cast<double>(" + variance->groupSize.str() + ")";
+    if (getCombinerInfo(second->info.kind).dividesByCount)
+      m2 += " / static_cast<double>(" + second->groupSize.str() + ")";
     return indent.str() + "stats[p] = static_cast<float>(total.mean);\n" +
            indent.str() + "variance[p] = static_cast<float>(" + m2 + ");\n";
   }
@@ -146,11 +151,11 @@ static std::string storeColumn(const ColumnReduction &reduction,
                                  : "stats[p] = total;\n");
 }
 
-/// The final kernel `name` of `reduction` (and `variance`) around `body`,
+/// The final kernel `name` of `reduction` (and `second`) around `body`,
 /// documented as folding each column's partials `how`; `dims` receives the
 /// dims it takes, among `allDims`.
 static std::string writeFinalFunction(const ColumnReduction &reduction,
-                                      const ColumnReduction *variance,
+                                      const ColumnReduction *second,
                                       StringRef name, StringRef body,
                                       StringRef how,
                                       ArrayRef<std::string> allDims,
@@ -159,8 +164,9 @@ static std::string writeFinalFunction(const ColumnReduction &reduction,
   SmallVector<std::string> parameters = {
       "const " + reduction.getPartialType().str() + " *__restrict__ partial",
       reduction.getStatsType().str() + " *__restrict__ stats"};
-  if (variance)
-    parameters.push_back("float *__restrict__ variance");
+  if (second)
+    parameters.push_back("float *__restrict__ " +
+                         reduction.getSecondParameter().str());
   llvm::append_range(
       parameters,
       getBufferParameters(reduction.epilogueInputs, reduction.epilogueOutputs));
@@ -171,10 +177,10 @@ static std::string writeFinalFunction(const ColumnReduction &reduction,
                       parameters, body);
 }
 
-/// Writes the final kernel of `reduction` (and of `variance`, which its
-/// Welford states compute, if not null).
+/// Writes the final kernel of `reduction` (and of `second`, which its
+/// states compute, if not null).
 static std::string writeFinalKernel(const ColumnReduction &reduction,
-                                    const ColumnReduction *variance,
+                                    const ColumnReduction *second,
                                     StringRef name,
                                     ArrayRef<std::string> allDims,
                                     SmallVectorImpl<std::string> &dims) {
@@ -182,9 +188,9 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
   // Welford states fold in double and round once: their partials' roundings
   // are independent and average out, but a float fold of 64 states rounded
   // M2 at every step (var over 16384 rows: an error of 7.0e-8 against
-  // float64, 3.7e-8 in double, that of M2 rounded once). Sums' partials are
-  // doubles already.
-  const bool wide = variance != nullptr;
+  // float64, 3.7e-8 in double, that of M2 rounded once). The partials of
+  // sums and online softmax states are in double already.
+  const bool wide = reduction.pairs(SinglePassForm::Welford);
   std::string accType = reduction.getFoldType().str();
   std::string combiner = reduction.getFoldCombiner().str();
   auto load = [&](const std::string &index) {
@@ -207,8 +213,8 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
         combiner +
         ">(total);\n"
         "    if (threadIdx.x == 0) {\n" +
-        finishColumn(reduction, variance, "      ") + "    }\n  }\n";
-    return writeFinalFunction(reduction, variance, name, body,
+        finishColumn(reduction, second, "      ") + "    }\n  }\n";
+    return writeFinalFunction(reduction, second, name, body,
                               "a block per column, a fixed tree", allDims,
                               dims);
   }
@@ -226,8 +232,8 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
                        ");\n"
                        "    " +
                        accType + " total = accumulator.result();\n";
-    body += finishColumn(reduction, variance, "    ") + "  }\n";
-    return writeFinalFunction(reduction, variance, name, body,
+    body += finishColumn(reduction, second, "    ") + "  }\n";
+    return writeFinalFunction(reduction, second, name, body,
                               "in slice order (blocked)", allDims, dims);
   }
   // A block per kFoldColumns columns: its kFoldLanes lanes each fold every
@@ -276,25 +282,25 @@ static std::string writeFinalKernel(const ColumnReduction &reduction,
                      "; ++k)\n"
                      "        total = " +
                      combiner + "()(total, lanes[k][threadIdx.x]);\n" +
-                     finishColumn(reduction, variance, "      ") +
+                     finishColumn(reduction, second, "      ") +
                      "    }\n"
                      "    __syncthreads();\n"
                      "  }\n";
-  return writeFinalFunction(reduction, variance, name, body,
+  return writeFinalFunction(reduction, second, name, body,
                             lanes + " lanes of slices a column, each in slice "
                                     "order (blocked), then the lanes in order",
                             allDims, dims);
 }
 
 std::string cuda::writeLastBlockFold(const ColumnReduction &reduction,
-                                     const ColumnReduction *variance) {
+                                     const ColumnReduction *second) {
   const std::string columns = std::to_string(reduction.columnsPerBlock);
   const std::string lanes = std::to_string(256 / reduction.columnsPerBlock);
   const std::string positions = reduction.positions.str();
   const std::string foldType = reduction.getFoldType().str();
   const std::string foldCombiner = reduction.getFoldCombiner().str();
   std::string element = "dev::loadFromL2(partial + s * " + positions + " + p)";
-  if (variance)
+  if (reduction.pairs(SinglePassForm::Welford))
     element = "dev::widen(" + element + ")";
   // Thread t folds column t % columns over every lanes-th slice from
   // t / columns, in slice order (blocked); then the lanes of each column
@@ -315,7 +321,7 @@ std::string cuda::writeLastBlockFold(const ColumnReduction &reduction,
   writer.line(foldType + " total = dev::foldLanes<256, " + columns + ", " +
               foldCombiner + ">(fold.result(), splits);");
   writer.line("if (threadIdx.x < " + columns + " && p < " + positions + ") {");
-  std::string finish = finishColumn(reduction, variance, "  ");
+  std::string finish = finishColumn(reduction, second, "  ");
   for (StringRef line : llvm::split(StringRef(finish).rtrim('\n'), '\n'))
     writer.line(line.str());
   writer.line("}");
@@ -368,22 +374,32 @@ cuda::generateColumnReduction(EmitterContext &context,
   // computeReductionLevels checks nothing reads a later one.
   (void)computeReductionLevels(results, reads);
   // Under split_welford, a mean's Welford states compute the first variance
-  // around it as well (a later one reads the mean in a pass of its own).
+  // around it as well (a later one reads the mean in a pass of its own);
+  // under split_online_softmax, a max's states the first sum of
+  // exp(x - max).
+  std::optional<SinglePassForm> pairForm;
+  if (kernel.plan && kernel.plan.getStrategy() == KernelStrategy::split_welford)
+    pairForm = SinglePassForm::Welford;
   if (kernel.plan &&
-      kernel.plan.getStrategy() == KernelStrategy::split_welford) {
-    for (auto [index, reduction] : llvm::enumerate(reductions)) {
-      std::optional<SinglePassPair> pair =
-          matchSinglePassPair(reduction.info.result.getDefiningOp());
-      auto owner = llvm::find_if(reductions, [&](const ColumnReduction &r) {
-        return pair && pair->form == SinglePassForm::Welford &&
-               r.info.result == pair->first->getResult(0);
-      });
-      if (owner == reductions.end() || owner->variance)
-        continue;
-      owner->variance = index;
-      owner->combiner = "dev::ColumnWelfordOp";
-      reduction.computedByMean = true;
-    }
+      kernel.plan.getStrategy() == KernelStrategy::split_online_softmax)
+    pairForm = SinglePassForm::OnlineSoftmax;
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    std::optional<SinglePassPair> pair =
+        pairForm ? matchSinglePassPair(reduction.info.result.getDefiningOp())
+                 : std::nullopt;
+    if (!pair || pair->form != *pairForm)
+      continue;
+    auto owner = llvm::find_if(reductions, [&](const ColumnReduction &r) {
+      return r.info.result == pair->first->getResult(0);
+    });
+    if (owner == reductions.end() || owner->second)
+      continue;
+    owner->second = index;
+    owner->pairForm = *pairForm;
+    owner->combiner = *pairForm == SinglePassForm::Welford
+                          ? "dev::ColumnWelfordOp"
+                          : "dev::OnlineSoftmaxDoubleOp";
+    reduction.computedByFirst = true;
   }
 
   GeneratedKernel result;
@@ -447,23 +463,24 @@ cuda::generateColumnReduction(EmitterContext &context,
   // Under apply_in_fold, the one fold computes the apply step's outputs.
   const bool applyInFold = kernel.plan && kernel.plan.getApplyInFold();
   if (applyInFold) {
-    auto owner = llvm::find_if(
-        reductions, [](const ColumnReduction &r) { return !r.computedByMean; });
+    auto owner = llvm::find_if(reductions, [](const ColumnReduction &r) {
+      return !r.computedByFirst;
+    });
     if (llvm::count_if(reductions, [](const ColumnReduction &r) {
-          return !r.computedByMean;
+          return !r.computedByFirst;
         }) != 1)
       return emitError(kernel.body->getParentOp()->getLoc(),
                        "CUDA emitter: apply_in_fold needs exactly one fold");
-    const ColumnReduction *variance =
-        owner->variance ? &reductions[*owner->variance] : nullptr;
-    if (failed(writeFoldEpilogue(context, apply, *owner, variance)))
+    const ColumnReduction *second =
+        owner->second ? &reductions[*owner->second] : nullptr;
+    if (failed(writeFoldEpilogue(context, apply, *owner, second)))
       return failure();
   }
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
-    if (reduction.computedByMean)
+    if (reduction.computedByFirst)
       continue;
-    const ColumnReduction *variance =
-        reduction.variance ? &reductions[*reduction.variance] : nullptr;
+    const ColumnReduction *second =
+        reduction.second ? &reductions[*reduction.second] : nullptr;
     std::string suffix = std::to_string(index);
     std::string positions = reduction.positions.str();
     std::string splits = "splits" + suffix;
@@ -493,7 +510,7 @@ cuda::generateColumnReduction(EmitterContext &context,
     result.deviceCode += *partialKernel + "\n";
     if (!reduction.lastBlockFolds)
       result.deviceCode +=
-          writeFinalKernel(reduction, variance, finalName, allDims, finalDims) +
+          writeFinalKernel(reduction, second, finalName, allDims, finalDims) +
           "\n";
 
     launchBody += "  const int64_t " + splits + " = " + splitsExpr + ";\n";
@@ -506,8 +523,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     partialArgs.push_back(reduction.partial);
     if (reduction.lastBlockFolds) {
       partialArgs.push_back(reduction.stats);
-      if (variance)
-        partialArgs.push_back(variance->stats);
+      if (second)
+        partialArgs.push_back(second->stats);
       llvm::append_range(partialArgs,
                          getBufferNames(reduction.epilogueOutputs));
       partialArgs.push_back("tickets");
@@ -529,8 +546,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     if (reduction.lastBlockFolds)
       continue;
     SmallVector<std::string> finalArgs = {reduction.partial, reduction.stats};
-    if (variance)
-      finalArgs.push_back(variance->stats);
+    if (second)
+      finalArgs.push_back(second->stats);
     llvm::append_range(finalArgs, getBufferNames(reduction.epilogueInputs));
     llvm::append_range(finalArgs, getBufferNames(reduction.epilogueOutputs));
     llvm::append_range(finalArgs, finalDims);
@@ -584,11 +601,15 @@ cuda::generateColumnReduction(EmitterContext &context,
                       getLaunchSignature(kernel.name, parameters) + launchBody +
                       "}\n";
   int64_t pairs = llvm::count_if(
-      reductions, [](const ColumnReduction &r) { return r.computedByMean; });
+      reductions, [](const ColumnReduction &r) { return r.computedByFirst; });
+  std::string paired;
+  if (pairs)
+    paired = " (" + std::to_string(pairs) +
+             (pairForm == SinglePassForm::Welford
+                  ? " variance(s) in Welford states)"
+                  : " sum(s) of exp in online softmax states)");
   result.strategy =
-      std::to_string(reductions.size()) + " reduction(s)" +
-      (pairs ? " (" + std::to_string(pairs) + " variance(s) in Welford states)"
-             : "") +
+      std::to_string(reductions.size()) + " reduction(s)" + paired +
       (applyInFold ? ": per-slice partials, then an ordered fold that "
                      "computes the outputs"
                    : ": per-slice partials, ordered fold, then pointwise "

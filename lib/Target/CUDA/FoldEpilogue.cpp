@@ -24,14 +24,16 @@ using namespace mlir::sinter::cuda;
 LogicalResult cuda::writeFoldEpilogue(EmitterContext &context,
                                       const EvalKernel &apply,
                                       ColumnReduction &owner,
-                                      const ColumnReduction *variance) {
-  // The statistics are the fold's own parameters, `stats` and `variance`.
+                                      const ColumnReduction *second) {
+  // The statistics are the fold's own parameters, `stats` and the second
+  // statistic's (`variance`, `sum_exp`).
+  const std::string secondName = owner.getSecondParameter().str();
   EvalKernel epilogue = apply;
   for (Buffer &input : epilogue.inputs) {
     if (input.name == owner.stats)
       input.name = "stats";
-    else if (variance && input.name == variance->stats)
-      input.name = "variance";
+    else if (second && input.name == second->stats)
+      input.name = secondName;
   }
   CodeWriter writer;
   llvm::DenseMap<Value, const Buffer *> leafBuffers;
@@ -66,7 +68,7 @@ LogicalResult cuda::writeFoldEpilogue(EmitterContext &context,
   // The buffers it reads beside the statistics, and those it writes.
   owner.epilogueInputs.clear();
   for (const Buffer &input : epilogue.inputs)
-    if (input.name != "stats" && input.name != "variance" &&
+    if (input.name != "stats" && (!second || input.name != secondName) &&
         !findUsedDims(owner.epilogue, {input.name}).empty())
       owner.epilogueInputs.push_back(input);
   owner.epilogueOutputs = epilogue.outputs;

@@ -93,6 +93,59 @@ struct ColumnWelfordOp {
   SINTER_RT_HOST_DEVICE static Welford identity() { return welfordEmpty(); }
 };
 
+/// An online softmax state of a split reduction: the max, and the sum of
+/// exp(value - max) in double, which the tree over a partial kernel's
+/// threads and the fold of the partials add and rescale
+/// (onlineSoftmaxRescale) in double, rounded to float once when it is
+/// stored, as a split sum's partials are.
+struct OnlineSoftmaxDouble {
+  float max;
+  double sum;
+};
+
+/// The combination of online softmax states of a split reduction.
+struct OnlineSoftmaxDoubleOp {
+  SINTER_RT_HOST_DEVICE OnlineSoftmaxDouble
+  operator()(OnlineSoftmaxDouble a, OnlineSoftmaxDouble b) const {
+    float max = maximum(a.max, b.max);
+    return {max, onlineSoftmaxRescale(a.sum, a.max, max) +
+                     onlineSoftmaxRescale(b.sum, b.max, max)};
+  }
+  SINTER_RT_HOST_DEVICE static OnlineSoftmaxDouble identity() {
+    return {-INFINITY, 0.0};
+  }
+};
+
+/// Warp shuffles of an OnlineSoftmaxDouble (blockReduce of a partial or
+/// final kernel).
+__device__ __forceinline__ OnlineSoftmaxDouble
+shuffleDown(OnlineSoftmaxDouble v, int delta, unsigned mask = kFullWarpMask,
+            int width = kWarpSize) {
+  return {__shfl_down_sync(mask, v.max, delta, width),
+          __shfl_down_sync(mask, v.sum, delta, width)};
+}
+__device__ __forceinline__ OnlineSoftmaxDouble
+shuffle(OnlineSoftmaxDouble v, int lane, unsigned mask = kFullWarpMask,
+        int width = kWarpSize) {
+  return {__shfl_sync(mask, v.max, lane, width),
+          __shfl_sync(mask, v.sum, lane, width)};
+}
+
+/// The online softmax state of \p values[0] .. values[count - 1] (1 <= count
+/// <= kCount; the values beyond are -inf): their max, then the sum of
+/// exp(value - max), each as a fixed tree in registers (the sum in float,
+/// widened). One exp per value, without a rescaling per value.
+template <int kCount>
+SINTER_RT_HOST_DEVICE OnlineSoftmaxDouble
+onlineSoftmaxOfChunk(const float *values, int count) {
+  const float max = treeCombine<MaxOp, kCount>(values);
+  float exps[kCount];
+  SINTER_RT_UNROLL
+  for (int i = 0; i < kCount; ++i)
+    exps[i] = i < count ? onlineSoftmaxScale(values[i], max) : 0.f;
+  return {max, treeCombine<SumOp, kCount>(exps)};
+}
+
 /// The interface of Accumulator without its blocked runs, for the combiners
 /// whose result does not depend on the order (max, min, argmax, argmin):
 /// one state in registers rather than two and a counter.

@@ -61,7 +61,7 @@ onlineSoftmaxPushFour(OnlineSoftmax state, const float (&values)[4]) {
       (onlineSoftmaxScale(values[0], max) +
        onlineSoftmaxScale(values[1], max)) +
       (onlineSoftmaxScale(values[2], max) + onlineSoftmaxScale(values[3], max));
-  return {max, state.sum * onlineSoftmaxScale(state.max, max) + exps};
+  return {max, onlineSoftmaxRescale(state.sum, state.max, max) + exps};
 }
 
 } // namespace sinter::dev

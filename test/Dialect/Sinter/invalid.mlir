@@ -550,6 +550,20 @@ func.func @plan_welford_without_variance(%x: tensor<8x4xf32>) {
 
 // -----
 
+func.func @plan_online_softmax_without_sum(%x: tensor<8x4xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan strategy split_online_softmax needs a max and the sum of exp(x - max) around it in the kernel}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_online_softmax, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>} : (tensor<8x4xf32>) -> tensor<1x4xf32> {
+  ^bb0(%a: tensor<8x4xf32>):
+    %m = sinter.max %a dims [0] keepdim : tensor<8x4xf32>
+    %d = sinter.sub %a, %m : tensor<8x4xf32>, tensor<1x4xf32>
+    %s = sinter.sum %d dims [0] keepdim : tensor<8x4xf32>
+    sinter.yield %s : tensor<1x4xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @fill_dim_range(%x: tensor<?x8xf32>) -> tensor<?x1xf32> {
   // expected-error@+1 {{'sinter.fill' op dim 2 is out of range for a source of rank 2}}
   %0 = sinter.fill 0.0 dims [2] of %x : tensor<?x8xf32> -> tensor<?x1xf32>

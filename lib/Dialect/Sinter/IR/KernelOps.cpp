@@ -69,6 +69,7 @@ static bool isStrategyForGeometry(KernelStrategy strategy,
     return geometry == ReductionGeometry::trailing;
   case KernelStrategy::split_reduction:
   case KernelStrategy::split_welford:
+  case KernelStrategy::split_online_softmax:
     return geometry != ReductionGeometry::none;
   case KernelStrategy::library_gemm:
     return true;
@@ -96,8 +97,7 @@ verifyMinBlocks(function_ref<InFlightDiagnostic()> emitError,
   if (minBlocks != 0 && strategy == KernelStrategy::library_gemm)
     return emitError() << "min_blocks " << minBlocks
                        << ": a library GEMM has no launch bounds";
-  bool split = strategy == KernelStrategy::split_reduction ||
-               strategy == KernelStrategy::split_welford;
+  bool split = isSplitStrategy(strategy);
   if (applyMinBlocks != 0 && !split)
     return emitError() << "apply_min_blocks " << applyMinBlocks
                        << ": only a split reduction has an apply step";
@@ -145,8 +145,7 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "rows_per_block " << rowsPerBlock << " and block "
                        << block << " do not fit strategy "
                        << stringifyKernelStrategy(strategy);
-  bool split = strategy == KernelStrategy::split_reduction ||
-               strategy == KernelStrategy::split_welford;
+  bool split = isSplitStrategy(strategy);
   if (split != (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
     return emitError() << "columns_per_block " << columnsPerBlock
                        << ": a split reduction needs a divisor of 256, other "
@@ -211,11 +210,9 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
            strategy == KernelStrategy::warp_per_row ||
            strategy == KernelStrategy::block_per_row ||
            strategy == KernelStrategy::row_by_length ||
-           strategy == KernelStrategy::split_reduction ||
-           strategy == KernelStrategy::split_welford;
+           isSplitStrategy(strategy);
   case KernelKind::column_reduction:
-    return strategy == KernelStrategy::split_reduction ||
-           strategy == KernelStrategy::split_welford;
+    return isSplitStrategy(strategy);
   }
   llvm_unreachable("unknown kernel kind");
 }
@@ -236,15 +233,23 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
       return kernel.emitOpError("plan caches operand #")
              << index << " but the kernel has " << kernel.getInputs().size()
              << " operands";
-  // Welford states pair a mean with a variance around it in the same kernel.
+  // Welford states pair a mean with a variance around it in the same
+  // kernel, online softmax states a max with the sum of exp(x - max).
+  auto hasPair = [&](SinglePassForm form) {
+    return llvm::any_of(kernel.getBody().front(), [&](Operation &op) {
+      std::optional<SinglePassPair> pair = matchSinglePassPair(&op);
+      return pair && pair->form == form && pair->first->getParentOp() == kernel;
+    });
+  };
   if (plan.getStrategy() == KernelStrategy::split_welford &&
-      llvm::none_of(kernel.getBody().front(), [&](Operation &op) {
-        std::optional<SinglePassPair> pair = matchSinglePassPair(&op);
-        return pair && pair->form == SinglePassForm::Welford &&
-               pair->first->getParentOp() == kernel;
-      }))
+      !hasPair(SinglePassForm::Welford))
     return kernel.emitOpError("plan strategy split_welford needs a mean and "
                               "a variance around it in the kernel");
+  if (plan.getStrategy() == KernelStrategy::split_online_softmax &&
+      !hasPair(SinglePassForm::OnlineSoftmax))
+    return kernel.emitOpError("plan strategy split_online_softmax needs a max "
+                              "and the sum of exp(x - max) around it in the "
+                              "kernel");
   return success();
 }
 

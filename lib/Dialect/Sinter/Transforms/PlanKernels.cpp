@@ -25,7 +25,9 @@
 //     geometry are split reductions: partials over many blocks,
 //     an ordered fold, an apply step when some output is not a statistic;
 //     a mean and a variance around it (training batch_norm, var) are one
-//     pass of Welford states (split_welford);
+//     pass of Welford states (split_welford), else a max and the sum of
+//     exp(x - max) (softmax) one of online softmax states
+//     (split_online_softmax);
 //     a block covers one position (its threads split the reduced elements)
 //     when the innermost dim is reduced, up to 256 adjacent positions
 //     otherwise;

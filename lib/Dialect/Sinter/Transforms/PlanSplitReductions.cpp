@@ -164,13 +164,19 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
   bool statisticsShaped = llvm::all_of(outputs, isStatisticsShaped);
   bool applyReadsInputs = !statisticsShaped;
   // The first variance around each mean of the kernel joins the mean's
-  // pass: one Welford pass reads the input once for both.
-  llvm::DenseSet<Operation *> paired;
+  // pass: one Welford pass reads the input once for both. Without one, the
+  // first sum of exp(x - max) around each max joins the max's: one pass of
+  // online softmax states (a kernel with both keeps the sums of exp in
+  // passes of their own).
+  llvm::DenseSet<Operation *> welfordPairs, softmaxPairs;
   for (Operation *reduction : reductions)
     if (std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
-        pair && pair->form == SinglePassForm::Welford &&
-        results.contains(pair->first->getResult(0)))
-      paired.insert(pair->first);
+        pair && results.contains(pair->first->getResult(0)))
+      (pair->form == SinglePassForm::Welford ? welfordPairs : softmaxPairs)
+          .insert(pair->first);
+  const bool welford = !welfordPairs.empty();
+  const llvm::DenseSet<Operation *> &paired =
+      welford ? welfordPairs : softmaxPairs;
   int64_t pairs = static_cast<int64_t>(paired.size());
   int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
   int64_t columnsPerBlock = getColumnsPerBlock(first);
@@ -200,11 +206,13 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
   }
   bool applyInFold = apply && count == 1 && statisticsShaped;
   bool applyLaunches = apply && !applyInFold;
+  KernelStrategy strategy = KernelStrategy::split_reduction;
+  if (pairs)
+    strategy = welford ? KernelStrategy::split_welford
+                       : KernelStrategy::split_online_softmax;
   return KernelPlanAttr::get(
-      context,
-      pairs ? KernelStrategy::split_welford : KernelStrategy::split_reduction,
-      first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0, columnsPerBlock,
-      runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
+      context, strategy, first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0,
+      columnsPerBlock, runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
       /*passes=*/count + (applyReadsInputs ? 1 : 0),
       /*launches=*/(lastBlockFolds ? 1 : 2) * count + (applyLaunches ? 1 : 0),
       EpilogueForm::none, /*singlePass=*/false, /*registers=*/false,

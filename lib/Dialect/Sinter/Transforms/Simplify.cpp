@@ -316,6 +316,16 @@ struct ScaleOutOfReduction : public SimplifyPattern<OpTy> {
     auto mul = op.getInput().template getDefiningOp<MulOp>();
     if (!mul)
       return rewriter.notifyMatchFailure(op, "the input is not a product");
+    // Where an op other than these reductions needs the product, moving the
+    // factor out of a max or min saves no multiply, and softmax(x * c)'s
+    // sum of exp(x * c - max(x * c)) would no longer read the max of its
+    // own input: its statistics would take two passes where an online
+    // softmax takes one.
+    if (isExtremum() &&
+        !llvm::all_of(mul->getUsers(),
+                      llvm::IsaPred<SumOp, MeanOp, MaxOp, MinOp>))
+      return rewriter.notifyMatchFailure(
+          op, "the product is needed elementwise: a max or min of it stays");
     for (Value factor : {mul.getRhs(), mul.getLhs()}) {
       Value x = getOtherOperand(mul, factor);
       std::optional<RewriteEffect> effect = effectOfMovingOut(factor);
@@ -330,6 +340,11 @@ struct ScaleOutOfReduction : public SimplifyPattern<OpTy> {
     }
     return rewriter.notifyMatchFailure(op,
                                        "no factor moves out of the reduction");
+  }
+
+  /// Whether the reduction is a max or a min.
+  static constexpr bool isExtremum() {
+    return std::is_same_v<OpTy, MaxOp> || std::is_same_v<OpTy, MinOp>;
   }
 
   /// What moving `factor` out of the reduction changes, or nothing if it

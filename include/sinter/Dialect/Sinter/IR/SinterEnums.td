@@ -63,7 +63,11 @@ def Sinter_KernelStrategy : I32EnumAttr<"KernelStrategy",
      I32EnumAttrCase<"split_welford", 6>,
      // Several short rows per warp: a group of `block` lanes (1 to 16, a
      // power of two) per row, the row held in registers.
-     I32EnumAttrCase<"subwarp_per_row", 7>]> {
+     I32EnumAttrCase<"subwarp_per_row", 7>,
+     // A split reduction whose maxima and the sums of exp(x - max) around
+     // them (softmax's statistics, over the same dims) are one pass of
+     // online softmax states (max, sum), the sum rescaled as the max grows.
+     I32EnumAttrCase<"split_online_softmax", 8>]> {
   let cppNamespace = "::mlir::sinter";
 }
 

@@ -31,6 +31,15 @@ namespace mlir::sinter {
 ReductionGeometry classifyReduction(ArrayRef<int64_t> shape,
                                     ArrayRef<int64_t> dims);
 
+/// Whether `strategy` splits each reduction over many blocks: per-slice
+/// partials, an ordered fold, then an apply step (split_reduction, and
+/// split_welford and split_online_softmax, which pair statistics).
+inline bool isSplitStrategy(KernelStrategy strategy) {
+  return strategy == KernelStrategy::split_reduction ||
+         strategy == KernelStrategy::split_welford ||
+         strategy == KernelStrategy::split_online_softmax;
+}
+
 } // namespace mlir::sinter
 
 /// The op classes of SinterInterfaces.td (Sinter_ElementwiseUnary, ...):

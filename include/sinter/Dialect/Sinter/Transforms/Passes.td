@@ -159,7 +159,8 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     leading, middle, strided, all), the strategy (elementwise,
     subwarp_per_row, warp_per_row, block_per_row, row_by_length,
     split_reduction, split_welford when a mean and the variance around it
-    share one pass, library_gemm), the block shape, the vector width, the
+    share one pass, split_online_softmax when a max and the sum of
+    exp(x - max) do, library_gemm), the block shape, the vector width, the
     operands cached (in registers where `registers` says so, else in shared
     memory), how many times each input element is read from HBM, the
     launches, for a GEMM the epilogue form (library or generated), and the
