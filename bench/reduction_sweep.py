@@ -95,6 +95,14 @@ def row_cases():
     cases.append(case("softmax", f"softmax_first_{shape_name(shape)}",
                       ["return softmax(x, dim=0)"], {"x": shape},
                       "torch.softmax(x, dim=0)"))
+    # logsumexp (a cross-entropy's normalizer) over long rows, few longer
+    # rows and the columns.
+    for shape, dim in (([N >> 16, 1 << 16], 1), ([N >> 20, 1 << 20], 1),
+                       ([N >> 12, 1 << 12], 0)):
+        where = "last" if dim == 1 else "first"
+        cases.append(case("logsumexp", f"logsumexp_{where}_{shape_name(shape)}",
+                          [f"return logsumexp(x, dim={dim})"], {"x": shape},
+                          f"torch.logsumexp(x, dim={dim})"))
     for length in lengths:
         shape = [N // length, length]
         tag = shape_name(shape)

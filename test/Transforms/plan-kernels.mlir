@@ -411,6 +411,42 @@ func.func @split_online_softmax_in_fold(%x: tensor<?x64xf32>) -> tensor<1x64xf32
 
 // -----
 
+// logsumexp's shift clamps the max to the finite range: its sum of
+// exp(x - clamp(max)) still pairs with the max (one pass, one fold).
+// CHECK-LABEL: func.func @split_online_softmax_clamped
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = leading
+// CHECK-SAME: passes = 1, launches = 2
+// CHECK-SAME: apply_in_fold = true>
+func.func @split_online_softmax_clamped(%x: tensor<?x64xf32>) -> tensor<1x64xf32> {
+  %m = sinter.max %x dims [0] keepdim : tensor<?x64xf32>
+  %c = sinter.clamp %m min = -3.4028234663852886E+38 max = 3.4028234663852886E+38 : tensor<1x64xf32>
+  %d = sinter.sub %x, %c : tensor<?x64xf32>, tensor<1x64xf32>
+  %e = sinter.exp %d : tensor<?x64xf32>
+  %s = sinter.sum %e dims [0] keepdim : tensor<?x64xf32>
+  %l = sinter.log %s : tensor<1x64xf32>
+  %y = sinter.add %l, %c : tensor<1x64xf32>, tensor<1x64xf32>
+  return %y : tensor<1x64xf32>
+}
+
+// -----
+
+// A clamp to other bounds is no logsumexp shift: two folds.
+// CHECK-LABEL: func.func @split_softmax_other_clamp
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading
+// CHECK-SAME: passes = 2, launches = 5
+func.func @split_softmax_other_clamp(%x: tensor<?x64xf32>) -> tensor<1x64xf32> {
+  %m = sinter.max %x dims [0] keepdim : tensor<?x64xf32>
+  %c = sinter.clamp %m min = -1.0 max = 1.0 : tensor<1x64xf32>
+  %d = sinter.sub %x, %c : tensor<?x64xf32>, tensor<1x64xf32>
+  %e = sinter.exp %d : tensor<?x64xf32>
+  %s = sinter.sum %e dims [0] keepdim : tensor<?x64xf32>
+  %l = sinter.log %s : tensor<1x64xf32>
+  %y = sinter.add %l, %c : tensor<1x64xf32>, tensor<1x64xf32>
+  return %y : tensor<1x64xf32>
+}
+
+// -----
+
 // Softmax over few long rows: the statistics in one pass of online softmax
 // states split over many blocks, then the apply step reads x once more
 // (two passes, where a max, then a sum of exp, took three).

@@ -51,6 +51,9 @@ struct ColumnReduction {
   /// of the states.
   std::optional<size_t> second;
   SinglePassForm pairForm = SinglePassForm::Welford;
+  /// Whether the second statistic is logsumexp's sum of exp(x - clamp(max))
+  /// (SinglePassPair::clampedMax).
+  bool clampedMax = false;
   /// Whether the states of the first statistic of its pair compute this
   /// one: it has no kernels of its own.
   bool computedByFirst = false;

@@ -125,9 +125,14 @@ static std::string storeColumn(const ColumnReduction &reduction,
                                StringRef indent) {
   std::string text;
   if (second && reduction.pairs(SinglePassForm::OnlineSoftmax))
-    // The max is exact; the sum of exp(x - max), in double, rounds once.
+    // The max is exact; the sum of exp(x - max), in double, rounds once
+    // (logsumexp's is of exp(x - clamp(max))).
     return indent.str() + "stats[p] = total.max;\n" + indent.str() +
-           "sum_exp[p] = static_cast<float>(total.sum);\n";
+           "sum_exp[p] = static_cast<float>(" +
+           (reduction.clampedMax
+                ? "dev::onlineSoftmaxSumAtFinite(total.max, total.sum)"
+                : "total.sum") +
+           ");\n";
   if (second) {
     // M2 is the sum of squared deviations; their mean divides it.
     // The states are in double (see writeFinalKernel): one rounding each.
@@ -396,6 +401,7 @@ cuda::generateColumnReduction(EmitterContext &context,
       continue;
     owner->second = index;
     owner->pairForm = *pairForm;
+    owner->clampedMax = pair->clampedMax;
     owner->combiner = *pairForm == SinglePassForm::Welford
                           ? "dev::ColumnWelfordOp"
                           : "dev::OnlineSoftmaxDoubleOp";

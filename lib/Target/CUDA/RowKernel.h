@@ -65,6 +65,9 @@ struct RowReduction {
   /// single_pass: the sum of a softmax, the variance of a mean), and how.
   RowReduction *fusedOuter = nullptr;
   SinglePassForm form = SinglePassForm::OnlineSoftmax;
+  /// Whether the outer statistic of its pair is logsumexp's sum of
+  /// exp(x - clamp(max)) (SinglePassPair::clampedMax).
+  bool clampedMax = false;
   /// Whether another reduction's pass computes this one.
   bool fusedIntoInner = false;
 

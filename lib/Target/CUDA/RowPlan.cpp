@@ -144,6 +144,7 @@ static void pairSinglePassReductions(std::vector<RowReduction> &reductions) {
           inner.groupSize == outer.groupSize && !inner.fusedOuter) {
         inner.fusedOuter = &outer;
         inner.form = pair->form;
+        inner.clampedMax = pair->clampedMax;
         outer.fusedIntoInner = true;
       }
   }

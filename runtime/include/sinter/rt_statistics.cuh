@@ -151,6 +151,18 @@ SINTER_RT_HOST_DEVICE Real onlineSoftmaxRescale(Real sum, float from,
                                             static_cast<double>(to)));
 }
 
+/// logsumexp's sum of exp(value - clamp(max)), the max clamped to the
+/// finite range, from an online softmax state's \p max and \p sum of
+/// exp(value - max): the same where the max is finite; 0 where it is -inf
+/// (every value is, or there are none); inf where it is +inf (no value is
+/// NaN: the max would be), where the state's sum is NaN.
+template <typename Real>
+SINTER_RT_HOST_DEVICE Real onlineSoftmaxSumAtFinite(float max, Real sum) {
+  return max == -INFINITY  ? Real(0)
+         : max == INFINITY ? static_cast<Real>(INFINITY)
+                           : sum;
+}
+
 /// Adds the value \p x to \p state: one exp per value.
 SINTER_RT_HOST_DEVICE OnlineSoftmax onlineSoftmaxPush(OnlineSoftmax state,
                                                       float x) {

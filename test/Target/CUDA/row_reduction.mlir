@@ -460,7 +460,8 @@ module @split_odd_reshape {
 // Softmax over rows of 100000 (too long for shared memory): the max and
 // the sum of exp(x - max) in one pass (online softmax), then the output
 // pass; x is read twice. The float4 loop pushes each group of four at
-// once. The team reduces the max, then the threads' sums rescaled to it.
+// once. The team reduces the max, then the threads' sums rescaled to it
+// (in double, rounded once).
 // CHECK: one block of 1024 threads per row, rows re-read (too long for shared memory)
 // CHECK: dev::OnlineSoftmax [[ACC:acc[0-9]+]] = dev::OnlineSoftmaxOp::identity();
 // CHECK: float [[FOUR:four[0-9]+]][4];
@@ -469,7 +470,7 @@ module @split_odd_reshape {
 // CHECK: if (!vec) {
 // CHECK: [[ACC]] = dev::onlineSoftmaxPush([[ACC]], v{{[0-9]+}});
 // CHECK: const float [[MAX:red[0-9]+]] = teamReduce<kThreads, dev::MaxOp>([[ACC]].max);
-// CHECK-NEXT: const float [[SUM:red[0-9]+]] = teamReduce<kThreads, dev::SumOp>([[ACC]].sum * dev::onlineSoftmaxScale([[ACC]].max, [[MAX]]));
+// CHECK-NEXT: const float [[SUM:red[0-9]+]] = static_cast<float>(teamReduce<kThreads, dev::SumDoubleOp>(dev::onlineSoftmaxRescale(static_cast<double>([[ACC]].sum), [[ACC]].max, [[MAX]])));
 // CHECK-NOT: teamReduce
 // CHECK: - [[MAX]];
 // CHECK: / [[SUM]];

@@ -36,17 +36,38 @@ static MeanOp matchWelford(ReductionOpInterface second) {
                                                                  : MeanOp();
 }
 
+/// The max that `shift` clamps to the finite range of its element type
+/// (logsumexp's shift, see Decompose.cpp), if it does.
+static MaxOp matchMaxClampedToFinite(Value shift) {
+  auto clamp = shift.getDefiningOp<ClampOp>();
+  if (!clamp || !clamp.getMin() || !clamp.getMax())
+    return MaxOp();
+  auto type =
+      cast<FloatType>(cast<ShapedType>(shift.getType()).getElementType());
+  double largest =
+      APFloat::getLargest(type.getFloatSemantics()).convertToDouble();
+  if (clamp.getMin()->convertToDouble() != -largest ||
+      clamp.getMax()->convertToDouble() != largest)
+    return MaxOp();
+  return clamp.getInput().getDefiningOp<MaxOp>();
+}
+
 std::optional<SinglePassPair>
 mlir::sinter::matchSinglePassPair(Operation *second) {
   if (!isa<SumOp, MeanOp>(second))
     return std::nullopt;
-  // sum(exp(x - m)) with m = max(x).
+  // sum(exp(x - m)) with m = max(x), or clamped to the finite range.
   if (auto sum = dyn_cast<SumOp>(second)) {
     auto exp = sum.getInput().getDefiningOp<ExpOp>();
     auto sub = exp ? exp->getOperand(0).getDefiningOp<SubOp>() : SubOp();
     auto max = sub ? sub.getRhs().getDefiningOp<MaxOp>() : MaxOp();
+    bool clamped = false;
+    if (sub && !max) {
+      max = matchMaxClampedToFinite(sub.getRhs());
+      clamped = static_cast<bool>(max);
+    }
     if (max && isKeptStatisticOf(max, sub.getLhs(), sum))
-      return SinglePassPair{max, sum, SinglePassForm::OnlineSoftmax};
+      return SinglePassPair{max, sum, SinglePassForm::OnlineSoftmax, clamped};
   }
   // mean(d * d) or sum(d * d) with d = x - m and m = mean(x).
   if (MeanOp mean = matchWelford(cast<ReductionOpInterface>(second)))

@@ -309,13 +309,19 @@ struct DecomposeLogsumexp : public DecomposePattern<LogsumexpOp> {
     ArrayRef<int64_t> dims = op.getDims();
     bool keepdim = op.getKeepdim();
     Value kept = clampToFinite(b, MaxOp::create(b, x, dims, /*keepdim=*/true));
+    // Without keepdim the result is reshaped to drop the reduced dims, so
+    // that one max pairs with the sum (an online softmax pass); where a
+    // reshape could not drop several dynamic dims, the sum drops them and
+    // the maximum is taken again in the reduced shape.
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    bool reshape = !keepdim && isReshapeTarget(shape);
     Value sum = SumOp::create(b, ExpOp::create(b, SubOp::create(b, x, kept)),
-                              dims, keepdim);
-    // Without keepdim the maximum is taken again in the reduced shape, which
-    // needs no reshape (that could not drop several dynamic dims).
-    Value max =
-        keepdim ? kept : clampToFinite(b, MaxOp::create(b, x, dims, keepdim));
-    return AddOp::create(b, max, LogOp::create(b, sum));
+                              dims, keepdim || reshape);
+    Value max = keepdim || reshape
+                    ? kept
+                    : clampToFinite(b, MaxOp::create(b, x, dims, keepdim));
+    Value result = AddOp::create(b, max, LogOp::create(b, sum));
+    return reshape ? createReshape(b, b.getLoc(), result, shape) : result;
   }
 };
 

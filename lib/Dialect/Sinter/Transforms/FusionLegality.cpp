@@ -208,11 +208,28 @@ Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
                : Legality::reject("reduces other dims than the kernel's "
                                   "statistics");
   }
-  if (!isElementwiseOp(op))
-    return Legality::reject("is not elementwise");
   auto isStatistic = [&](Value value) {
     return isColumnStatistic(getFusionShape(value), full, reduced);
   };
+  // A reshape of a statistic that only drops its unit dims (logsumexp
+  // without keepdim) keeps its elements in order: the fold writes them.
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    auto withoutUnitDims = [](ArrayRef<int64_t> shape) {
+      SmallVector<int64_t> sizes;
+      llvm::copy_if(shape, std::back_inserter(sizes),
+                    [](int64_t size) { return size != 1; });
+      return sizes;
+    };
+    ArrayRef<int64_t> shape = getFusionShape(reshape.getResult());
+    return isStatistic(reshape.getInput()) &&
+                   withoutUnitDims(shape) ==
+                       withoutUnitDims(getFusionShape(reshape.getInput()))
+               ? Legality()
+               : Legality::reject("is a reshape other than of a statistic "
+                                  "to its sizes without unit dims");
+  }
+  if (!isElementwiseOp(op))
+    return Legality::reject("is not elementwise");
   auto isFullSize = [&](Value value) { return getFusionShape(value) == full; };
   Value result = op->getResult(0);
   bool resultIsStatistic = isStatistic(result);
