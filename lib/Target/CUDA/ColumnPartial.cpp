@@ -161,10 +161,18 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   const std::string positions = reduction.positions.str();
   // Argmax and argmin give the same result in any order: they need no
   // blocked runs (three registers fewer a column: 53 a thread, not 64).
+  // The online softmax states of a thread's columns (chunks of 4 or 8
+  // values a column) push each chunk's values into one state
+  // (OnlineSoftmaxAccumulator; its sum is a double); those of a row split
+  // over its block (chunks of 16 or 8) combine a state per chunk.
   const bool exact = reduction.info.isArg();
-  writer.line((exact ? "dev::ExactAccumulator<" : "dev::Accumulator<") +
-              reduction.combiner + ", " + accType + "> accumulator" +
-              (columnRuns ? "[4]" : "") + ";");
+  const bool pushChunks = reduction.pairs(SinglePassForm::OnlineSoftmax) &&
+                          reduction.columnsPerBlock > 1;
+  const std::string accumulator =
+      pushChunks ? "dev::OnlineSoftmaxAccumulator"
+                 : (exact ? "dev::ExactAccumulator<" : "dev::Accumulator<") +
+                       reduction.combiner + ", " + accType + ">";
+  writer.line(accumulator + " accumulator" + (columnRuns ? "[4]" : "") + ";");
   // A block covers `columns` columns; its threads split into `lanes` lanes
   // of adjacent columns (4 a thread with column runs; or, for one column,
   // adjacent reduced elements).
@@ -254,10 +262,15 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   if (columnRuns) {
     writer.line("#pragma unroll");
     writer.line("for (int l = 0; l < 4; ++l)");
-    writer.line("  accumulator[l].push(" +
-                getChunkTree(reduction, "chunk + " + loads + " * l", loads,
-                             "q0", "step", "1") +
-                ");");
+    writer.line(pushChunks
+                    ? "  accumulator[l].pushChunk<" + loads + ">(chunk + " +
+                          loads + " * l, rows);"
+                    : "  accumulator[l].push(" +
+                          getChunkTree(reduction, "chunk + " + loads + " * l",
+                                       loads, "q0", "step", "1") +
+                          ");");
+  } else if (pushChunks) {
+    writer.line("accumulator.pushChunk<" + chunkSize + ">(chunk, rows);");
   } else {
     writer.line(
         "accumulator.push(" +

@@ -134,7 +134,8 @@ shuffle(OnlineSoftmaxDouble v, int lane, unsigned mask = kFullWarpMask,
 /// The online softmax state of \p values[0] .. values[count - 1] (1 <= count
 /// <= kCount; the values beyond are -inf): their max, then the sum of
 /// exp(value - max), each as a fixed tree in registers (the sum in float,
-/// widened). One exp per value, without a rescaling per value.
+/// widened). A partial kernel's thread of a row split over its block
+/// combines one per chunk (OnlineSoftmaxDoubleOp, in blocked runs).
 template <int kCount>
 SINTER_RT_HOST_DEVICE OnlineSoftmaxDouble
 onlineSoftmaxOfChunk(const float *values, int count) {
@@ -145,6 +146,34 @@ onlineSoftmaxOfChunk(const float *values, int count) {
     exps[i] = i < count ? onlineSoftmaxScale(values[i], max) : 0.f;
   return {max, treeCombine<SumOp, kCount>(exps)};
 }
+
+/// A partial kernel thread's online softmax state for one of its columns
+/// (chunks of 4 or 8 values): each chunk rescales the sum
+/// only where it raises the max (in double), then adds the exp of each
+/// value against that max. A state per chunk of 4, combined, took a double
+/// exp per chunk and ran a softmax over the columns of [16384, 4096] at
+/// 0.52 of copy on the H100 (0.59 so); for chunks of 16 along the rows the
+/// states per chunk ran 3% faster (softmax over [64, 1048576]).
+struct OnlineSoftmaxAccumulator {
+  OnlineSoftmaxDouble state = OnlineSoftmaxDoubleOp::identity();
+
+  /// Adds \p values[0] .. values[count - 1] (1 <= count <= kCount; the
+  /// values beyond are -inf): their max as a fixed tree, then their exps
+  /// against the new max as one, in float.
+  template <int kCount>
+  SINTER_RT_HOST_DEVICE void pushChunk(const float *values, int count) {
+    const float max = maximum(state.max, treeCombine<MaxOp, kCount>(values));
+    float exps[kCount];
+    SINTER_RT_UNROLL
+    for (int i = 0; i < kCount; ++i)
+      exps[i] = i < count ? onlineSoftmaxScale(values[i], max) : 0.f;
+    state = {max, onlineSoftmaxRescale(state.sum, state.max, max) +
+                      static_cast<double>(treeCombine<SumOp, kCount>(exps))};
+  }
+
+  /// The state of every value pushed (the identity of none).
+  SINTER_RT_HOST_DEVICE OnlineSoftmaxDouble result() const { return state; }
+};
 
 /// The interface of Accumulator without its blocked runs, for the combiners
 /// whose result does not depend on the order (max, min, argmax, argmin):
