@@ -308,6 +308,7 @@ template <typename OpTy> struct MergeClamps : public SimplifyPattern<OpTy> {
 
 /// sum(x * c) = sum(x) * c, mean likewise, for a scalar c; max(x * c) =
 /// max(x) * c, min likewise, for a constant c > 0 (rounding is monotonic)
+/// where only reductions read x * c
 template <typename OpTy>
 struct ScaleOutOfReduction : public SimplifyPattern<OpTy> {
   using SimplifyPattern<OpTy>::SimplifyPattern;
