@@ -81,7 +81,7 @@ static const llvm::StringSet<> &getReservedWords() {
         // parameters sit beside the model's buffers and dims
         // (ColumnPartial.cpp, ColumnReduction.cpp).
         "q0", "step", "chunk", "first", "accumulator", "fold", "tickets",
-        "stats", "variance"};
+        "stats", "variance", "sum_exp"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :

@@ -13,6 +13,7 @@
 #include "FusionLegality.h"
 
 #include "sinter/Dialect/Sinter/Transforms/CostModel.h"
+#include "sinter/Dialect/Sinter/Transforms/RewriteUtils.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
@@ -214,16 +215,11 @@ Legality mlir::sinter::fitsColumns(Operation *op, ArrayRef<int64_t> full,
   // A reshape of a statistic that only drops its unit dims (logsumexp
   // without keepdim) keeps its elements in order: the fold writes them.
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    auto withoutUnitDims = [](ArrayRef<int64_t> shape) {
-      SmallVector<int64_t> sizes;
-      llvm::copy_if(shape, std::back_inserter(sizes),
-                    [](int64_t size) { return size != 1; });
-      return sizes;
-    };
-    ArrayRef<int64_t> shape = getFusionShape(reshape.getResult());
     return isStatistic(reshape.getInput()) &&
-                   withoutUnitDims(shape) ==
-                       withoutUnitDims(getFusionShape(reshape.getInput()))
+                   getSizesWithoutUnitDims(
+                       getFusionShape(reshape.getResult())) ==
+                       getSizesWithoutUnitDims(
+                           getFusionShape(reshape.getInput()))
                ? Legality()
                : Legality::reject("is a reshape other than of a statistic "
                                   "to its sizes without unit dims");

@@ -17,6 +17,7 @@
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 #include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 #include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
+#include "sinter/Dialect/Sinter/Transforms/RewriteUtils.h"
 
 using namespace mlir;
 using namespace mlir::sinter;
@@ -145,10 +146,7 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
   // not) reads the inputs once more. When every output is one, the fold of
   // a kernel with one fold computes them.
   auto withoutUnitDims = [](Value value) {
-    SmallVector<int64_t> sizes;
-    llvm::copy_if(getShape(value), std::back_inserter(sizes),
-                  [](int64_t size) { return size != 1; });
-    return sizes;
+    return getSizesWithoutUnitDims(getShape(value));
   };
   // A symbolic size matches the statistics' only where the output is
   // computed from them (elementwise ops broadcast equal sizes), not where

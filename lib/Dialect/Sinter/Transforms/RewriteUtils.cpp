@@ -84,6 +84,14 @@ bool mlir::sinter::isReshapeTarget(ArrayRef<int64_t> shape) {
   return llvm::count_if(shape, ShapedType::isDynamic) <= 1;
 }
 
+SmallVector<int64_t>
+mlir::sinter::getSizesWithoutUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> sizes;
+  llvm::copy_if(shape, std::back_inserter(sizes),
+                [](int64_t size) { return size != 1; });
+  return sizes;
+}
+
 /// Returns true if `argument` is an argument of a function that the model
 /// signature marks as a param.
 static bool isParamArgument(BlockArgument argument) {

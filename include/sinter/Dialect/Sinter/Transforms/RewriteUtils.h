@@ -67,6 +67,10 @@ bool broadcastsTo(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
 /// one dynamic dim.
 bool isReshapeTarget(ArrayRef<int64_t> shape);
 
+/// Returns the sizes of `shape` other than the static 1s: two shapes with
+/// the same hold the same elements in the same order.
+SmallVector<int64_t> getSizesWithoutUnitDims(ArrayRef<int64_t> shape);
+
 /// Returns true if a rewrite that computes `reduction`'s result with its
 /// reduced dims kept can reach the result: it keeps them too, or a reshape
 /// can drop them (isReshapeTarget).
