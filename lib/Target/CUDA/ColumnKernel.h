@@ -147,6 +147,14 @@ LogicalResult writeFoldEpilogue(EmitterContext &context,
                                 const EvalKernel &apply, ColumnReduction &owner,
                                 const ColumnReduction *second);
 
+/// The statements that finish column `p` from its `total` (of the fold's
+/// type, or the partials'): the mean's division, the store of the result
+/// (the index, for argmax/argmin; both statistics of a pair, the second's
+/// being `second` if not null), then under apply_in_fold the apply step's
+/// outputs there, at `indent`.
+std::string finishColumn(const ColumnReduction &reduction,
+                         const ColumnReduction *second, StringRef indent);
+
 /// The code that ends a partial kernel of `reduction` (and of `second`,
 /// which its states compute, if not null) under last_block_folds: the last
 /// block of the column group folds every slice's partials of its columns

@@ -108,11 +108,9 @@ static bool useLaneFold(const ColumnReduction &reduction) {
 static std::string storeColumn(const ColumnReduction &reduction,
                                const ColumnReduction *second, StringRef indent);
 
-/// The statements that finish column `p` (storeColumn), then compute the
-/// apply step's outputs there under apply_in_fold, at `indent`.
-static std::string finishColumn(const ColumnReduction &reduction,
-                                const ColumnReduction *second,
-                                StringRef indent) {
+std::string cuda::finishColumn(const ColumnReduction &reduction,
+                               const ColumnReduction *second,
+                               StringRef indent) {
   std::string text = storeColumn(reduction, second, indent);
   for (StringRef line : llvm::split(StringRef(reduction.epilogue), '\n'))
     if (!line.empty())
@@ -312,8 +310,9 @@ std::string cuda::writeLastBlockFold(const ColumnReduction &reduction,
   // fold as a fixed tree.
   CodeWriter writer;
   writer.line("// The last block of the column group to finish folds every "
-              "slice's partials.");
-  writer.line("if (!dev::arrivesLast(tickets))");
+              "slice's partials");
+  writer.line("// (one slice stored its results above).");
+  writer.line("if (splits == 1 || !dev::arrivesLast(tickets))");
   writer.line("  return;");
   writer.openScope();
   writer.line("const int64_t p = static_cast<int64_t>(blockIdx.x) * " +

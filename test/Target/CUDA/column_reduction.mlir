@@ -200,8 +200,8 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: const int64_t step = splits * 1;
 // CHECK-NEXT: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 1 + threadIdx.x / 256; q0 < B; q0 += 8 * step) {
 // CHECK-NOT: __shared__
-// CHECK: if (column < 2001)
-// CHECK-NEXT: partial[blockIdx.y * 2001 + column] = acc;
+// CHECK: if (column < 2001) {
+// CHECK-NEXT: partial[blockIdx.y * 2001 + column] = total;
 // CHECK-LABEL: column_sum_k0_column_reduction_final0(
 // CHECK: __shared__ double lanes[8][32];
 // CHECK: const int64_t p = p0 + threadIdx.x % 32;
@@ -389,18 +389,27 @@ module @nchw_batch_norm attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: // ===== welford_fold.h =====
 // A static var over the first dim of [20, 3]: one slice a column, so the
 // plan's last_block_folds (wide states fold in the last block only so). The
-// partial kernel takes the results and the tickets; its last block to
-// finish (the only one) folds the Welford states of its 4 columns in 64
-// lanes of slices (read from L2, in double; foldLanes returns one slice as
-// it is) and rounds once: one launch, no final kernel.
+// partial kernel takes the results and the tickets. Launched with one slice,
+// a block stores its columns' results itself, and no block folds; with more
+// slices, the last block of a column group to finish folds the Welford
+// states of its 4 columns in 64 lanes of slices (read from L2, in double)
+// and rounds once: one launch, no final kernel.
 // CHECK-LABEL: welford_fold_k0_column_reduction_partial0(
 // CHECK-NEXT: const float *__restrict__ x, dev::Welford *__restrict__ partial,
 // CHECK-NEXT: float *__restrict__ stats, float *__restrict__ variance,
 // CHECK-NEXT: unsigned *__restrict__ tickets, int64_t splits) {
-// CHECK: partial[blockIdx.y * 3 + first] = total;
+// CHECK: if (splits > 1) {
+// CHECK-NEXT: partial[blockIdx.y * 3 + first] = total;
+// CHECK-NEXT: } else {
+// CHECK-NEXT: // One slice: the block's total is its column's result.
+// CHECK-NEXT: const int64_t p = first;
+// CHECK-NEXT: stats[p] = static_cast<float>(total.mean);
+// CHECK-NEXT: variance[p] = static_cast<float>(total.m2 / static_cast<double>(20));
 // CHECK-NEXT: }
-// CHECK-NEXT: // The last block of the column group to finish folds every slice's partials.
-// CHECK-NEXT: if (!dev::arrivesLast(tickets))
+// CHECK-NEXT: }
+// CHECK-NEXT: // The last block of the column group to finish folds every slice's partials
+// CHECK-NEXT: // (one slice stored its results above).
+// CHECK-NEXT: if (splits == 1 || !dev::arrivesLast(tickets))
 // CHECK-NEXT: return;
 // CHECK: const int64_t p = static_cast<int64_t>(blockIdx.x) * 4 + threadIdx.x % 4;
 // CHECK-NEXT: dev::Accumulator<dev::WelfordDoubleOp, dev::WelfordDouble> fold;

@@ -358,8 +358,8 @@ module @long_rows attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-LABEL: // ===== few_long_rows.h =====
 // 16 rows of 100000 (fewer than two per SM): each row is split over many
 // blocks, whose threads split its elements in runs of 4 (float4) and sum
-// them in double over the block; the last block of each row to finish
-// folds the row's partials in slice order (in double, rounded once): no
+// them in double over the block (one block a row stores its sum itself);
+// the last block of each row to finish folds the row's partials in slice order (in double, rounded once): no
 // final kernel. Then the apply step over every element.
 // CHECK: //   few_long_rows_k0_row_reduction: sum, div
 // CHECK-NEXT: //       1 reduction(s): per-slice partials, ordered fold, then pointwise apply
@@ -368,7 +368,14 @@ module @long_rows attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: const int64_t column = blockIdx.x;
 // CHECK: const float4 x_run04 = vec ? dev::loadFloat4(x + [[I:i[0-9]+]])
 // CHECK: const double total = dev::blockReduce<256, dev::SumDoubleOp>(static_cast<double>(acc));
-// CHECK: if (!dev::arrivesLast(tickets))
+// CHECK-NEXT: if (threadIdx.x == 0) {
+// CHECK-NEXT: if (splits > 1) {
+// CHECK-NEXT: partial[blockIdx.y * 16 + column] = total;
+// CHECK-NEXT: } else {
+// CHECK-NEXT: // One slice: the block's total is its column's result.
+// CHECK-NEXT: const int64_t p = column;
+// CHECK-NEXT: stats[p] = static_cast<float>(total);
+// CHECK: if (splits == 1 || !dev::arrivesLast(tickets))
 // CHECK-NEXT: return;
 // CHECK: fold.push(dev::loadFromL2(partial + s * 16 + p));
 // CHECK: double total = dev::foldLanes<256, 1, dev::SumDoubleOp>(fold.result(), splits);
