@@ -116,25 +116,72 @@ func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tenso
 
 // -----
 
-// Rows of 65536 do not fit in shared memory: 1024 threads per row, every
-// pass (the mean, then the centered output) reads HBM: two reads, with
-// 16-byte vectors (rows of a multiple of 4 start aligned).
+// Rows of 524288 (2 MiB) do not fit in shared memory, not even in that of
+// a cluster of 8 blocks: 1024 threads per row, every pass (the mean, then
+// the centered output) reads HBM: two reads, with 16-byte vectors (rows of
+// a multiple of 4 start aligned).
 // CHECK-LABEL: func.func @long_rows
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none>
-func.func @long_rows(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<1024x65536xf32>
-  %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
-  return %d : tensor<1024x65536xf32>
+func.func @long_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<1024x524288xf32>
+  %d = sinter.sub %x, %m : tensor<1024x524288xf32>, tensor<1024x1xf32>
+  return %d : tensor<1024x524288xf32>
 }
 
 // -----
 
-// Softmax over 1024 rows of 65536: the rows do not fit in shared memory, so
-// the max and the sum of exp(x - max) are computed in one pass (online
+// Softmax over 1024 rows of 524288: the rows do not fit in shared memory,
+// so the max and the sum of exp(x - max) are computed in one pass (online
 // softmax), and the output pass reads the row again: two reads, not three.
 // CHECK-LABEL: func.func @online_softmax
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
-func.func @online_softmax(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
+func.func @online_softmax(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<1024x524288xf32>
+  %d = sinter.sub %x, %m : tensor<1024x524288xf32>, tensor<1024x1xf32>
+  %e = sinter.exp %d : tensor<1024x524288xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<1024x524288xf32>
+  %y = sinter.div %e, %s : tensor<1024x524288xf32>, tensor<1024x1xf32>
+  return %y : tensor<1024x524288xf32>
+}
+
+// -----
+
+// Instance norm over 512 rows of 524288: the mean and the mean of squared
+// deviations in one pass (Welford), then the normalizing pass.
+// CHECK-LABEL: func.func @welford
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
+func.func @welford(%x: tensor<512x524288xf32>) -> tensor<512x524288xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<512x524288xf32>
+  %d = sinter.sub %x, %m : tensor<512x524288xf32>, tensor<512x1xf32>
+  %sq = sinter.mul %d, %d : tensor<512x524288xf32>, tensor<512x524288xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<512x524288xf32>
+  %y = sinter.div %d, %v : tensor<512x524288xf32>, tensor<512x1xf32>
+  return %y : tensor<512x524288xf32>
+}
+
+// -----
+
+// A sum of (x - mean) * x, not of squared deviations (whose sum is
+// Welford's M2, a single-pass pair): two passes and the output pass.
+// CHECK-LABEL: func.func @no_single_pass
+// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, passes = 3, launches = 1, epilogue = none>}
+func.func @no_single_pass(%x: tensor<512x524288xf32>) -> tensor<512x524288xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<512x524288xf32>
+  %d = sinter.sub %x, %m : tensor<512x524288xf32>, tensor<512x1xf32>
+  %sq = sinter.mul %d, %x : tensor<512x524288xf32>, tensor<512x524288xf32>
+  %v = sinter.sum %sq dims [1] keepdim : tensor<512x524288xf32>
+  %y = sinter.div %d, %v : tensor<512x524288xf32>, tensor<512x1xf32>
+  return %y : tensor<512x524288xf32>
+}
+
+// -----
+
+// Softmax over 1024 rows of 65536 (256 KiB): too long for one block's
+// shared memory, not for a cluster of 4 blocks of 512 threads, each of
+// which caches a slice of 64 KiB: HBM is read once, with scalar loads.
+// CHECK-LABEL: func.func @cluster_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
+func.func @cluster_rows(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<1024x65536xf32>
   %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
   %e = sinter.exp %d : tensor<1024x65536xf32>
@@ -145,32 +192,47 @@ func.func @online_softmax(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> 
 
 // -----
 
-// Instance norm over 512 rows of 65536: the mean and the mean of squared
-// deviations in one pass (Welford), then the normalizing pass.
-// CHECK-LABEL: func.func @welford
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
-func.func @welford(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<512x65536xf32>
-  %d = sinter.sub %x, %m : tensor<512x65536xf32>, tensor<512x1xf32>
-  %sq = sinter.mul %d, %d : tensor<512x65536xf32>, tensor<512x65536xf32>
-  %v = sinter.mean %sq dims [1] keepdim : tensor<512x65536xf32>
-  %y = sinter.div %d, %v : tensor<512x65536xf32>, tensor<512x1xf32>
-  return %y : tensor<512x65536xf32>
+// Rows of 49154 (twice an odd number): 4 blocks do not divide them, 2 do,
+// with slices of 96 KiB (under the 160 KiB a block may use); a symbolic
+// row count and a per-row output (the mean) beside the whole rows.
+// CHECK-LABEL: func.func @cluster_of_two
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 2>
+func.func @cluster_of_two(%x: tensor<?x49154xf32>) -> (tensor<?x49154xf32>, tensor<?x1xf32>) {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x49154xf32>
+  %d = sinter.sub %x, %m : tensor<?x49154xf32>, tensor<?x1xf32>
+  return %d, %m : tensor<?x49154xf32>, tensor<?x1xf32>
 }
 
 // -----
 
-// A sum of (x - mean) * x, not of squared deviations (whose sum is
-// Welford's M2, a single-pass pair): two passes and the output pass.
-// CHECK-LABEL: func.func @no_single_pass
-// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, passes = 3, launches = 1, epilogue = none>}
-func.func @no_single_pass(%x: tensor<512x65536xf32>) -> tensor<512x65536xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<512x65536xf32>
-  %d = sinter.sub %x, %m : tensor<512x65536xf32>, tensor<512x1xf32>
-  %sq = sinter.mul %d, %x : tensor<512x65536xf32>, tensor<512x65536xf32>
-  %v = sinter.sum %sq dims [1] keepdim : tensor<512x65536xf32>
-  %y = sinter.div %d, %v : tensor<512x65536xf32>, tensor<512x1xf32>
-  return %y : tensor<512x65536xf32>
+// logsumexp over rows of 65536: the max and the sum of exp(x - max) in one
+// pass read HBM once already; no cluster (its barriers would cost more).
+// CHECK-LABEL: func.func @single_pass_reads_once
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, single_pass = true>
+func.func @single_pass_reads_once(%x: tensor<1024x65536xf32>) -> tensor<1024x1xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<1024x65536xf32>
+  %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
+  %e = sinter.exp %d : tensor<1024x65536xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<1024x65536xf32>
+  %l = sinter.log %s : tensor<1024x1xf32>
+  %y = sinter.add %l, %m : tensor<1024x1xf32>, tensor<1024x1xf32>
+  return %y : tensor<1024x1xf32>
+}
+
+// -----
+
+// An argmax beside the softmax: a cluster combines no (value, index)
+// pairs, so the rows are read twice (online softmax, then the output).
+// CHECK-LABEL: func.func @no_cluster_argmax
+// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
+func.func @no_cluster_argmax(%x: tensor<1024x65536xf32>) -> (tensor<1024x65536xf32>, tensor<1024xi64>) {
+  %m = sinter.max %x dims [1] keepdim : tensor<1024x65536xf32>
+  %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
+  %e = sinter.exp %d : tensor<1024x65536xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<1024x65536xf32>
+  %y = sinter.div %e, %s : tensor<1024x65536xf32>, tensor<1024x1xf32>
+  %a = sinter.argmax %x dims [1] : tensor<1024x65536xf32>
+  return %y, %a : tensor<1024x65536xf32>, tensor<1024xi64>
 }
 
 // -----

@@ -73,12 +73,16 @@ std::string cuda::formatList(StringRef head, ArrayRef<std::string> items,
 
 std::string cuda::formatLaunch(StringRef kernel, StringRef grid,
                                StringRef block, StringRef sharedBytes,
-                               ArrayRef<std::string> arguments,
-                               unsigned indent) {
+                               ArrayRef<std::string> arguments, unsigned indent,
+                               int64_t cluster) {
   SmallVector<std::string> items = {kernel.str(), grid.str(), block.str(),
                                     sharedBytes.str(), "stream"};
+  if (cluster > 1)
+    items.push_back(std::to_string(cluster));
   llvm::append_range(items, arguments);
-  return formatList("sinter::launchDependent(", items, ");", indent);
+  return formatList(cluster > 1 ? "sinter::launchClustered("
+                                : "sinter::launchDependent(",
+                    items, ");", indent);
 }
 
 std::string cuda::formatKernel(StringRef declarator, StringRef name,

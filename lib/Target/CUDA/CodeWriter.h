@@ -66,11 +66,12 @@ std::string formatList(StringRef head, ArrayRef<std::string> items,
 /// The statement that launches `kernel` over `grid` blocks of `block`
 /// threads with `sharedBytes` of dynamic shared memory on `stream`, passing
 /// `arguments`: sinter::launchDependent (sinter/rt_launch.cuh, programmatic
-/// dependent launch), as formatList lays it out at `indent` levels. The
-/// kernel must come from formatKernel.
+/// dependent launch), or sinter::launchClustered for clusters of `cluster`
+/// blocks, as formatList lays it out at `indent` levels. The kernel must
+/// come from formatKernel.
 std::string formatLaunch(StringRef kernel, StringRef grid, StringRef block,
                          StringRef sharedBytes, ArrayRef<std::string> arguments,
-                         unsigned indent);
+                         unsigned indent, int64_t cluster = 1);
 
 /// The definition of kernel `name`: `declarator` (`__global__ void ...`,
 /// after any template header) on its own line, the signature as formatList

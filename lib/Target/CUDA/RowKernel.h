@@ -113,11 +113,18 @@ struct RowPlan {
   /// (no separate scalar loop). `team` is the plan's static team.
   bool registerRows = false;
   int64_t team = 0;
+  /// The plan's cluster: the blocks that share each row (1: none). Block k
+  /// of a cluster caches and walks elements [k * S, (k + 1) * S) of the row
+  /// (S = getClusterSlice()), and each reduction combines over the cluster.
+  int64_t cluster = 1;
 
   /// The float4 groups of a row held in registers that one thread holds.
   int64_t groupsPerThread() const {
     return llvm::divideCeil(*staticRowLength / 4, team);
   }
+
+  /// The elements of a row that each block of a cluster holds and walks.
+  int64_t getClusterSlice() const { return *staticRowLength / cluster; }
 
   /// Whether the kernel takes the `vec` flag of its float4 paths.
   bool hasVectorPaths() const { return vectorDot || vectorRows; }
@@ -216,6 +223,13 @@ private:
   /// elements (a norm's weight), which a row in registers reads as float4.
   bool isRowParamLane(const Buffer &buffer, const Coords &coords);
   void writeCacheFill();
+  /// The header of the scalar loop over the positions `j` of a row of
+  /// `length`: the block's slice where a cluster shares rows of that length.
+  std::string getRowLoop(const DimExpr &length) const;
+  /// Whether a cluster shares rows of `length` (each block walks a slice).
+  bool isSliced(const DimExpr &length) const;
+  /// The elements of a row of `perRow` that one block caches, as C.
+  std::string getCachedFloats(const DimExpr &perRow) const;
   /// Loads the cached inputs' parts of the row into registers
   /// (RowVectors.cpp).
   void writeRegisterFill();

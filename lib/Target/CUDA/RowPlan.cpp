@@ -299,5 +299,24 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
                        "CUDA emitter: rows in registers need reductions over "
                        "whole rows of a static multiple of 4");
   }
+  // The plan's cluster: whole rows of a static length it divides, cached
+  // by slices, every reduction over whole rows.
+  plan.cluster = kernel.plan ? kernel.plan.getCluster() : 1;
+  if (plan.cluster > 1) {
+    bool sliced = plan.staticRowLength &&
+                  *plan.staticRowLength % plan.cluster == 0 &&
+                  !plan.cached.empty() && !plan.registerRows &&
+                  !plan.vectorRows && !plan.vectorDot &&
+                  llvm::all_of(plan.reductions, [&](RowReduction &reduction) {
+                    return reduction.isPerRow() && !reduction.isArg() &&
+                           reduction.groupSize ==
+                               DimExpr::constant(*plan.staticRowLength);
+                  });
+    if (!sliced)
+      return emitError(kernel.body->getParentOp()->getLoc(),
+                       "CUDA emitter: a cluster shares cached rows of a "
+                       "static length that it divides, every reduction over "
+                       "whole rows");
+  }
   return plan;
 }

@@ -158,15 +158,23 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
               "\n";
     sharedBytes = "sharedBytes";
   }
+  std::string grid =
+      "static_cast<unsigned>(blocks < INT32_MAX ? blocks : INT32_MAX)";
+  if (plan->cluster > 1) {
+    // A cluster of blocks a row, as many rows at once as the grid holds.
+    std::string cluster = std::to_string(plan->cluster);
+    launch += "  const int64_t clusters = rows < INT32_MAX / " + cluster +
+              " ? rows : INT32_MAX / " + cluster + ";\n";
+    grid = "static_cast<unsigned>(clusters * " + cluster + ")";
+  } else {
+    launch += "  const int64_t blocks = (rows + kRowsPerBlock - 1) / "
+              "kRowsPerBlock;\n";
+  }
   launch +=
-      "  const int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;\n";
-  launch += "  " +
-            formatLaunch(kernel.name + "<kThreads>",
-                         "static_cast<unsigned>(blocks < INT32_MAX ? blocks : "
-                         "INT32_MAX)",
-                         "kRowsPerBlock * kThreads", sharedBytes,
-                         templateArguments, 1) +
-            "\n";
+      "  " +
+      formatLaunch(kernel.name + "<kThreads>", grid, "kRowsPerBlock * kThreads",
+                   sharedBytes, templateArguments, 1, plan->cluster) +
+      "\n";
   launch +=
       "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n\n";
 
@@ -200,6 +208,9 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
         kernel.plan ? kernel.plan.getPasses() > 1 : !plan->cached.empty();
     if (plan->registerRows)
       result.strategy += ", rows held in registers";
+    else if (cachedCondition == "true" && plan->cluster > 1)
+      result.strategy += ", rows cached in the shared memory of a cluster of " +
+                         std::to_string(plan->cluster) + " blocks";
     else if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
     else if (reread)

@@ -81,13 +81,29 @@ bool RowWriter::usesShared() const {
          });
 }
 
+bool RowWriter::isSliced(const DimExpr &length) const {
+  return plan.cluster > 1 && length == DimExpr::constant(*plan.staticRowLength);
+}
+
+std::string RowWriter::getRowLoop(const DimExpr &length) const {
+  if (isSliced(length))
+    return "for (int64_t j = begin + tid; j < begin + " +
+           std::to_string(plan.getClusterSlice()) + "; j += kThreads) {";
+  return "for (int64_t j = tid; j < " + length.str() + "; j += kThreads) {";
+}
+
+std::string RowWriter::getCachedFloats(const DimExpr &perRow) const {
+  return isSliced(perRow) ? std::to_string(plan.getClusterSlice())
+                          : perRow.str();
+}
+
 std::string RowWriter::getSharedFloats(StringRef cached) const {
   SmallVector<std::string> segments, rows;
   for (const RowReduction &reduction : plan.reductions)
     if (!reduction.isPerRow())
       segments.push_back(reduction.segments.str());
   for (auto &[buffer, perRow] : plan.cached)
-    rows.push_back(perRow.str());
+    rows.push_back(getCachedFloats(perRow));
   if (!rows.empty() && cached == "true")
     segments.append(rows.begin(), rows.end());
   else if (!rows.empty() && cached != "false")
@@ -158,6 +174,12 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
   Expr local = emitter.bindIndex(rowLocal(linear, perRow));
   if (cachedCondition != "true")
     linear = emitter.bindIndex(linear);
+  // A block of a cluster holds its slice of the row, from `begin`.
+  if (isSliced(perRow))
+    local = Expr(
+        (isSimpleExpression(local.text) ? local.text : "(" + local.text + ")") +
+            " - begin",
+        local.depth);
   std::string fromShared = shared->second + "[" + local.text + "]";
   std::string text = cachedCondition == "true"
                          ? fromShared
@@ -212,8 +234,8 @@ void RowWriter::writeCacheFill() {
     Expr row("r", rowDepth);
     writer.line(sharedRows[buffer->value] + "[j] = " + buffer->name + "[" +
                 emitter.bindIndex(mulIndex(row, sizeExpr(perRow))).text +
-                " + j];");
-    writer.closeScope("for (int64_t j = tid; j < " + perRow.str() +
+                (isSliced(perRow) ? " + begin" : "") + " + j];");
+    writer.closeScope("for (int64_t j = tid; j < " + getCachedFloats(perRow) +
                       "; j += kThreads) {");
   }
   writer.line("teamSync<kThreads>();");
@@ -378,8 +400,7 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     if (failed(writeUpdates(group, accumulators, combiners,
                             Expr("j", writer.getDepth()))))
       return failure();
-    writer.closeScope("for (int64_t j = tid; j < " + length.str() +
-                      "; j += kThreads) {");
+    writer.closeScope(getRowLoop(length));
   }
   if (vectorDot || (vectorRows && !plan.registerRows))
     writer.closeScope("if (!vec) {");
@@ -393,7 +414,21 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
       writeSinglePassResults(*reduction, own);
       continue;
     }
+    // A cluster's blocks combine their blocks' results in rank order; its
+    // sums, of the threads' sums in float, add in double (rounded once), as
+    // softmax over rows of 65536 in float was less accurate than PyTorch's.
     std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + own + ")";
+    if (plan.cluster > 1) {
+      bool sums = reduction->kind == ReductionCombiner::sum ||
+                  reduction->kind == ReductionCombiner::mean;
+      reduced = "dev::clusterReduce<kThreads, " + std::to_string(plan.cluster) +
+                ", " +
+                (sums ? "dev::SumDoubleOp>(static_cast<double>(" + own + ")"
+                      : combiner + ">(" + own) +
+                ", exchange)";
+      if (sums)
+        reduced = "static_cast<float>(" + reduced + ")";
+    }
     reduction->storage = writer.freshName("red");
     reduction->storageDepth = rowDepth;
     writer.line(("const " + getAccumulatorType(*reduction) + " " +
@@ -457,6 +492,11 @@ LogicalResult RowWriter::writeOutputs() {
       return failure();
     if (vectorRows && plan.registerRows)
       continue;
+    // A cluster's blocks write a slice each of the whole rows; the first
+    // block writes the rest.
+    const bool firstBlock = plan.cluster > 1 && !isSliced(perRow);
+    if (firstBlock)
+      writer.openScope();
     writer.openScope();
     Expr position("j", writer.getDepth());
     for (const Buffer *output : outputs) {
@@ -468,8 +508,10 @@ LogicalResult RowWriter::writeOutputs() {
       writer.line(output->name + "[" + index.text + "] = " + element->text +
                   ";");
     }
-    writer.closeScope("for (int64_t j = tid; j < " + perRow.str() +
-                      "; j += kThreads) {");
+    writer.closeScope(getRowLoop(perRow));
+    if (firstBlock)
+      writer.closeScope("if (blockIdx.x % " + std::to_string(plan.cluster) +
+                        " == 0) { // The first block of the cluster.");
     if (vectorRows)
       writer.closeScope("if (!vec) {");
   }
@@ -477,9 +519,23 @@ LogicalResult RowWriter::writeOutputs() {
 }
 
 FailureOr<std::string> RowWriter::write() {
-  writer.line("constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads "
-              ": 1;");
+  // A cluster's block covers one row.
+  if (plan.cluster == 1)
+    writer.line("constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads "
+                ": 1;");
   writer.line("const int tid = threadIdx.x % kThreads;");
+  const std::string cluster = std::to_string(plan.cluster);
+  if (plan.cluster > 1) {
+    writer.line("// A cluster of " + cluster +
+                " blocks shares each row: this block holds and walks");
+    writer.line("// its elements [begin, begin + " +
+                std::to_string(plan.getClusterSlice()) + ").");
+    writer.line("const int64_t begin = static_cast<int64_t>(blockIdx.x % " +
+                cluster + ") * " + std::to_string(plan.getClusterSlice()) +
+                ";");
+    writer.line("__shared__ double clusterSlots[2];");
+    writer.line("dev::ClusterExchange exchange{clusterSlots};");
+  }
   bool hasSegments = llvm::any_of(
       plan.reductions, [](const RowReduction &r) { return !r.isPerRow(); });
   if (hasSegments) {
@@ -505,7 +561,7 @@ FailureOr<std::string> RowWriter::write() {
         std::string name = buffer->name + "_row";
         sharedRows[buffer->value] = name;
         writer.line("float *const " + name + " = shared + " + offset + ";");
-        offset += " + " + perRow.str();
+        offset += " + " + getCachedFloats(perRow);
       }
     }
   }
@@ -547,10 +603,18 @@ FailureOr<std::string> RowWriter::write() {
   if (usesShared())
     writer.line("teamSync<kThreads>(); // The next row reuses shared memory.");
   context.helpers.insert("team_reduce");
-  writer.closeScope(
-      "for (int64_t r = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + "
-      "threadIdx.x / kThreads; r < " +
-      plan.rows.str() +
-      "; r += static_cast<int64_t>(gridDim.x) * kRowsPerBlock) {");
+  if (plan.cluster > 1) {
+    writer.closeScope("for (int64_t r = static_cast<int64_t>(blockIdx.x) / " +
+                      cluster + "; r < " + plan.rows.str() +
+                      "; r += static_cast<int64_t>(gridDim.x) / " + cluster +
+                      ") {");
+    writer.line("// No block exits while another reads its exchange slots.");
+    writer.line("dev::clusterSync();");
+  } else
+    writer.closeScope(
+        "for (int64_t r = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + "
+        "threadIdx.x / kThreads; r < " +
+        plan.rows.str() +
+        "; r += static_cast<int64_t>(gridDim.x) * kRowsPerBlock) {");
   return writer.finish(1);
 }

@@ -576,6 +576,8 @@ SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {
 
 // The split column reductions' helpers, which use the Welford states.
 #include "rt_column.cuh"
+// The reductions of rows that a cluster of blocks shares.
+#include "rt_cluster.cuh"
 // The row kernels' in-order pushes (argmax, online softmax).
 #include "sinter/rt_device_push.cuh"
 

@@ -74,6 +74,30 @@ void launchDependent(void (*kernel)(Parameters...), dim3 grid, dim3 block,
                            std::forward<Arguments>(arguments)...);
 }
 
+/// launchDependent for a kernel whose blocks form clusters of \p cluster
+/// consecutive blocks along x (\p grid.x a multiple of it).
+template <typename... Parameters, typename... Arguments>
+void launchClustered(void (*kernel)(Parameters...), dim3 grid, dim3 block,
+                     size_t sharedBytes, cudaStream_t stream, unsigned cluster,
+                     Arguments &&...arguments) {
+  cudaLaunchAttribute attributes[2] = {};
+  attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attributes[0].val.programmaticStreamSerializationAllowed = 1;
+  attributes[1].id = cudaLaunchAttributeClusterDimension;
+  attributes[1].val.clusterDim.x = cluster;
+  attributes[1].val.clusterDim.y = 1;
+  attributes[1].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = sharedBytes;
+  config.stream = stream;
+  config.attrs = attributes;
+  config.numAttrs = 2;
+  (void)cudaLaunchKernelEx(&config, kernel,
+                           std::forward<Arguments>(arguments)...);
+}
+
 } // namespace sinter
 
 #endif // SINTER_RT_LAUNCH_CUH

@@ -648,6 +648,27 @@ func.func @plan_apply_in_fold_rows() attributes {plan = #sinter.plan<strategy = 
 
 // -----
 
+// expected-error@+1 {{cluster of 3 blocks: expected a power of two from 2 to 8 (or 1: none)}}
+func.func @plan_cluster_size() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 3>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a cluster of 4 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics or float4}}
+func.func @plan_cluster_uncached() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 2, launches = 1, epilogue = none, cluster = 4>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a cluster of 2 blocks shares a row of block_per_row}}
+func.func @plan_cluster_split() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, cluster = 2>} {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{apply_in_fold: the apply step launches no kernel of its own (apply_min_blocks 0 and apply_rows_per_thread 1 expected)}}
 func.func @plan_apply_in_fold_launch() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_in_fold = true>} {
   return

@@ -124,7 +124,8 @@ LogicalResult KernelPlanAttr::verify(
     int64_t columnsPerBlock, int64_t vectorWidth, DenseI64ArrayAttr cached,
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
     bool registers, bool lastBlockFolds, int64_t minBlocks,
-    int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold) {
+    int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
+    int64_t cluster) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -187,6 +188,20 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "apply_in_fold: the apply step launches no kernel "
                           "of its own (apply_min_blocks 0 and "
                           "apply_rows_per_thread 1 expected)";
+  if (cluster != 1 &&
+      (cluster < 2 || cluster > 8 || !llvm::isPowerOf2_64(cluster)))
+    return emitError() << "cluster of " << cluster
+                       << " blocks: expected a power of two from 2 to 8 (or "
+                          "1: none)";
+  // A cluster shares a row that its blocks cache in shared memory, a slice
+  // each, walked by whole blocks with scalar loads.
+  if (cluster != 1 &&
+      (strategy != KernelStrategy::block_per_row || rowsPerBlock != 1 ||
+       cached.empty() || registers || singlePass || vectorWidth != 1))
+    return emitError() << "a cluster of " << cluster
+                       << " blocks shares a row of block_per_row (one row a "
+                          "block) that it caches, without rows in "
+                          "registers, single-pass statistics or float4";
   return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
                          applyMinBlocks);
 }

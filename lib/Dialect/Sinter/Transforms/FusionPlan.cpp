@@ -72,6 +72,8 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
             "+" + stringifyEpilogueForm(plan.getEpilogue()).str();
       if (plan.getSinglePass())
         summary.strategy += "+single_pass";
+      if (plan.getCluster() > 1)
+        summary.strategy += "+cluster" + std::to_string(plan.getCluster());
       summary.launches = plan.getLaunches();
       passes = plan.getPasses();
     }

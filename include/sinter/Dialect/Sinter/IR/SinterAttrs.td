@@ -49,7 +49,13 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     `apply_in_fold` (split strategies with one fold, printed when set): every
     output of the apply step has the statistics' shape (`var`'s division by
     n - 1, `mean(x) * w`), so the fold computes them for its columns right
-    after storing the statistics and no apply kernel launches.
+    after storing the statistics and no apply kernel launches;
+    `cluster` (block_per_row only, printed when not 1): a thread block
+    cluster of that many blocks (2 to 8, a power of two) shares each row,
+    where the row's cached operands are too long for one block's shared
+    memory: block k of the cluster holds and walks the k-th slice of the
+    row, and the blocks combine each reduction through distributed shared
+    memory, so that HBM is still read once.
 
     Example:
 
@@ -83,7 +89,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"int64_t", "0">:$min_blocks,
     DefaultValuedParameter<"int64_t", "0">:$apply_min_blocks,
     DefaultValuedParameter<"int64_t", "1">:$apply_rows_per_thread,
-    DefaultValuedParameter<"bool", "false">:$apply_in_fold);
+    DefaultValuedParameter<"bool", "false">:$apply_in_fold,
+    DefaultValuedParameter<"int64_t", "1">:$cluster);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -99,7 +106,7 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    epilogue, /*single_pass=*/false, /*registers=*/false,
                    /*last_block_folds=*/false, /*min_blocks=*/0,
                    /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1,
-                   /*apply_in_fold=*/false);
+                   /*apply_in_fold=*/false, /*cluster=*/1);
     }]>];
   let genVerifyDecl = 1;
 }
