@@ -125,6 +125,13 @@ struct RowPlan {
 
   /// The elements of a row that each block of a cluster holds and walks.
   int64_t getClusterSlice() const { return *staticRowLength / cluster; }
+  /// Whether a cluster shares rows of `length` (each block walks a slice).
+  bool isSliced(const DimExpr &length) const;
+  /// The header of the scalar loop over the positions `j` of a row of
+  /// `length`: the block's slice where a cluster shares rows of that length.
+  std::string getRowLoop(const DimExpr &length) const;
+  /// The elements of a row of `perRow` that one block caches, as C.
+  std::string getCachedFloats(const DimExpr &perRow) const;
 
   /// Whether the kernel takes the `vec` flag of its float4 paths.
   bool hasVectorPaths() const { return vectorDot || vectorRows; }
@@ -223,13 +230,6 @@ private:
   /// elements (a norm's weight), which a row in registers reads as float4.
   bool isRowParamLane(const Buffer &buffer, const Coords &coords);
   void writeCacheFill();
-  /// The header of the scalar loop over the positions `j` of a row of
-  /// `length`: the block's slice where a cluster shares rows of that length.
-  std::string getRowLoop(const DimExpr &length) const;
-  /// Whether a cluster shares rows of `length` (each block walks a slice).
-  bool isSliced(const DimExpr &length) const;
-  /// The elements of a row of `perRow` that one block caches, as C.
-  std::string getCachedFloats(const DimExpr &perRow) const;
   /// Loads the cached inputs' parts of the row into registers
   /// (RowVectors.cpp).
   void writeRegisterFill();

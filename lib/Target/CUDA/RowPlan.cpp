@@ -150,6 +150,21 @@ static void pairSinglePassReductions(std::vector<RowReduction> &reductions) {
   }
 }
 
+bool RowPlan::isSliced(const DimExpr &length) const {
+  return cluster > 1 && length == DimExpr::constant(*staticRowLength);
+}
+
+std::string RowPlan::getRowLoop(const DimExpr &length) const {
+  if (isSliced(length))
+    return "for (int64_t j = begin + tid; j < begin + " +
+           std::to_string(getClusterSlice()) + "; j += kThreads) {";
+  return "for (int64_t j = tid; j < " + length.str() + "; j += kThreads) {";
+}
+
+std::string RowPlan::getCachedFloats(const DimExpr &perRow) const {
+  return isSliced(perRow) ? std::to_string(getClusterSlice()) : perRow.str();
+}
+
 FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
                                        const EvalKernel &kernel) {
   RowPlan plan;

@@ -81,29 +81,13 @@ bool RowWriter::usesShared() const {
          });
 }
 
-bool RowWriter::isSliced(const DimExpr &length) const {
-  return plan.cluster > 1 && length == DimExpr::constant(*plan.staticRowLength);
-}
-
-std::string RowWriter::getRowLoop(const DimExpr &length) const {
-  if (isSliced(length))
-    return "for (int64_t j = begin + tid; j < begin + " +
-           std::to_string(plan.getClusterSlice()) + "; j += kThreads) {";
-  return "for (int64_t j = tid; j < " + length.str() + "; j += kThreads) {";
-}
-
-std::string RowWriter::getCachedFloats(const DimExpr &perRow) const {
-  return isSliced(perRow) ? std::to_string(plan.getClusterSlice())
-                          : perRow.str();
-}
-
 std::string RowWriter::getSharedFloats(StringRef cached) const {
   SmallVector<std::string> segments, rows;
   for (const RowReduction &reduction : plan.reductions)
     if (!reduction.isPerRow())
       segments.push_back(reduction.segments.str());
   for (auto &[buffer, perRow] : plan.cached)
-    rows.push_back(getCachedFloats(perRow));
+    rows.push_back(plan.getCachedFloats(perRow));
   if (!rows.empty() && cached == "true")
     segments.append(rows.begin(), rows.end());
   else if (!rows.empty() && cached != "false")
@@ -175,7 +159,7 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
   if (cachedCondition != "true")
     linear = emitter.bindIndex(linear);
   // A block of a cluster holds its slice of the row, from `begin`.
-  if (isSliced(perRow))
+  if (plan.isSliced(perRow))
     local = Expr(
         (isSimpleExpression(local.text) ? local.text : "(" + local.text + ")") +
             " - begin",
@@ -234,9 +218,9 @@ void RowWriter::writeCacheFill() {
     Expr row("r", rowDepth);
     writer.line(sharedRows[buffer->value] + "[j] = " + buffer->name + "[" +
                 emitter.bindIndex(mulIndex(row, sizeExpr(perRow))).text +
-                (isSliced(perRow) ? " + begin" : "") + " + j];");
-    writer.closeScope("for (int64_t j = tid; j < " + getCachedFloats(perRow) +
-                      "; j += kThreads) {");
+                (plan.isSliced(perRow) ? " + begin" : "") + " + j];");
+    writer.closeScope("for (int64_t j = tid; j < " +
+                      plan.getCachedFloats(perRow) + "; j += kThreads) {");
   }
   writer.line("teamSync<kThreads>();");
   writer.closeScope(cachedCondition == "true"
@@ -400,7 +384,7 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     if (failed(writeUpdates(group, accumulators, combiners,
                             Expr("j", writer.getDepth()))))
       return failure();
-    writer.closeScope(getRowLoop(length));
+    writer.closeScope(plan.getRowLoop(length));
   }
   if (vectorDot || (vectorRows && !plan.registerRows))
     writer.closeScope("if (!vec) {");
@@ -494,7 +478,7 @@ LogicalResult RowWriter::writeOutputs() {
       continue;
     // A cluster's blocks write a slice each of the whole rows; the first
     // block writes the rest.
-    const bool firstBlock = plan.cluster > 1 && !isSliced(perRow);
+    const bool firstBlock = plan.cluster > 1 && !plan.isSliced(perRow);
     if (firstBlock)
       writer.openScope();
     writer.openScope();
@@ -508,7 +492,7 @@ LogicalResult RowWriter::writeOutputs() {
       writer.line(output->name + "[" + index.text + "] = " + element->text +
                   ";");
     }
-    writer.closeScope(getRowLoop(perRow));
+    writer.closeScope(plan.getRowLoop(perRow));
     if (firstBlock)
       writer.closeScope("if (blockIdx.x % " + std::to_string(plan.cluster) +
                         " == 0) { // The first block of the cluster.");
@@ -561,7 +545,7 @@ FailureOr<std::string> RowWriter::write() {
         std::string name = buffer->name + "_row";
         sharedRows[buffer->value] = name;
         writer.line("float *const " + name + " = shared + " + offset + ";");
-        offset += " + " + getCachedFloats(perRow);
+        offset += " + " + plan.getCachedFloats(perRow);
       }
     }
   }
