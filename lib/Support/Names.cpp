@@ -81,7 +81,10 @@ static const llvm::StringSet<> &getReservedWords() {
         // parameters sit beside the model's buffers and dims
         // (ColumnPartial.cpp, ColumnReduction.cpp).
         "q0", "step", "chunk", "first", "accumulator", "fold", "tickets",
-        "stats", "variance", "sum_exp"};
+        "stats", "variance", "sum_exp",
+        // Row kernels whose rows a cluster shares (RowWriter.cpp,
+        // RowReduction.cpp).
+        "exchange", "clusterSlots", "clusters"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :
