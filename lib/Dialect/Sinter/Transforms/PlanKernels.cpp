@@ -17,7 +17,8 @@
 //     beyond), or lets the launch choose when the row length is symbolic; it
 //     holds in registers the inputs that more than one pass over the row
 //     reads where each thread's part of the row is a few float4 groups,
-//     caches them in shared memory where they fit there,
+//     caches them in shared memory where they fit there, or in that of a
+//     thread block cluster of 2 to 8 blocks (a slice of the row a block),
 //     and otherwise reads them once per pass, computing pairs of
 //     statistics that one pass can (online softmax, Welford) in one, with
 //     16-byte vectors when rows are a multiple of 4 long;
