@@ -379,12 +379,23 @@ func.func @split_all_static(%x: tensor<8192x8192xf32>) -> tensor<f32> {
 
 // -----
 
-// A sum over the first dim of [16384, 4096]: 16 blocks of 256 columns, 64
-// slices each, 64 partials a thread of a last block; a fold kernel spreads
-// them over the GPU instead (two launches).
+// A sum over the first dim of [16384, 2048]: 8 blocks of 256 columns, 64
+// slices each (about 512 blocks in all), 64 partials a thread of a last
+// block; a fold kernel spreads them over the GPU instead (two launches).
 // CHECK-LABEL: func.func @split_heavy_fold
 // CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
-func.func @split_heavy_fold(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> {
+func.func @split_heavy_fold(%x: tensor<16384x2048xf32>) -> tensor<2048xf32> {
+  %s = sinter.sum %x dims [0] : tensor<16384x2048xf32>
+  return %s : tensor<2048xf32>
+}
+
+// -----
+
+// Over the first dim of [16384, 4096]: 16 blocks of 256 columns, 32 slices
+// each, 32 partials a thread: the last block of each column group folds.
+// CHECK-LABEL: func.func @split_light_fold
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+func.func @split_light_fold(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> {
   %s = sinter.sum %x dims [0] : tensor<16384x4096xf32>
   return %s : tensor<4096xf32>
 }

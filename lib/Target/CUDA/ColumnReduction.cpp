@@ -41,6 +41,7 @@
 #include "ColumnKernel.h"
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
+#include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 #include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -92,14 +93,15 @@ static constexpr int64_t kFoldLanes = 8;
 static constexpr int64_t kLaneFoldSplits = 16;
 
 /// Whether the final kernel of `reduction` folds in lanes: its columns are
-/// static and few enough that sinterColumnSplits' target of 1024 partial
-/// blocks (HostCode.cpp) allows kLaneFoldSplits slices.
+/// static and few enough that sinterColumnSplits' target of
+/// kSplitTargetBlocks partial blocks (HostCode.cpp) allows kLaneFoldSplits
+/// slices.
 static bool useLaneFold(const ColumnReduction &reduction) {
   std::optional<int64_t> columns = reduction.positions.getConstant();
   if (reduction.treeFold || !columns)
     return false;
   int64_t blocks = llvm::divideCeil(*columns, reduction.columnsPerBlock);
-  return llvm::divideCeil(1024, blocks) >= kLaneFoldSplits;
+  return llvm::divideCeil(kSplitTargetBlocks, blocks) >= kLaneFoldSplits;
 }
 
 /// The statements that store column `p`'s `total`: the mean's division,

@@ -80,7 +80,7 @@
 // reduction whose last block folds (@prepare's column sums of w), the
 // prepared values, then its scratch.
 // CHECK: size_t host_arena_bytes() {
-// CHECK-NEXT: return sinterAlign(1024 * sizeof(unsigned)) +
+// CHECK-NEXT: return sinterAlign(512 * sizeof(unsigned)) +
 // CHECK-NEXT: sinterAlign(static_cast<size_t>(16) * sizeof(float)) +
 // CHECK-NEXT: host_p0_column_reduction_scratch_bytes();
 // CHECK: sinter_status host_prepare(host *model, char *arena, cudaStream_t stream) {
@@ -110,10 +110,10 @@
 // CHECK: created->ctx, cudaMalloc(&created->arena, host_arena_bytes()),
 // The tickets start at 0, before @prepare's launches.
 // CHECK: created->tickets = reinterpret_cast<unsigned *>(arena);
-// CHECK-NEXT: arena += sinterAlign(1024 * sizeof(unsigned));
+// CHECK-NEXT: arena += sinterAlign(512 * sizeof(unsigned));
 // CHECK-NEXT: status = sinter_rt_check_cuda(
 // CHECK-NEXT: created->ctx,
-// CHECK-NEXT: cudaMemsetAsync(created->tickets, 0, sinterAlign(1024 * sizeof(unsigned)), stream),
+// CHECK-NEXT: cudaMemsetAsync(created->tickets, 0, sinterAlign(512 * sizeof(unsigned)), stream),
 // CHECK: status = host_prepare(created, arena, stream);
 // Creation waits for @prepare, so that its errors surface here.
 // CHECK-NEXT: if (status == SINTER_OK)
