@@ -11,7 +11,10 @@
 // says. For each row the team
 //   1. loads the row of every input that more than one pass reads into
 //      registers (the plan's `registers`), or copies it into shared memory
-//      when it fits there, so that HBM is read once per row;
+//      when it fits there, or into that of a thread block cluster (the
+//      plan's `cluster`: block k of the cluster holds and walks the k-th
+//      slice of the row, and the reductions combine across the cluster),
+//      so that HBM is read once per row;
 //   2. computes the reductions level by level (a reduction that reads
 //      another's result comes after it): each thread accumulates a strided
 //      part of the row, then the team combines the partial results in a fixed

@@ -40,7 +40,7 @@ struct ClusterExchange {
 /// double (a slot holds either exactly).
 template <int kThreads, int kCluster, typename Op, typename T>
 __device__ __forceinline__ T clusterReduce(T value, ClusterExchange &exchange,
-                                          Op op = Op()) {
+                                           Op op = Op()) {
   static_assert(kCluster >= 2 && kCluster <= 8,
                 "clusterReduce needs a portable cluster of 2 to 8 blocks");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

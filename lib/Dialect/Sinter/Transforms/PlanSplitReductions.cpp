@@ -87,7 +87,7 @@ static bool canReadRuns(ArrayRef<Operation *> reductions,
 /// `wideStates`: a static shape whose columns have one slice each (the
 /// block's own result is final), or, for one-word partials, whose fold reads
 /// at most kMaxFoldPerThread partials a thread. A heavier fold (sum over the
-/// first dim of [16384, 4096]: 64 a thread) waits on as many L2 round trips
+/// first dim of [16384, 2048]: 64 a thread) waits on as many L2 round trips
 /// in one block, where a kernel of its own spreads it over the GPU; and
 /// folding wide states in the partial kernel made var and argmax over
 /// 16 x 4M and all of 8192 x 8192 2-3% slower on the H100 (sums 1% faster).
