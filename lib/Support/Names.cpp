@@ -84,7 +84,10 @@ static const llvm::StringSet<> &getReservedWords() {
         "stats", "variance", "sum_exp",
         // Row kernels whose rows a cluster shares (RowWriter.cpp,
         // RowReduction.cpp).
-        "exchange", "clusterSlots", "clusters"};
+        "exchange", "clusterSlots", "clusters",
+        // Row kernels that stream rows through L2 (RowStream.cpp,
+        // RowReduction.cpp).
+        "queue", "arrived", "lag", "item", "keep", "drop", "resident"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :

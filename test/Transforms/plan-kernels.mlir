@@ -116,13 +116,12 @@ func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tenso
 
 // -----
 
-// Rows of 524288 (2 MiB) do not fit in shared memory, not even in that of
-// a cluster of 8 blocks: 1024 threads per row, every pass (the mean, then
-// the centered output) reads HBM: two reads, with 16-byte vectors (rows of
-// a multiple of 4 start aligned).
-// CHECK-LABEL: func.func @long_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none>
-func.func @long_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
+// Rows of 524288 (2 MiB) are too long for the shared memory of a cluster
+// of 8 blocks in slices of 64 KiB: streamed through L2 in 64 slices of 32
+// KiB, by blocks of 512 threads with float4 loads, HBM read once.
+// CHECK-LABEL: func.func @streamed_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64>
+func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<1024x524288xf32>
   %d = sinter.sub %x, %m : tensor<1024x524288xf32>, tensor<1024x1xf32>
   return %d : tensor<1024x524288xf32>
@@ -130,33 +129,93 @@ func.func @long_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
 
 // -----
 
-// Softmax over 1024 rows of 524288: the rows do not fit in shared memory,
-// so the max and the sum of exp(x - max) are computed in one pass (online
-// softmax), and the output pass reads the row again: two reads, not three.
-// CHECK-LABEL: func.func @online_softmax
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
-func.func @online_softmax(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
-  %m = sinter.max %x dims [1] keepdim : tensor<1024x524288xf32>
-  %d = sinter.sub %x, %m : tensor<1024x524288xf32>, tensor<1024x1xf32>
-  %e = sinter.exp %d : tensor<1024x524288xf32>
-  %s = sinter.sum %e dims [1] keepdim : tensor<1024x524288xf32>
-  %y = sinter.div %e, %s : tensor<1024x524288xf32>, tensor<1024x1xf32>
-  return %y : tensor<1024x524288xf32>
+// Softmax over 64 rows of 1048576 (4 MiB): few rows, but the whole grid
+// walks their slices (128), so they are streamed rather than split. The max
+// and the sum of exp(x - max) are computed in turn over each slice, without
+// single-pass statistics: a slice's partial is their online softmax state.
+// CHECK-LABEL: func.func @streamed_few_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 128>
+func.func @streamed_few_rows(%x: tensor<64x1048576xf32>) -> tensor<64x1048576xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<64x1048576xf32>
+  %d = sinter.sub %x, %m : tensor<64x1048576xf32>, tensor<64x1xf32>
+  %e = sinter.exp %d : tensor<64x1048576xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<64x1048576xf32>
+  %y = sinter.div %e, %s : tensor<64x1048576xf32>, tensor<64x1xf32>
+  return %y : tensor<64x1048576xf32>
 }
 
 // -----
 
-// Instance norm over 512 rows of 524288: the mean and the mean of squared
+// Rows of 1048575 are not streamed: no slices of whole float4 groups divide
+// them. A few rows: a split reduction.
+// CHECK-LABEL: func.func @streamed_no_slices
+// CHECK: plan = #sinter.plan<strategy = split_reduction,
+func.func @streamed_no_slices(%x: tensor<4x1048575xf32>) -> tensor<4x1048575xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<4x1048575xf32>
+  %d = sinter.sub %x, %m : tensor<4x1048575xf32>, tensor<4x1xf32>
+  return %d : tensor<4x1048575xf32>
+}
+
+// -----
+
+// A sum of (x - mean) * x reads the mean but is no single-pass pair's
+// outer statistic: the slices' sums about their own means would not fold.
+// Not streamed: a split reduction.
+// CHECK-LABEL: func.func @streamed_no_fold
+// CHECK: plan = #sinter.plan<strategy = split_reduction,
+func.func @streamed_no_fold(%x: tensor<64x1048576xf32>) -> tensor<64x1048576xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<64x1048576xf32>
+  %d = sinter.sub %x, %m : tensor<64x1048576xf32>, tensor<64x1xf32>
+  %p = sinter.mul %d, %x : tensor<64x1048576xf32>, tensor<64x1048576xf32>
+  %v = sinter.sum %p dims [1] keepdim : tensor<64x1048576xf32>
+  %y = sinter.div %d, %v : tensor<64x1048576xf32>, tensor<64x1xf32>
+  return %y : tensor<64x1048576xf32>
+}
+
+// -----
+
+// Rows of 4194304 (16 MiB) do not fit in shared memory, not even in that of
+// a cluster of 8 blocks, and are too long to stream through L2: 1024
+// threads per row, every pass (the mean, then the centered output) reads
+// HBM: two reads, with 16-byte vectors (rows of a multiple of 4 start
+// aligned).
+// CHECK-LABEL: func.func @long_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none>
+func.func @long_rows(%x: tensor<1024x4194304xf32>) -> tensor<1024x4194304xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<1024x4194304xf32>
+  %d = sinter.sub %x, %m : tensor<1024x4194304xf32>, tensor<1024x1xf32>
+  return %d : tensor<1024x4194304xf32>
+}
+
+// -----
+
+// Softmax over 1024 rows of 4194304: the rows do not fit in shared memory,
+// so the max and the sum of exp(x - max) are computed in one pass (online
+// softmax), and the output pass reads the row again: two reads, not three.
+// CHECK-LABEL: func.func @online_softmax
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
+func.func @online_softmax(%x: tensor<1024x4194304xf32>) -> tensor<1024x4194304xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<1024x4194304xf32>
+  %d = sinter.sub %x, %m : tensor<1024x4194304xf32>, tensor<1024x1xf32>
+  %e = sinter.exp %d : tensor<1024x4194304xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<1024x4194304xf32>
+  %y = sinter.div %e, %s : tensor<1024x4194304xf32>, tensor<1024x1xf32>
+  return %y : tensor<1024x4194304xf32>
+}
+
+// -----
+
+// Instance norm over 512 rows of 4194304: the mean and the mean of squared
 // deviations in one pass (Welford), then the normalizing pass.
 // CHECK-LABEL: func.func @welford
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, single_pass = true>
-func.func @welford(%x: tensor<512x524288xf32>) -> tensor<512x524288xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<512x524288xf32>
-  %d = sinter.sub %x, %m : tensor<512x524288xf32>, tensor<512x1xf32>
-  %sq = sinter.mul %d, %d : tensor<512x524288xf32>, tensor<512x524288xf32>
-  %v = sinter.mean %sq dims [1] keepdim : tensor<512x524288xf32>
-  %y = sinter.div %d, %v : tensor<512x524288xf32>, tensor<512x1xf32>
-  return %y : tensor<512x524288xf32>
+func.func @welford(%x: tensor<512x4194304xf32>) -> tensor<512x4194304xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<512x4194304xf32>
+  %d = sinter.sub %x, %m : tensor<512x4194304xf32>, tensor<512x1xf32>
+  %sq = sinter.mul %d, %d : tensor<512x4194304xf32>, tensor<512x4194304xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<512x4194304xf32>
+  %y = sinter.div %d, %v : tensor<512x4194304xf32>, tensor<512x1xf32>
+  return %y : tensor<512x4194304xf32>
 }
 
 // -----
@@ -165,13 +224,13 @@ func.func @welford(%x: tensor<512x524288xf32>) -> tensor<512x524288xf32> {
 // Welford's M2, a single-pass pair): two passes and the output pass.
 // CHECK-LABEL: func.func @no_single_pass
 // CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, passes = 3, launches = 1, epilogue = none>}
-func.func @no_single_pass(%x: tensor<512x524288xf32>) -> tensor<512x524288xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<512x524288xf32>
-  %d = sinter.sub %x, %m : tensor<512x524288xf32>, tensor<512x1xf32>
-  %sq = sinter.mul %d, %x : tensor<512x524288xf32>, tensor<512x524288xf32>
-  %v = sinter.sum %sq dims [1] keepdim : tensor<512x524288xf32>
-  %y = sinter.div %d, %v : tensor<512x524288xf32>, tensor<512x1xf32>
-  return %y : tensor<512x524288xf32>
+func.func @no_single_pass(%x: tensor<512x4194304xf32>) -> tensor<512x4194304xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<512x4194304xf32>
+  %d = sinter.sub %x, %m : tensor<512x4194304xf32>, tensor<512x1xf32>
+  %sq = sinter.mul %d, %x : tensor<512x4194304xf32>, tensor<512x4194304xf32>
+  %v = sinter.sum %sq dims [1] keepdim : tensor<512x4194304xf32>
+  %y = sinter.div %d, %v : tensor<512x4194304xf32>, tensor<512x1xf32>
+  return %y : tensor<512x4194304xf32>
 }
 
 // -----
@@ -551,17 +610,17 @@ func.func @split_apply_row_params(%x: tensor<16x4194304xf32>, %w: tensor<4194304
 
 // -----
 
-// The same over rows of 1M: a 4 MiB weight stays in L2, and the apply step
-// walks the groups in order.
+// The same over rows of 1048573 (a prime: no row group divides them): a
+// 4 MiB weight stays in L2, and the apply step walks the groups in order.
 // CHECK-LABEL: func.func @split_apply_small_params
 // CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing,
 // CHECK-NOT: apply_rows_per_thread
 // CHECK-SAME: >
-func.func @split_apply_small_params(%x: tensor<64x1048576xf32>, %w: tensor<1048576xf32>) -> tensor<64x1048576xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<64x1048576xf32>
-  %d = sinter.sub %x, %m : tensor<64x1048576xf32>, tensor<64x1xf32>
-  %y = sinter.mul %d, %w : tensor<64x1048576xf32>, tensor<1048576xf32>
-  return %y : tensor<64x1048576xf32>
+func.func @split_apply_small_params(%x: tensor<64x1048573xf32>, %w: tensor<1048573xf32>) -> tensor<64x1048573xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<64x1048573xf32>
+  %d = sinter.sub %x, %m : tensor<64x1048573xf32>, tensor<64x1xf32>
+  %y = sinter.mul %d, %w : tensor<64x1048573xf32>, tensor<1048573xf32>
+  return %y : tensor<64x1048573xf32>
 }
 
 // -----

@@ -115,20 +115,30 @@ struct RowPlan {
   int64_t team = 0;
   /// The plan's cluster: the blocks that share each row (1: none). Block k
   /// of a cluster caches and walks elements [k * S, (k + 1) * S) of the row
-  /// (S = getClusterSlice()), and each reduction combines over the cluster.
+  /// (S = getRowSlice()), and each reduction combines over the cluster
+  /// through distributed shared memory.
   int64_t cluster = 1;
+  /// The plan's row_slices: the slices each row is streamed in (1: none).
+  /// Item k of a row covers elements [k * S, (k + 1) * S) of the row (S =
+  /// getRowSlice()), once for the statistics, whose partial results it
+  /// stores, and once for the outputs, after folding the row's partials.
+  int64_t rowSlices = 1;
 
   /// The float4 groups of a row held in registers that one thread holds.
   int64_t groupsPerThread() const {
     return llvm::divideCeil(*staticRowLength / 4, team);
   }
 
-  /// The elements of a row that each block of a cluster holds and walks.
-  int64_t getClusterSlice() const { return *staticRowLength / cluster; }
-  /// Whether a cluster shares rows of `length` (each block walks a slice).
+  /// The slices of each row: the blocks of a cluster, or streamed slices.
+  int64_t getRowSlices() const { return std::max(cluster, rowSlices); }
+  /// The elements of a row that each block of a cluster, or each streamed
+  /// item, holds or walks.
+  int64_t getRowSlice() const { return *staticRowLength / getRowSlices(); }
+  /// Whether rows of `length` are walked in slices (a cluster's, or streamed
+  /// ones).
   bool isSliced(const DimExpr &length) const;
   /// The header of the scalar loop over the positions `j` of a row of
-  /// `length`: the block's slice where a cluster shares rows of that length.
+  /// `length`: the slice from `begin` where rows of that length are sliced.
   std::string getRowLoop(const DimExpr &length) const;
   /// The elements of a row of `perRow` that one block caches, as C.
   std::string getCachedFloats(const DimExpr &perRow) const;
@@ -136,6 +146,37 @@ struct RowPlan {
   /// Whether the kernel takes the `vec` flag of its float4 paths.
   bool hasVectorPaths() const { return vectorDot || vectorRows; }
 };
+
+/// The blocks of a streamed row kernel's persistent grid a multiprocessor,
+/// at most: rms_norm over rows of 1048576 ran at 0.80 of the copy bandwidth
+/// with 4 or 5 (with 3, 0.74; with 8, as many as fit, 0.70) on the H100.
+inline constexpr int kStreamBlocksPerProcessor = 4;
+
+/// The functor that combines the accumulators of `reduction`.
+std::string getRowCombiner(const RowReduction &reduction);
+
+/// The single-pass pair (SinglePass.h) whose outer statistic `reduction` is
+/// in a streamed row kernel (the plan's row_slices): its inner reduction
+/// (of the first level) and the form of their state (RowStream.cpp).
+struct SlicePair {
+  const RowReduction *inner;
+  SinglePassForm form;
+  bool clampedMax;
+};
+std::optional<SlicePair> getSlicePair(const RowPlan &plan,
+                                      const RowReduction &reduction);
+/// The C type of the partial result of `reduction` for a slice of a
+/// streamed row: its pair's state, a double for sums, else a float.
+std::string getSlicePartialType(const RowPlan &plan,
+                                const RowReduction &reduction);
+/// The name of the array of the slices' partials of `reduction`:
+/// `partial<k>`, k its place in plan.reductions.
+std::string getSlicePartialName(const RowPlan &plan,
+                                const RowReduction &reduction);
+/// The items by which the second pass of a streamed row kernel trails the
+/// first: enough slices for kStreamLagBytes of their inputs, and at least
+/// a row's slices (no deadlock, see rt_stream.cuh).
+int64_t getStreamLag(const RowPlan &plan, const EvalKernel &kernel);
 
 /// Decides rows, levels, segments, caching, float4 paths and single-pass
 /// pairs of a row kernel.
@@ -210,6 +251,20 @@ private:
   /// computed, from each thread's single-pass state `own`.
   void writeSinglePassResults(RowReduction &inner, const std::string &own);
   LogicalResult writePerRowReductions(ArrayRef<RowReduction *> group);
+  /// The result of a reduction over a row from the thread's combined
+  /// accumulator `own` (a streamed slice's partial, when folding them):
+  /// the team's, or the cluster's, as `reduction.storage`.
+  void finishPerRowReduction(RowReduction &reduction, const std::string &own,
+                             const std::string &combiner);
+  /// The statistics pass of a streamed row kernel's item: the slice's
+  /// results level by level, stored as partials (RowStream.cpp).
+  LogicalResult writeSliceStatistics();
+  /// The row's results folded from its slices' partials, one a thread
+  /// (RowStream.cpp).
+  void writeSliceFold();
+  /// The body of a streamed row kernel: its loop over the queue's items
+  /// (RowStream.cpp).
+  FailureOr<std::string> writeStreamed();
   LogicalResult writeSegmentReductions(ArrayRef<RowReduction *> group);
   LogicalResult writeOutputs();
   /// Writes the float4 loop over the outputs with rows of `length`.
@@ -227,7 +282,8 @@ private:
   std::optional<Expr> readVectorLane(const Buffer &buffer,
                                      const Coords &coords);
   /// Whether `coords` are lane l's position in a buffer of one row's
-  /// elements (a norm's weight), which a row in registers reads as float4.
+  /// elements (a norm's weight), which a row in registers, or a streamed
+  /// slice, reads as float4.
   bool isRowParamLane(const Buffer &buffer, const Coords &coords);
   void writeCacheFill();
   /// Loads the cached inputs' parts of the row into registers
@@ -240,6 +296,9 @@ private:
   /// Closes what openRegisterRowLoop opened around the lanes' loop.
   void closeRegisterRowLoop(int64_t length);
   bool usesShared() const;
+  /// The L2 cache policy that a streamed row kernel reads its slices with,
+  /// in the pass being written ("keep" or "drop"; "" otherwise).
+  std::string loadPolicy;
 
   EmitterContext &context;
   const EvalKernel &kernel;

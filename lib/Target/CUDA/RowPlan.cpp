@@ -151,18 +151,21 @@ static void pairSinglePassReductions(std::vector<RowReduction> &reductions) {
 }
 
 bool RowPlan::isSliced(const DimExpr &length) const {
-  return cluster > 1 && length == DimExpr::constant(*staticRowLength);
+  return getRowSlices() > 1 && length == DimExpr::constant(*staticRowLength);
 }
 
 std::string RowPlan::getRowLoop(const DimExpr &length) const {
+  // A streamed slice is read from HBM or L2: unrolled, eight loads of each
+  // thread are in flight at once.
   if (isSliced(length))
-    return "for (int64_t j = begin + tid; j < begin + " +
-           std::to_string(getClusterSlice()) + "; j += kThreads) {";
+    return std::string(rowSlices > 1 ? "#pragma unroll 8\n" : "") +
+           "for (int64_t j = begin + tid; j < begin + " +
+           std::to_string(getRowSlice()) + "; j += kThreads) {";
   return "for (int64_t j = tid; j < " + length.str() + "; j += kThreads) {";
 }
 
 std::string RowPlan::getCachedFloats(const DimExpr &perRow) const {
-  return isSliced(perRow) ? std::to_string(getClusterSlice()) : perRow.str();
+  return isSliced(perRow) ? std::to_string(getRowSlice()) : perRow.str();
 }
 
 FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
@@ -314,24 +317,46 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
                        "CUDA emitter: rows in registers need reductions over "
                        "whole rows of a static multiple of 4");
   }
-  // The plan's cluster: whole rows of a static length it divides, cached
-  // by slices, every reduction over whole rows.
+  // The plan's cluster or streamed slices: whole rows of a static length
+  // it divides, every reduction over whole rows; a cluster caches its
+  // slices, streamed slices are read twice (and fold one partial a thread).
   plan.cluster = kernel.plan ? kernel.plan.getCluster() : 1;
-  if (plan.cluster > 1) {
+  plan.rowSlices = kernel.plan ? kernel.plan.getRowSlices() : 1;
+  if (plan.getRowSlices() > 1) {
     bool sliced = plan.staticRowLength &&
-                  *plan.staticRowLength % plan.cluster == 0 &&
-                  !plan.cached.empty() && !plan.registerRows &&
-                  !plan.vectorRows && !plan.vectorDot &&
+                  *plan.staticRowLength % plan.getRowSlices() == 0 &&
+                  plan.cached.empty() == (plan.rowSlices > 1) &&
+                  !plan.registerRows &&
+                  (!plan.vectorRows || plan.rowSlices > 1) &&
+                  (plan.rowSlices == 1 || plan.getRowSlice() % 4 == 0) &&
+                  !plan.vectorDot &&
                   llvm::all_of(plan.reductions, [&](RowReduction &reduction) {
                     return reduction.isPerRow() && !reduction.isArg() &&
                            reduction.groupSize ==
-                               DimExpr::constant(*plan.staticRowLength);
+                               DimExpr::constant(*plan.staticRowLength) &&
+                           (plan.rowSlices == 1 || reduction.level == 1 ||
+                            getSlicePair(plan, reduction));
                   });
+    // A streamed slice reads a param of one row's elements (a norm's
+    // weight) as float4 groups too.
+    if (sliced && plan.rowSlices > 1 && plan.vectorRows)
+      for (const Buffer &input : kernel.inputs)
+        if (!input.isIndex &&
+            getNumElements(input.shape) ==
+                DimExpr::constant(*plan.staticRowLength) &&
+            !llvm::is_contained(plan.vectorBuffers, input.name))
+          plan.vectorBuffers.push_back(input.name);
     if (!sliced)
       return emitError(kernel.body->getParentOp()->getLoc(),
-                       "CUDA emitter: a cluster shares cached rows of a "
-                       "static length that it divides, every reduction over "
-                       "whole rows");
+                       plan.cluster > 1
+                           ? "CUDA emitter: a cluster shares cached rows of a "
+                             "static length that it divides, every reduction "
+                             "over whole rows"
+                           : "CUDA emitter: streamed rows are of a static "
+                             "length that the slices divide into float4 "
+                             "groups, every reduction over whole rows and "
+                             "reading no other's result but as a single-pass "
+                             "pair");
   }
   return plan;
 }

@@ -14,7 +14,8 @@
 //      when it fits there, or into that of a thread block cluster (the
 //      plan's `cluster`: block k of the cluster holds and walks the k-th
 //      slice of the row, and the reductions combine across the cluster),
-//      so that HBM is read once per row;
+//      so that HBM is read once per row (rows longer still are streamed
+//      through L2 in slices, the plan's `row_slices`: see RowStream.cpp);
 //   2. computes the reductions level by level (a reduction that reads
 //      another's result comes after it): each thread accumulates a strided
 //      part of the row, then the team combines the partial results in a fixed
@@ -108,6 +109,17 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
     parameters.push_back("int cached");
   if (plan->hasVectorPaths())
     parameters.push_back("int vec");
+  // A streamed row kernel's queue, the count of arrived slices of each row,
+  // each reduction's partials, and the lag of its second pass.
+  if (plan->rowSlices > 1) {
+    parameters.push_back("unsigned long long *__restrict__ queue");
+    parameters.push_back("unsigned *__restrict__ arrived");
+    for (const RowReduction &reduction : plan->reductions)
+      parameters.push_back(getSlicePartialType(*plan, reduction) +
+                           " *__restrict__ " +
+                           getSlicePartialName(*plan, reduction));
+    parameters.push_back("int64_t lag");
+  }
   // The blocks per multiprocessor the plan asks for (none for the epilogue
   // of a GEMM).
   int64_t blocks = kernel.plan ? kernel.plan.getMinBlocks() : 0;
@@ -134,6 +146,46 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   if (plan->hasVectorPaths()) {
     templateParameters.push_back("int vec");
     templateArguments.push_back("vec");
+  }
+  // A streamed row kernel's scratch: the queue and the counts of arrived
+  // slices, zeroed before each launch, then each reduction's partials.
+  std::string streamLayout;
+  if (plan->rowSlices > 1) {
+    const std::string rows = "static_cast<size_t>(" + plan->rows.str() + ")";
+    const std::string counters =
+        "sizeof(unsigned long long) + " + rows + " * sizeof(unsigned)";
+    result.scratchBytes.push_back("sinterAlign(" + counters + ")");
+    streamLayout =
+        "  char *cursor = static_cast<char *>(scratch);\n"
+        "  unsigned long long *const queue =\n"
+        "      reinterpret_cast<unsigned long long *>(cursor);\n"
+        "  unsigned *const arrived = reinterpret_cast<unsigned *>(queue + 1);\n"
+        "  cursor += sinterAlign(" +
+        counters + ");\n";
+    templateArguments.append({"queue", "arrived"});
+    for (const RowReduction &reduction : plan->reductions) {
+      std::string type = getSlicePartialType(*plan, reduction);
+      std::string name = getSlicePartialName(*plan, reduction);
+      std::string bytes = "sinterAlign(" + rows + " * " +
+                          std::to_string(plan->rowSlices) + " * sizeof(" +
+                          type + "))";
+      result.scratchBytes.push_back(bytes);
+      streamLayout += "  " + type + " *const " + name + " = reinterpret_cast<" +
+                      type + " *>(cursor);\n  cursor += " + bytes + ";\n";
+      templateArguments.push_back(name);
+    }
+    streamLayout +=
+        "  " +
+        formatList("SINTER_RT_TRY(sinter_rt_check_cuda(",
+                   {"ctx",
+                    "cudaMemsetAsync(scratch, 0, " + counters + ", stream)",
+                    "\"cudaMemsetAsync\""},
+                   "));", 1) +
+        "\n";
+    templateArguments.push_back("lag");
+    templateParameters.push_back("void *scratch");
+    launchParameters.push_back("void *scratch");
+    context.helpers.insert("align");
   }
 
   std::string launch =
@@ -163,7 +215,29 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   }
   std::string grid =
       "static_cast<unsigned>(blocks < INT32_MAX ? blocks : INT32_MAX)";
-  if (plan->cluster > 1) {
+  if (plan->rowSlices > 1) {
+    // As many blocks as the GPU holds at once (a persistent grid), which
+    // draw the items; the second pass trails the first by `lag` items.
+    const std::string items = "rows * " + std::to_string(plan->rowSlices);
+    launch += "  if (rows == 0)\n    return SINTER_OK;\n";
+    launch += streamLayout;
+    launch += "  int resident = 0;\n";
+    launch += "  " +
+              formatList("SINTER_RT_TRY(sinter_rt_check_cuda(",
+                         {"ctx",
+                          "sinter::getResidentBlocks(" + kernel.name +
+                              "<kThreads>, kThreads, 0, " +
+                              std::to_string(kStreamBlocksPerProcessor) +
+                              ", &resident)",
+                          "\"cudaOccupancyMaxActiveBlocksPerMultiprocessor\""},
+                         "));", 1) +
+              "\n";
+    launch += "  const int64_t lag = std::min<int64_t>(" +
+              std::to_string(getStreamLag(*plan, kernel)) + ", " + items +
+              ");\n";
+    launch += "  const int64_t blocks = std::min<int64_t>(resident, 2 * " +
+              items + ");\n";
+  } else if (plan->cluster > 1) {
     // A cluster of blocks a row, as many rows at once as the grid holds.
     std::string cluster = std::to_string(plan->cluster);
     launch += "  const int64_t clusters = rows < INT32_MAX / " + cluster +
@@ -189,6 +263,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
         formatConjunction("vec", getAlignmentConditions(plan->vectorBuffers));
     callArguments.push_back("vec");
   }
+  if (plan->rowSlices > 1)
+    callArguments.push_back("scratch");
   // `return launch_<kernel>_rows<threads>(...);` at `indent`.
   auto callRows = [&](int threads, unsigned indent) {
     return std::string(2 * indent, ' ') +
@@ -214,6 +290,12 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
     else if (cachedCondition == "true" && plan->cluster > 1)
       result.strategy += ", rows cached in the shared memory of a cluster of " +
                          std::to_string(plan->cluster) + " blocks";
+    else if (plan->rowSlices > 1)
+      result.strategy = "rows streamed through L2 in " +
+                        std::to_string(plan->rowSlices) + " slices of " +
+                        std::to_string(plan->getRowSlice()) +
+                        ", one block of " + std::to_string(staticTeam) +
+                        " threads a slice (a persistent grid)";
     else if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
     else if (reread)

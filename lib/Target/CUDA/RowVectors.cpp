@@ -76,7 +76,8 @@ void RowWriter::writeRegisterFill() {
 }
 
 bool RowWriter::isRowParamLane(const Buffer &buffer, const Coords &coords) {
-  return plan.registerRows && lanePosition && !buffer.isIndex &&
+  return (plan.registerRows || plan.rowSlices > 1) && lanePosition &&
+         !buffer.isIndex &&
          getNumElements(buffer.shape) ==
              DimExpr::constant(*plan.staticRowLength) &&
          linearize(coords, buffer.shape).text == lanePosition->text;
@@ -101,8 +102,12 @@ std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
     std::string address =
         buffer.name + " + " + (rowParam ? vectorGroup : vectorLinear)->text;
     // Rows in registers have no scalar loop: unaligned groups load scalars.
-    std::string load = plan.registerRows ? "dev::loadFour(" + address + ", vec)"
-                                         : "dev::loadFloat4(" + address + ")";
+    // A streamed slice is read under the pass's L2 policy.
+    std::string load =
+        plan.registerRows ? "dev::loadFour(" + address + ", vec)"
+        : !loadPolicy.empty() && !rowParam
+            ? "dev::loadFloat4WithPolicy(" + address + ", " + loadPolicy + ")"
+            : "dev::loadFloat4(" + address + ")";
     writer.lineAt(vectorDepth, "const float4 " + name + "4 = " + load + ";");
     writer.lineAt(vectorDepth, "const float " + name + "[4] = {" + name +
                                    "4.x, " + name + "4.y, " + name + "4.z, " +
@@ -149,8 +154,14 @@ RowWriter::writeVectorRowLoop(int64_t length,
   }
   // Unrolled so that each thread has four float4 loads in flight (the order
   // of the combines, and so the result, stays the same).
-  writer.closeScope("#pragma unroll 4\nfor (int64_t q = tid; q < " +
-                    std::to_string(length / 4) + "; q += kThreads) {");
+  // A streamed slice's groups are those from `begin`.
+  writer.closeScope(
+      plan.isSliced(DimExpr::constant(length))
+          ? "#pragma unroll 4\nfor (int64_t q = begin / 4 + tid; q < begin / 4 "
+            "+ " +
+                std::to_string(plan.getRowSlice() / 4) + "; q += kThreads) {"
+          : "#pragma unroll 4\nfor (int64_t q = tid; q < " +
+                std::to_string(length / 4) + "; q += kThreads) {");
   vectorLinear.reset();
   writer.closeScope("if (vec) { // float4 loads");
   // The scalar loop follows in an `if (!vec)` scope the caller closes.
@@ -185,8 +196,11 @@ LogicalResult RowWriter::writeVectorOutputs(ArrayRef<const Buffer *> outputs,
           writer.line(plan.registerRows
                           ? "dev::storeFour(" + output->name + " + " + rowBase +
                                 ", " + four + ", vec);"
-                          : "dev::storeFloat4(" + output->name + " + " +
-                                rowBase + ", " + four + ");");
+                          : std::string(plan.rowSlices > 1
+                                            ? "dev::storeFloat4Streaming("
+                                            : "dev::storeFloat4(") +
+                                output->name + " + " + rowBase + ", " + four +
+                                ");");
         }
       });
 }

@@ -23,9 +23,7 @@ static StringRef getAccumulatorType(const RowReduction &reduction) {
   return reduction.isArg() ? "dev::ArgValue" : "float";
 }
 
-/// The functor that combines the accumulators of `reduction`.
-static std::string getCombiner(const RowReduction &reduction,
-                               EmitterContext &context) {
+std::string cuda::getRowCombiner(const RowReduction &reduction) {
   if (reduction.fusedOuter)
     return reduction.form == SinglePassForm::Welford ? "dev::WelfordOp"
                                                      : "dev::OnlineSoftmaxOp";
@@ -151,6 +149,16 @@ FailureOr<Expr> RowWriter::readLeaf(Value value, const Coords &coords) {
   if (std::optional<Expr> lane = readVectorLane(buffer, coords))
     return *lane;
   auto shared = sharedRows.find(value);
+  // A streamed row's slices: kept in L2 by the first pass, let go by the
+  // second.
+  if (!loadPolicy.empty() &&
+      plan.isSliced(getNumElements(buffer.shape) / plan.rows)) {
+    Expr index = emitter.bindIndex(linearize(coords, buffer.shape));
+    return writer.bind(Expr("dev::loadWithPolicy(" + buffer.name + " + " +
+                                index.text + ", " + loadPolicy + ")",
+                            index.depth),
+                       "float", "v");
+  }
   if (shared == sharedRows.end() || cachedCondition == "false")
     return loadElement(emitter, buffer, coords);
   DimExpr perRow = getNumElements(buffer.shape) / plan.rows;
@@ -239,7 +247,7 @@ void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
                                     const Expr &first) {
   for (RowReduction *reduction : group) {
     std::string acc = writer.freshName("acc");
-    combiners.push_back(getCombiner(*reduction, context));
+    combiners.push_back(getRowCombiner(*reduction));
     std::string identity =
         reduction->isArg() && !reduction->fusedOuter
             ? "dev::argStart(" + combiners.back() + "(), " + first.text + ")"
@@ -303,7 +311,7 @@ void RowWriter::writeSinglePassResults(RowReduction &inner,
   RowReduction &outer = *inner.fusedOuter;
   inner.storage = writer.freshName("red");
   outer.storage = writer.freshName("red");
-  inner.storageDepth = outer.storageDepth = rowDepth;
+  inner.storageDepth = outer.storageDepth = writer.getDepth();
   if (inner.form == SinglePassForm::OnlineSoftmax) {
     // The team's max first, then each thread's sum rescaled to it once and
     // summed: one rounding of a rescale per thread, where combining the
@@ -340,6 +348,37 @@ void RowWriter::writeSinglePassResults(RowReduction &inner,
               (getCombinerInfo(outer.kind).dividesByCount
                    ? ".m2 / static_cast<float>(" + outer.groupSize.str() + ");"
                    : ".m2;"));
+}
+
+void RowWriter::finishPerRowReduction(RowReduction &reduction,
+                                      const std::string &own,
+                                      const std::string &combiner) {
+  if (reduction.fusedOuter) {
+    writeSinglePassResults(reduction, own);
+    return;
+  }
+  // A cluster's blocks combine their blocks' results in rank order, and a
+  // streamed row's slices fold their partials in slice order; their sums,
+  // of the threads' sums in float, add in double (rounded once), as
+  // softmax over rows of 65536 in float was less accurate than PyTorch's.
+  bool sums = reduction.kind == ReductionCombiner::sum ||
+              reduction.kind == ReductionCombiner::mean;
+  std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + own + ")";
+  if (plan.cluster > 1)
+    reduced = "dev::clusterReduce<kThreads, " + std::to_string(plan.cluster) +
+              ", " +
+              (sums ? "dev::SumDoubleOp>(static_cast<double>(" + own + ")"
+                    : combiner + ">(" + own) +
+              ", exchange)";
+  else if (plan.rowSlices > 1 && sums) // `own` is a slice's double partial
+    reduced = "teamReduce<kThreads, dev::SumDoubleOp>(" + own + ")";
+  if (sums && plan.getRowSlices() > 1)
+    reduced = "static_cast<float>(" + reduced + ")";
+  reduction.storage = writer.freshName("red");
+  reduction.storageDepth = writer.getDepth();
+  writer.line(("const " + getAccumulatorType(reduction) + " " +
+               reduction.storage + " = " + getFinal(reduction, reduced) + ";")
+                  .str());
 }
 
 LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
@@ -394,31 +433,7 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     std::string own = accumulatesPerLane(*reduction)
                           ? "dev::treeCombine<" + combiner + ", 4>(" + acc + ")"
                           : acc;
-    if (reduction->fusedOuter) {
-      writeSinglePassResults(*reduction, own);
-      continue;
-    }
-    // A cluster's blocks combine their blocks' results in rank order; its
-    // sums, of the threads' sums in float, add in double (rounded once), as
-    // softmax over rows of 65536 in float was less accurate than PyTorch's.
-    std::string reduced = "teamReduce<kThreads, " + combiner + ">(" + own + ")";
-    if (plan.cluster > 1) {
-      bool sums = reduction->kind == ReductionCombiner::sum ||
-                  reduction->kind == ReductionCombiner::mean;
-      reduced = "dev::clusterReduce<kThreads, " + std::to_string(plan.cluster) +
-                ", " +
-                (sums ? "dev::SumDoubleOp>(static_cast<double>(" + own + ")"
-                      : combiner + ">(" + own) +
-                ", exchange)";
-      if (sums)
-        reduced = "static_cast<float>(" + reduced + ")";
-    }
-    reduction->storage = writer.freshName("red");
-    reduction->storageDepth = rowDepth;
-    writer.line(("const " + getAccumulatorType(*reduction) + " " +
-                 reduction->storage + " = " + getFinal(*reduction, reduced) +
-                 ";")
-                    .str());
+    finishPerRowReduction(*reduction, own, combiner);
   }
   return success();
 }
@@ -476,9 +491,9 @@ LogicalResult RowWriter::writeOutputs() {
       return failure();
     if (vectorRows && plan.registerRows)
       continue;
-    // A cluster's blocks write a slice each of the whole rows; the first
-    // block writes the rest.
-    const bool firstBlock = plan.cluster > 1 && !plan.isSliced(perRow);
+    // The blocks of a cluster, or a streamed row's items, write a slice
+    // each of the whole rows; the first writes the rest.
+    const bool firstBlock = plan.getRowSlices() > 1 && !plan.isSliced(perRow);
     if (firstBlock)
       writer.openScope();
     writer.openScope();
@@ -489,13 +504,21 @@ LogicalResult RowWriter::writeOutputs() {
       if (failed(element))
         return failure();
       Expr index = emitter.bindIndex(linearize(coords, output->shape));
-      writer.line(output->name + "[" + index.text + "] = " + element->text +
-                  ";");
+      // Streamed outputs are stored past L2 (evict-first), which keeps the
+      // slices that the second pass reads again.
+      writer.line(plan.rowSlices > 1
+                      ? "__stcs(" + output->name + " + " + index.text + ", " +
+                            element->text + ");"
+                      : output->name + "[" + index.text +
+                            "] = " + element->text + ";");
     }
     writer.closeScope(plan.getRowLoop(perRow));
     if (firstBlock)
-      writer.closeScope("if (blockIdx.x % " + std::to_string(plan.cluster) +
-                        " == 0) { // The first block of the cluster.");
+      writer.closeScope(plan.cluster > 1
+                            ? "if (blockIdx.x % " +
+                                  std::to_string(plan.cluster) +
+                                  " == 0) { // The first block of the cluster."
+                            : "if (begin == 0) { // The row's first slice.");
     if (vectorRows)
       writer.closeScope("if (!vec) {");
   }
@@ -503,20 +526,22 @@ LogicalResult RowWriter::writeOutputs() {
 }
 
 FailureOr<std::string> RowWriter::write() {
-  // A cluster's block covers one row.
-  if (plan.cluster == 1)
+  // A block of a cluster, or a streamed item, covers one row.
+  if (plan.getRowSlices() == 1)
     writer.line("constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads "
                 ": 1;");
   writer.line("const int tid = threadIdx.x % kThreads;");
+  // Streamed rows: a queue of slices (RowStream.cpp).
+  if (plan.rowSlices > 1)
+    return writeStreamed();
   const std::string cluster = std::to_string(plan.cluster);
   if (plan.cluster > 1) {
     writer.line("// A cluster of " + cluster +
                 " blocks shares each row: this block holds and walks");
     writer.line("// its elements [begin, begin + " +
-                std::to_string(plan.getClusterSlice()) + ").");
+                std::to_string(plan.getRowSlice()) + ").");
     writer.line("const int64_t begin = static_cast<int64_t>(blockIdx.x % " +
-                cluster + ") * " + std::to_string(plan.getClusterSlice()) +
-                ";");
+                cluster + ") * " + std::to_string(plan.getRowSlice()) + ";");
     writer.line("__shared__ double clusterSlots[2];");
     writer.line("dev::ClusterExchange exchange{clusterSlots};");
   }

@@ -578,6 +578,8 @@ SINTER_RT_HOST_DEVICE float leakyRelu(float x, float negativeSlope = 0.01f) {
 #include "rt_column.cuh"
 // The reductions of rows that a cluster of blocks shares.
 #include "rt_cluster.cuh"
+// The queue and cache policies of rows streamed through L2 in slices.
+#include "rt_stream.cuh"
 // The row kernels' in-order pushes (argmax, online softmax).
 #include "sinter/rt_device_push.cuh"
 

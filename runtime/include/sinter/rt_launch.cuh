@@ -29,6 +29,7 @@
 #error "sinter/rt_launch.cuh holds device code: compile it with nvcc"
 #endif
 
+#include <algorithm>
 #include <cuda_runtime.h>
 #include <utility>
 
@@ -96,6 +97,26 @@ void launchClustered(void (*kernel)(Parameters...), dim3 grid, dim3 block,
   config.numAttrs = 2;
   (void)cudaLaunchKernelEx(&config, kernel,
                            std::forward<Arguments>(arguments)...);
+}
+
+/// The blocks of \p threads threads with \p sharedBytes bytes of dynamic
+/// shared memory running \p kernel that the current device holds at once,
+/// at most \p mostPerProcessor a multiprocessor, in \p blocks: the size of
+/// a persistent grid (a streamed row kernel's).
+template <typename... Parameters>
+cudaError_t getResidentBlocks(void (*kernel)(Parameters...), int threads,
+                              size_t sharedBytes, int mostPerProcessor,
+                              int *blocks) {
+  int device = 0, processors = 0, perProcessor = 0;
+  cudaError_t error = cudaGetDevice(&device);
+  if (error == cudaSuccess)
+    error = cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount,
+                                   device);
+  if (error == cudaSuccess)
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perProcessor, kernel,
+                                                          threads, sharedBytes);
+  *blocks = processors * std::min(perProcessor, mostPerProcessor);
+  return error;
 }
 
 } // namespace sinter

@@ -655,7 +655,7 @@ func.func @plan_cluster_size() attributes {plan = #sinter.plan<strategy = block_
 
 // -----
 
-// expected-error@+1 {{a cluster of 4 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics or float4}}
+// expected-error@+1 {{a cluster of 4 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics, float4 or row_slices}}
 func.func @plan_cluster_uncached() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 2, launches = 1, epilogue = none, cluster = 4>} {
   return
 }
@@ -664,6 +664,34 @@ func.func @plan_cluster_uncached() attributes {plan = #sinter.plan<strategy = bl
 
 // expected-error@+1 {{a cluster of 2 blocks shares a row of block_per_row}}
 func.func @plan_cluster_split() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, cluster = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{row_slices 1025: expected 2 to 1024 (or 1: none)}}
+func.func @plan_row_slices_count() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 1025>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a cluster of 2 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics, float4 or row_slices}}
+func.func @plan_row_slices_cluster() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 2, row_slices = 16>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{row_slices 24 streams rows of block_per_row (one row a block) read once from HBM (passes 1), without cached operands, rows in registers or single-pass statistics, in at most as many slices as the block has threads}}
+func.func @plan_row_slices_single_pass() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, single_pass = true, row_slices = 24>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{row_slices 64 streams rows of block_per_row}}
+func.func @plan_row_slices_threads() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64>} {
   return
 }
 

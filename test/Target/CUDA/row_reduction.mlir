@@ -332,8 +332,8 @@ module @weighted_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
 // -----
 
 // CHECK-LABEL: // ===== long_rows.h =====
-// Rows of 400000 do not fit in shared memory, not even a cluster's: 1024
-// threads per row, each pass reads the row again (from L2 mostly), with
+// Rows of 1200000 do not fit in shared memory, not even a cluster's, and
+// are too long to stream through L2: 1024 threads per row, each pass reads the row again (from L2 mostly), with
 // float4 loads and stores where x and y are 16-byte aligned.
 // CHECK: //       one block of 1024 threads per row, rows re-read (too long for shared memory)
 // CHECK-NOT: sharedMemory
@@ -342,15 +342,15 @@ module @weighted_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: return launch_long_rows_k0_row_reduction_rows<1024>(
 // CHECK-NEXT: ctx, stream, x, y, B, vec);
 module @long_rows attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x400000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-      -> (tensor<?x400000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel row_reduction(%x) : (tensor<?x400000xf32>) -> tensor<?x400000xf32> {
-    ^bb0(%a: tensor<?x400000xf32>):
-      %s = sinter.sum %a dims [1] keepdim : tensor<?x400000xf32>
-      %d = sinter.div %a, %s : tensor<?x400000xf32>, tensor<?x1xf32>
-      sinter.yield %d : tensor<?x400000xf32>
+  func.func @forward(%x: tensor<?x1200000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x1200000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<?x1200000xf32>) -> tensor<?x1200000xf32> {
+    ^bb0(%a: tensor<?x1200000xf32>):
+      %s = sinter.sum %a dims [1] keepdim : tensor<?x1200000xf32>
+      %d = sinter.div %a, %s : tensor<?x1200000xf32>, tensor<?x1xf32>
+      sinter.yield %d : tensor<?x1200000xf32>
     }
-    return %0 : tensor<?x400000xf32>
+    return %0 : tensor<?x1200000xf32>
   }
 }
 // -----
@@ -464,7 +464,8 @@ module @split_odd_reshape {
 // -----
 
 // CHECK-LABEL: // ===== online_softmax.h =====
-// Softmax over rows of 400000 (too long for a cluster's shared memory): the max and
+// Softmax over rows of 1200000 (too long for a cluster's shared memory or
+// to stream through L2): the max and
 // the sum of exp(x - max) in one pass (online softmax), then the output
 // pass; x is read twice. The float4 loop pushes each group of four at
 // once. The team reduces the max, then the threads' sums rescaled to it
@@ -482,48 +483,48 @@ module @split_odd_reshape {
 // CHECK: - [[MAX]];
 // CHECK: / [[SUM]];
 module @online_softmax attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x400000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-      -> (tensor<?x400000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel row_reduction(%x) : (tensor<?x400000xf32>) -> tensor<?x400000xf32> {
-    ^bb0(%a: tensor<?x400000xf32>):
-      %m = sinter.max %a dims [1] keepdim : tensor<?x400000xf32>
-      %d = sinter.sub %a, %m : tensor<?x400000xf32>, tensor<?x1xf32>
-      %e = sinter.exp %d : tensor<?x400000xf32>
-      %s = sinter.sum %e dims [1] keepdim : tensor<?x400000xf32>
-      %p = sinter.div %e, %s : tensor<?x400000xf32>, tensor<?x1xf32>
-      sinter.yield %p : tensor<?x400000xf32>
+  func.func @forward(%x: tensor<?x1200000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x1200000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<?x1200000xf32>) -> tensor<?x1200000xf32> {
+    ^bb0(%a: tensor<?x1200000xf32>):
+      %m = sinter.max %a dims [1] keepdim : tensor<?x1200000xf32>
+      %d = sinter.sub %a, %m : tensor<?x1200000xf32>, tensor<?x1xf32>
+      %e = sinter.exp %d : tensor<?x1200000xf32>
+      %s = sinter.sum %e dims [1] keepdim : tensor<?x1200000xf32>
+      %p = sinter.div %e, %s : tensor<?x1200000xf32>, tensor<?x1xf32>
+      sinter.yield %p : tensor<?x1200000xf32>
     }
-    return %0 : tensor<?x400000xf32>
+    return %0 : tensor<?x1200000xf32>
   }
 }
 // -----
 
 // CHECK-LABEL: // ===== welford.h =====
-// The mean and the variance of rows of 400000 in one pass (Welford): the
+// The mean and the variance of rows of 1200000 in one pass (Welford): the
 // variance is M2 over the row length.
 // CHECK: dev::Welford [[ACC:acc[0-9]+]] = dev::WelfordOp::identity();
 // CHECK: [[ACC]] = dev::welfordPush([[ACC]], v{{[0-9]+}});
 // CHECK: const dev::Welford [[STATE:state[0-9]+]] = teamReduce<kThreads, dev::WelfordOp>([[ACC]]);
 // CHECK-NEXT: const float [[MEAN:red[0-9]+]] = [[STATE]].mean;
-// CHECK-NEXT: const float [[VAR:red[0-9]+]] = [[STATE]].m2 / static_cast<float>(400000);
+// CHECK-NEXT: const float [[VAR:red[0-9]+]] = [[STATE]].m2 / static_cast<float>(1200000);
 // CHECK-NEXT: = dev::twoSum([[VAR]], 1e-05f);
 // CHECK-NOT: teamReduce
 // CHECK: -([[MEAN]])
 module @welford attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x400000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-      -> (tensor<?x400000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel row_reduction(%x) : (tensor<?x400000xf32>) -> tensor<?x400000xf32> {
-    ^bb0(%a: tensor<?x400000xf32>):
-      %m = sinter.mean %a dims [1] keepdim : tensor<?x400000xf32>
-      %d = sinter.sub %a, %m : tensor<?x400000xf32>, tensor<?x1xf32>
-      %sq = sinter.mul %d, %d : tensor<?x400000xf32>, tensor<?x400000xf32>
-      %v = sinter.mean %sq dims [1] keepdim : tensor<?x400000xf32>
+  func.func @forward(%x: tensor<?x1200000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x1200000xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel row_reduction(%x) : (tensor<?x1200000xf32>) -> tensor<?x1200000xf32> {
+    ^bb0(%a: tensor<?x1200000xf32>):
+      %m = sinter.mean %a dims [1] keepdim : tensor<?x1200000xf32>
+      %d = sinter.sub %a, %m : tensor<?x1200000xf32>, tensor<?x1xf32>
+      %sq = sinter.mul %d, %d : tensor<?x1200000xf32>, tensor<?x1200000xf32>
+      %v = sinter.mean %sq dims [1] keepdim : tensor<?x1200000xf32>
       %eps = sinter.constant dense<9.99999974E-6> : tensor<f32>
       %ve = sinter.add %v, %eps : tensor<?x1xf32>, tensor<f32>
       %r = sinter.rsqrt %ve : tensor<?x1xf32>
-      %n = sinter.mul %d, %r : tensor<?x400000xf32>, tensor<?x1xf32>
-      sinter.yield %n : tensor<?x400000xf32>
+      %n = sinter.mul %d, %r : tensor<?x1200000xf32>, tensor<?x1xf32>
+      sinter.yield %n : tensor<?x1200000xf32>
     }
-    return %0 : tensor<?x400000xf32>
+    return %0 : tensor<?x1200000xf32>
   }
 }

@@ -12,6 +12,7 @@
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
+#include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -125,7 +126,7 @@ LogicalResult KernelPlanAttr::verify(
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
     bool registers, bool lastBlockFolds, int64_t minBlocks,
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
-    int64_t cluster) {
+    int64_t cluster, int64_t rowSlices) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -193,15 +194,30 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "cluster of " << cluster
                        << " blocks: expected a power of two from 2 to 8 (or "
                           "1: none)";
+  if (rowSlices < 1 || rowSlices > kMaxRowSlices)
+    return emitError() << "row_slices " << rowSlices << ": expected 2 to "
+                       << kMaxRowSlices << " (or 1: none)";
   // A cluster shares a row that its blocks cache in shared memory, a slice
   // each, walked by whole blocks with scalar loads.
-  if (cluster != 1 &&
-      (strategy != KernelStrategy::block_per_row || rowsPerBlock != 1 ||
-       cached.empty() || registers || singlePass || vectorWidth != 1))
+  if (cluster != 1 && (strategy != KernelStrategy::block_per_row ||
+                       rowsPerBlock != 1 || cached.empty() || registers ||
+                       singlePass || vectorWidth != 1 || rowSlices != 1))
     return emitError() << "a cluster of " << cluster
                        << " blocks shares a row of block_per_row (one row a "
                           "block) that it caches, without rows in "
-                          "registers, single-pass statistics or float4";
+                          "registers, single-pass statistics, float4 or "
+                          "row_slices";
+  // Streamed slices are read from HBM, then from L2, a block each; each
+  // row's statistics are folded from one partial a thread of the block.
+  if (rowSlices != 1 && (strategy != KernelStrategy::block_per_row ||
+                         rowsPerBlock != 1 || !cached.empty() || registers ||
+                         singlePass || passes != 1 || rowSlices > block))
+    return emitError() << "row_slices " << rowSlices
+                       << " streams rows of block_per_row (one row a block) "
+                          "read once from HBM (passes 1), without cached "
+                          "operands, rows in registers or single-pass "
+                          "statistics, in at most as many slices as the "
+                          "block has threads";
   return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
                          applyMinBlocks);
 }

@@ -74,6 +74,8 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
         summary.strategy += "+single_pass";
       if (plan.getCluster() > 1)
         summary.strategy += "+cluster" + std::to_string(plan.getCluster());
+      if (plan.getRowSlices() > 1)
+        summary.strategy += "+streamed" + std::to_string(plan.getRowSlices());
       summary.launches = plan.getLaunches();
       passes = plan.getPasses();
     }

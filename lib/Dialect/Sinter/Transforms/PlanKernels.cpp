@@ -19,10 +19,13 @@
 //     reads where each thread's part of the row is a few float4 groups,
 //     caches them in shared memory where they fit there, or in that of a
 //     thread block cluster of 2 to 8 blocks (a slice of the row a block),
-//     and otherwise reads them once per pass, computing pairs of
+//     or streams rows too long for that through L2 in slices (a persistent
+//     grid: a slice's statistics, then, a bounded lag later, its outputs
+//     read from L2), and otherwise reads them once per pass, computing pairs of
 //     statistics that one pass can (online softmax, Welford) in one, with
 //     16-byte vectors when rows are a multiple of 4 long;
-//   - few long rows (fewer than two per SM, longer than 8192) and any other
+//   - few long rows (fewer than two per SM, longer than 8192) that are not
+//     streamed, and any other
 //     geometry are split reductions: partials over many blocks,
 //     an ordered fold, an apply step when some output is not a statistic;
 //     a mean and a variance around it (training batch_norm, var) are one
@@ -354,6 +357,79 @@ static int64_t getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
   return 1;
 }
 
+/// The bytes of the whole-row inputs of a slice of a streamed row (the
+/// plan's row_slices), the threads of a block (and the most slices a row is
+/// cut into: one partial a thread), and the longest row streamed. Over
+/// rows of 1048576 on the H100, slices of 32 KiB by blocks of 512 threads
+/// ran rms_norm at 0.81 of the copy bandwidth (0.64 as a split reduction),
+/// log_softmax at 0.74 (0.63), softmax at 0.66 (0.63); with 256 threads,
+/// 0.80, 0.70 and 0.55. Rows of 4194304 (16 MiB, longer than the lag) left
+/// L2: 0.43 to 0.63, slower than split.
+static constexpr int64_t kStreamSliceBytes = 32 * 1024;
+static constexpr int64_t kStreamThreads = 512;
+static constexpr int64_t kMaxStreamRowBytes = 4 * 1024 * 1024;
+
+/// Whether `op` reads the result of a reduction of `body` other than
+/// `allowed` (directly or through other ops of the body).
+static bool readsReduction(Block &body, Operation *op, Operation *allowed) {
+  SmallVector<Operation *> worklist = {op};
+  llvm::DenseSet<Operation *> seen;
+  while (!worklist.empty()) {
+    Operation *current = worklist.pop_back_val();
+    for (Value operand : current->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || producer->getBlock() != &body || producer == allowed ||
+          !seen.insert(producer).second)
+        continue;
+      if (isa<ReductionOpInterface>(producer))
+        return true;
+      worklist.push_back(producer);
+    }
+  }
+  return false;
+}
+
+/// Whether the results of each slice of a streamed row fold into the row's:
+/// every reduction reads no other's result, or is the outer statistic of a
+/// single-pass pair (SinglePass.h) whose inner reads none, so that a
+/// slice's inner result and its outer one about it form a state that
+/// combines (an online softmax's, Welford's).
+static bool canFoldSlices(Block &body) {
+  return llvm::all_of(getReductions(body), [&](Operation *reduction) {
+    if (!readsReduction(body, reduction, nullptr))
+      return true;
+    std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
+    return pair && !readsReduction(body, pair->first, nullptr) &&
+           !readsReduction(body, reduction, pair->first);
+  });
+}
+
+/// The slices a row of `length` of a row kernel is streamed in, whose
+/// whole-row inputs are `floats` floats a row: the fewest of at most
+/// kStreamSliceBytes (else twice that) that divide the row into float4
+/// groups, at most
+/// kStreamThreads; 1 where the rows cannot be streamed: they are shared
+/// as a cluster shares them (canShareRowsInCluster), the slices' results
+/// fold (canFoldSlices), and no reshape moves the rows (instance_norm and
+/// group_norm over NCHW, through their reshapes, ran 6% and 14% slower
+/// streamed than as split reductions on the H100).
+static int64_t getStreamSlices(KernelOp kernel, int64_t length, int64_t floats,
+                               ArrayRef<int64_t> resultShape) {
+  Block &body = kernel.getBody().front();
+  bool reshapes = llvm::any_of(body.without_terminator(),
+                               [](Operation &op) { return isShapeOp(&op); });
+  if (floats * 4 > kMaxStreamRowBytes || reshapes ||
+      !canShareRowsInCluster(kernel, length, resultShape) ||
+      !canFoldSlices(body))
+    return 1;
+  for (int64_t sliceBytes : {kStreamSliceBytes, 2 * kStreamSliceBytes})
+    for (int64_t slices = llvm::divideCeil(floats * 4, sliceBytes);
+         slices <= kStreamThreads; ++slices)
+      if (length % slices == 0 && (length / slices) % 4 == 0)
+        return slices;
+  return 1;
+}
+
 /// The plan of a row kernel (row_reduction and matvec kinds).
 static KernelPlanAttr planRows(KernelOp kernel) {
   MLIRContext *context = kernel.getContext();
@@ -370,7 +446,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
     maxPasses = std::max(maxPasses, count);
   }
   std::optional<int64_t> length = getStaticRowLength(body);
-  int64_t block = 0, rowsPerBlock = 0, cluster = 1;
+  int64_t block = 0, rowsPerBlock = 0, cluster = 1, rowSlices = 1;
   KernelStrategy strategy = KernelStrategy::row_by_length;
   // Rows held in registers where each thread's part fits: a group of lanes
   // per short row, the operands that several passes read held there (and
@@ -386,20 +462,29 @@ static KernelPlanAttr planRows(KernelOp kernel) {
                : block == 32 ? KernelStrategy::warp_per_row
                              : KernelStrategy::block_per_row;
     // Cached rows must fit in shared memory, or in that of a cluster of
-    // blocks that shares each row, or every pass reads HBM.
+    // blocks that shares each row (slices of at most 64 KiB), or they are
+    // streamed through L2, or cached by a cluster in larger slices, or
+    // every pass reads HBM.
     int64_t floats = static_cast<int64_t>(cached.size()) * *length;
     if (!registers && rowsPerBlock * floats * 4 > kMaxSharedBytes) {
       // Not where single-pass statistics read HBM once (logsumexp): the
-      // cluster's barriers cost more than they save there.
-      cluster = block == 1024 && !cached.empty() &&
-                        getSinglePassHbmPasses(body, *length) > 1
-                    ? getRowCluster(kernel, *length, floats, resultShape,
-                                    kMaxSharedBytes)
-                    : 1;
+      // barriers cost more than they save there.
+      bool shares = block == 1024 && !cached.empty() &&
+                    getSinglePassHbmPasses(body, *length) > 1;
+      if (shares)
+        cluster = getRowCluster(kernel, *length, floats, resultShape,
+                                kClusterSliceBytes);
+      if (shares && cluster == 1)
+        rowSlices = getStreamSlices(kernel, *length, floats, resultShape);
+      if (shares && cluster == 1 && rowSlices == 1)
+        cluster = getRowCluster(kernel, *length, floats, resultShape,
+                                kMaxSharedBytes);
+      if (cluster > 1)
+        block = kClusterThreads;
+      if (rowSlices > 1)
+        block = kStreamThreads;
       if (cluster == 1)
         cached.clear();
-      else
-        block = kClusterThreads;
     }
   }
   // Where rows are cached (or may be, at launch), HBM is read once.
@@ -408,8 +493,11 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   int64_t hbmPasses = 1;
   bool singlePass = false;
   if (cached.empty() && length) {
-    singlePass = !getSinglePassReductions(body, *length).empty();
-    hbmPasses = getSinglePassHbmPasses(body, *length);
+    // A streamed slice computes each pair's statistics in turn.
+    singlePass =
+        rowSlices == 1 && !getSinglePassReductions(body, *length).empty();
+    // The second pass of a streamed row reads it from L2.
+    hbmPasses = rowSlices > 1 ? 1 : getSinglePassHbmPasses(body, *length);
   } else if (cached.empty()) {
     hbmPasses = maxPasses;
   }
@@ -426,7 +514,14 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       /*lastBlockFolds=*/false,
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
-      cluster);
+      cluster, rowSlices);
+}
+
+/// Whether a plan of rows reads HBM once where rows are few, with enough
+/// blocks, where a split reduction reads it twice: streamed rows, whose
+/// slices the whole grid walks.
+static bool readsFewRowsOnce(KernelPlanAttr plan) {
+  return plan.getRowSlices() > 1;
 }
 
 /// Whether the outputs of an elementwise kernel can be computed four at a
@@ -540,8 +635,10 @@ static KernelPlanAttr planKernel(KernelOp kernel) {
         return planGemm(kernel);
     return planRows(kernel);
   case KernelKind::row_reduction:
-    if (hasFewLongRows(kernel.getBody().front()))
-      return planSplitReduction(kernel);
+    if (hasFewLongRows(kernel.getBody().front())) {
+      KernelPlanAttr rows = planRows(kernel);
+      return readsFewRowsOnce(rows) ? rows : planSplitReduction(kernel);
+    }
     return planRows(kernel);
   case KernelKind::column_reduction:
     return planSplitReduction(kernel);

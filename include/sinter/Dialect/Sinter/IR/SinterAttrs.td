@@ -55,7 +55,15 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     where the row's cached operands are too long for one block's shared
     memory: block k of the cluster holds and walks the k-th slice of the
     row, and the blocks combine each reduction through distributed shared
-    memory, so that HBM is still read once.
+    memory, so that HBM is still read once; `row_slices` (block_per_row
+    only, printed when not 1): rows too long for a cluster's shared memory
+    are streamed through L2 in that many slices each: a persistent grid
+    draws items from a queue, a slice's statistics (partial results stored
+    for the row) and, trailing them by a bounded lag, a slice's outputs
+    (after folding its row's partials in slice order), so that the second
+    read of a slice comes from L2 and HBM is read once; a slice computes
+    the statistics of a pair (softmax's max and sum, a mean and a variance)
+    in turn, and its partial is the pair's state (no `single_pass`).
 
     Example:
 
@@ -90,7 +98,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"int64_t", "0">:$apply_min_blocks,
     DefaultValuedParameter<"int64_t", "1">:$apply_rows_per_thread,
     DefaultValuedParameter<"bool", "false">:$apply_in_fold,
-    DefaultValuedParameter<"int64_t", "1">:$cluster);
+    DefaultValuedParameter<"int64_t", "1">:$cluster,
+    DefaultValuedParameter<"int64_t", "1">:$row_slices);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -106,7 +115,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    epilogue, /*single_pass=*/false, /*registers=*/false,
                    /*last_block_folds=*/false, /*min_blocks=*/0,
                    /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1,
-                   /*apply_in_fold=*/false, /*cluster=*/1);
+                   /*apply_in_fold=*/false, /*cluster=*/1,
+                   /*row_slices=*/1);
     }]>];
   let genVerifyDecl = 1;
 }

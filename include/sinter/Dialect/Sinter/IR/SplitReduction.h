@@ -27,6 +27,9 @@ namespace mlir::sinter {
 /// [16384, 4096] ran at 0.881 of the copy bandwidth, with 512 at 0.930; every
 /// split case of the sweep ran as fast or faster.
 inline constexpr int64_t kSplitTargetBlocks = 512;
+/// The most slices a streamed row kernel (a plan's row_slices) cuts a row
+/// into: one partial a thread of a block of up to 1024 threads.
+inline constexpr int64_t kMaxRowSlices = 1024;
 /// The rows (or runs of 4) each thread of a partial block reads at least.
 inline constexpr int64_t kSplitRowsPerThread = 8;
 /// The most slices a column is split into.
