@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Shape helpers of sinter-plan-kernels (PlanKernels.cpp) and its plans of
-// split reductions (PlanSplitReductions.cpp).
+// Shape helpers of sinter-plan-kernels (PlanKernels.cpp), its plans of
+// split reductions (PlanSplitReductions.cpp) and of rows shared by a
+// cluster or streamed (PlanSharedRows.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,9 +50,56 @@ inline SmallVector<Operation *> getReductions(Block &body) {
   return reductions;
 }
 
+/// The elements one result of `reduction` reduces, if static: the product of
+/// the reduced dims, or a dot product's contraction length.
+inline std::optional<int64_t> getGroupSize(Operation *reduction) {
+  if (auto matmul = dyn_cast<MatmulOp>(reduction)) {
+    ArrayRef<int64_t> lhs = getShape(matmul.getLhs());
+    int64_t k = matmul.getTransposeA() ? lhs[lhs.size() - 2] : lhs.back();
+    return ShapedType::isDynamic(k) ? std::nullopt : std::optional(k);
+  }
+  auto op = cast<ReductionOpInterface>(reduction);
+  SmallVector<int64_t> reduced;
+  for (int64_t dim : op.getDims())
+    reduced.push_back(getShape(op.getInput())[dim]);
+  return getStaticCount(reduced);
+}
+
 /// The plan of a split reduction (column_reduction kind, or a row_reduction
 /// of few long rows).
 KernelPlanAttr planSplitReduction(KernelOp kernel);
+
+/// The bytes of its slice of a cached row that a block of a cluster aims to
+/// hold (a row of 16384 floats cached by one block ran at the copy
+/// bandwidth on the H100).
+inline constexpr int64_t kClusterSliceBytes = 64 * 1024;
+/// The threads of a block of a cluster: softmax over rows of 65536 in
+/// clusters of 4 took 0.207 ms with 512 threads a block against 0.249 with
+/// 1024 on the H100 (more blocks per SM overlap one's loads with another's
+/// reductions).
+inline constexpr int64_t kClusterThreads = 512;
+/// The threads of a block of a streamed row kernel (one partial a thread
+/// folds, so also the most slices of a row; PlanSharedRows.cpp).
+inline constexpr int64_t kStreamThreads = 512;
+
+/// The blocks of a cluster that shares each row of `length` whose `floats`
+/// cached floats are too many for one block: the fewest whose slices fit
+/// kClusterSliceBytes, else the fewest whose slices fit `maxSharedBytes`;
+/// 1 where no cluster holds them or the kernel cannot share its rows.
+int64_t getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
+                      ArrayRef<int64_t> resultShape, int64_t maxSharedBytes);
+
+/// The slices a row of `length` of a row kernel is streamed in, whose
+/// whole-row inputs are `floats` floats a row: the fewest, at most
+/// kStreamThreads, of at most 32 KiB (else 64 KiB) that divide the row into
+/// float4 groups; 1 where the rows cannot be streamed: they are shared as
+/// a cluster shares them, the slices' results fold (every reduction reads
+/// no other's result, or is the outer statistic of a single-pass pair),
+/// and no reshape moves the rows (instance_norm and group_norm over NCHW,
+/// through their reshapes, ran 6% and 14% slower streamed than as split
+/// reductions on the H100).
+int64_t getStreamSlices(KernelOp kernel, int64_t length, int64_t floats,
+                        ArrayRef<int64_t> resultShape);
 
 } // namespace mlir::sinter
 

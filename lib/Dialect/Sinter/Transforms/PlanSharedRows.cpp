@@ -1,0 +1,135 @@
+//===- PlanSharedRows.cpp - Rows shared by a cluster or streamed ---------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The decisions of sinter-plan-kernels for rows too long for one block's
+// shared memory: the blocks of a thread block cluster that share a row,
+// each caching a slice (the plan's cluster), or the slices a row is
+// streamed through L2 in (the plan's row_slices).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanUtils.h"
+
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+/// The largest cluster (portable).
+static constexpr int64_t kMaxCluster = 8;
+
+/// Whether a cluster of blocks can share the rows of `length` of a row
+/// kernel, each block caching a slice: every reduction (not argmax or
+/// argmin) reduces whole rows, every output has whole rows or one element
+/// a row, and no op but a reshape (which keeps the row-major order) moves
+/// elements, so that each element of a row is read where its block holds
+/// it.
+static bool canShareRowsInCluster(KernelOp kernel, int64_t length,
+                                  ArrayRef<int64_t> resultShape) {
+  Block &body = kernel.getBody().front();
+  if (kernel.getKind() != KernelKind::row_reduction)
+    return false;
+  for (Operation &op : body.without_terminator()) {
+    if (isShapeOp(&op) && !isa<ReshapeOp>(op))
+      return false;
+    auto reduction = dyn_cast<ReductionOpInterface>(op);
+    if (isa<MatmulOp>(op) || (reduction && (getGroupSize(&op) != length ||
+                                            isa<ArgmaxOp, ArgminOp>(op))))
+      return false;
+  }
+  // The static elements of a shape and its dynamic dims (the rows' dynamic
+  // dims, which every value of a row kernel shares).
+  auto count = [](ArrayRef<int64_t> shape) {
+    int64_t elements = 1, dynamic = 0;
+    for (int64_t size : shape)
+      ShapedType::isDynamic(size) ? ++dynamic : elements *= size;
+    return std::make_pair(elements, dynamic);
+  };
+  auto [rows, rowDims] = count(resultShape);
+  return llvm::all_of(kernel.getResults(), [&](Value result) {
+    auto [elements, dims] = count(getShape(result));
+    return dims == rowDims && (elements == rows || elements == rows * length);
+  });
+}
+
+int64_t sinter::getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
+                              ArrayRef<int64_t> resultShape,
+                              int64_t maxSharedBytes) {
+  if (!canShareRowsInCluster(kernel, length, resultShape))
+    return 1;
+  for (int64_t sliceBytes : {kClusterSliceBytes, maxSharedBytes})
+    for (int64_t cluster = 2; cluster <= kMaxCluster; cluster *= 2)
+      if (length % cluster == 0 && floats * 4 / cluster <= sliceBytes)
+        return cluster;
+  return 1;
+}
+
+/// The bytes of the whole-row inputs of a slice of a streamed row (the
+/// plan's row_slices) and the longest row streamed (kStreamThreads: the
+/// threads of a block, one partial a thread in the fold). Over
+/// rows of 1048576 on the H100, slices of 32 KiB by blocks of 512 threads
+/// ran rms_norm at 0.81 of the copy bandwidth (0.64 as a split reduction),
+/// log_softmax at 0.74 (0.63), softmax at 0.66 (0.63); with 256 threads,
+/// 0.80, 0.70 and 0.55. Rows of 4194304 (16 MiB, longer than the lag) left
+/// L2: 0.43 to 0.63, slower than split.
+static constexpr int64_t kStreamSliceBytes = 32 * 1024;
+static constexpr int64_t kMaxStreamRowBytes = 4 * 1024 * 1024;
+
+/// Whether `op` reads the result of a reduction of `body` other than
+/// `allowed` (directly or through other ops of the body).
+static bool readsReduction(Block &body, Operation *op, Operation *allowed) {
+  SmallVector<Operation *> worklist = {op};
+  llvm::DenseSet<Operation *> seen;
+  while (!worklist.empty()) {
+    Operation *current = worklist.pop_back_val();
+    for (Value operand : current->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || producer->getBlock() != &body || producer == allowed ||
+          !seen.insert(producer).second)
+        continue;
+      if (isa<ReductionOpInterface>(producer))
+        return true;
+      worklist.push_back(producer);
+    }
+  }
+  return false;
+}
+
+/// Whether the results of each slice of a streamed row fold into the row's:
+/// every reduction reads no other's result, or is the outer statistic of a
+/// single-pass pair (SinglePass.h) whose inner reads none, so that a
+/// slice's inner result and its outer one about it form a state that
+/// combines (an online softmax's, Welford's).
+static bool canFoldSlices(Block &body) {
+  return llvm::all_of(getReductions(body), [&](Operation *reduction) {
+    if (!readsReduction(body, reduction, nullptr))
+      return true;
+    std::optional<SinglePassPair> pair = matchSinglePassPair(reduction);
+    return pair && !readsReduction(body, pair->first, nullptr) &&
+           !readsReduction(body, reduction, pair->first);
+  });
+}
+
+int64_t sinter::getStreamSlices(KernelOp kernel, int64_t length, int64_t floats,
+                                ArrayRef<int64_t> resultShape) {
+  Block &body = kernel.getBody().front();
+  bool reshapes = llvm::any_of(body.without_terminator(),
+                               [](Operation &op) { return isShapeOp(&op); });
+  if (floats * 4 > kMaxStreamRowBytes || reshapes ||
+      !canShareRowsInCluster(kernel, length, resultShape) ||
+      !canFoldSlices(body))
+    return 1;
+  for (int64_t sliceBytes : {kStreamSliceBytes, 2 * kStreamSliceBytes})
+    for (int64_t slices = llvm::divideCeil(floats * 4, sliceBytes);
+         slices <= kStreamThreads; ++slices)
+      if (length % slices == 0 && (length / slices) % 4 == 0)
+        return slices;
+  return 1;
+}
