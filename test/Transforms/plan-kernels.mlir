@@ -118,9 +118,10 @@ func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tenso
 
 // Rows of 524288 (2 MiB) are too long for the shared memory of a cluster
 // of 8 blocks in slices of 64 KiB: streamed through L2 in 64 slices of 32
-// KiB, by blocks of 512 threads with float4 loads, HBM read once.
+// KiB, by blocks of 512 threads with float4 loads, HBM read once; a
+// slice's outputs trail its statistics by 256 slices (8 MiB).
 // CHECK-LABEL: func.func @streamed_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256>
 func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<1024x524288xf32>
   %d = sinter.sub %x, %m : tensor<1024x524288xf32>, tensor<1024x1xf32>
@@ -130,11 +131,12 @@ func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32>
 // -----
 
 // Softmax over 64 rows of 1048576 (4 MiB): few rows, but the whole grid
-// walks their slices (128), so they are streamed rather than split. The max
-// and the sum of exp(x - max) are computed in turn over each slice, without
-// single-pass statistics: a slice's partial is their online softmax state.
+// walks their slices (128; the lag, 8 MiB, is 2 rows), so they are
+// streamed rather than split. The max and the sum of exp(x - max) are
+// computed in turn over each slice, without single-pass statistics: a
+// slice's partial is their online softmax state.
 // CHECK-LABEL: func.func @streamed_few_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 128>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 128, stream_lag = 256>
 func.func @streamed_few_rows(%x: tensor<64x1048576xf32>) -> tensor<64x1048576xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<64x1048576xf32>
   %d = sinter.sub %x, %m : tensor<64x1048576xf32>, tensor<64x1xf32>

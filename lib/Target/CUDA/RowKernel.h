@@ -123,6 +123,9 @@ struct RowPlan {
   /// getRowSlice()), once for the statistics, whose partial results it
   /// stores, and once for the outputs, after folding the row's partials.
   int64_t rowSlices = 1;
+  /// The plan's stream_lag: the items by which a streamed slice's outputs
+  /// trail its statistics in the queue.
+  int64_t streamLag = 0;
 
   /// The float4 groups of a row held in registers that one thread holds.
   int64_t groupsPerThread() const {
@@ -173,10 +176,6 @@ std::string getSlicePartialType(const RowPlan &plan,
 /// `partial<k>`, k its place in plan.reductions.
 std::string getSlicePartialName(const RowPlan &plan,
                                 const RowReduction &reduction);
-/// The items by which the second pass of a streamed row kernel trails the
-/// first: enough slices for kStreamLagBytes of their inputs, and at least
-/// a row's slices (no deadlock, see rt_stream.cuh).
-int64_t getStreamLag(const RowPlan &plan, const EvalKernel &kernel);
 
 /// Decides rows, levels, segments, caching, float4 paths and single-pass
 /// pairs of a row kernel.

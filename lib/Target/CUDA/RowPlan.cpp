@@ -322,6 +322,7 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
   // slices, streamed slices are read twice (and fold one partial a thread).
   plan.cluster = kernel.plan ? kernel.plan.getCluster() : 1;
   plan.rowSlices = kernel.plan ? kernel.plan.getRowSlices() : 1;
+  plan.streamLag = kernel.plan ? kernel.plan.getStreamLag() : 0;
   if (plan.getRowSlices() > 1) {
     bool sliced = plan.staticRowLength &&
                   *plan.staticRowLength % plan.getRowSlices() == 0 &&

@@ -233,8 +233,7 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                          "));", 1) +
               "\n";
     launch += "  const int64_t lag = std::min<int64_t>(" +
-              std::to_string(getStreamLag(*plan, kernel)) + ", " + items +
-              ");\n";
+              std::to_string(plan->streamLag) + ", " + items + ");\n";
     launch += "  const int64_t blocks = std::min<int64_t>(resident, 2 * " +
               items + ");\n";
   } else if (plan->cluster > 1) {

@@ -35,15 +35,6 @@ using namespace mlir;
 using namespace mlir::sinter;
 using namespace mlir::sinter::cuda;
 
-/// The bytes of their inputs that the slices between a slice's statistics
-/// and its outputs read, at least (the lag). Softmax over rows of 1048576
-/// in slices of 32 KiB ran at 0.75 of the copy bandwidth with 4 MiB and no
-/// L2 policy, at 0.84 with evict-last then evict-first (a hand-written
-/// kernel). Generated, with 4 MiB and 8 MiB: softmax 0.66 and 0.74,
-/// log_softmax 0.74 and 0.78, layer_norm 0.64 and 0.67, rms_norm 0.82 and
-/// 0.81; with 16 MiB, 0.74, 0.75, 0.61, 0.67 (the H100, whose L2 is 50 MiB).
-static constexpr int64_t kStreamLagBytes = 8 * 1024 * 1024;
-
 std::optional<SlicePair> cuda::getSlicePair(const RowPlan &plan,
                                             const RowReduction &reduction) {
   if (reduction.level != 2)
@@ -72,16 +63,6 @@ std::string cuda::getSlicePartialType(const RowPlan &plan,
 std::string cuda::getSlicePartialName(const RowPlan &plan,
                                       const RowReduction &reduction) {
   return "partial" + std::to_string(&reduction - plan.reductions.data());
-}
-
-int64_t cuda::getStreamLag(const RowPlan &plan, const EvalKernel &kernel) {
-  int64_t sliceBytes = 0;
-  for (const Buffer &input : kernel.inputs)
-    if (plan.isSliced(getNumElements(input.shape) / plan.rows))
-      sliceBytes += plan.getRowSlice() * 4;
-  int64_t lag =
-      llvm::divideCeil(kStreamLagBytes, std::max<int64_t>(sliceBytes, 1));
-  return std::max(plan.rowSlices, lag);
 }
 
 LogicalResult RowWriter::writeSliceStatistics() {

@@ -697,6 +697,20 @@ func.func @plan_row_slices_threads() attributes {plan = #sinter.plan<strategy = 
 
 // -----
 
+// expected-error@+1 {{stream_lag 32: expected at least row_slices (64) where rows are streamed, else 0}}
+func.func @plan_stream_lag_short() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 32>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{stream_lag 8: expected at least row_slices (1) where rows are streamed, else 0}}
+func.func @plan_stream_lag_unstreamed() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, stream_lag = 8>} {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{apply_in_fold: the apply step launches no kernel of its own (apply_min_blocks 0 and apply_rows_per_thread 1 expected)}}
 func.func @plan_apply_in_fold_launch() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_in_fold = true>} {
   return

@@ -126,7 +126,7 @@ LogicalResult KernelPlanAttr::verify(
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
     bool registers, bool lastBlockFolds, int64_t minBlocks,
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
-    int64_t cluster, int64_t rowSlices) {
+    int64_t cluster, int64_t rowSlices, int64_t streamLag) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -218,6 +218,10 @@ LogicalResult KernelPlanAttr::verify(
                           "operands, rows in registers or single-pass "
                           "statistics, in at most as many slices as the "
                           "block has threads";
+  if (rowSlices != 1 ? streamLag < rowSlices : streamLag != 0)
+    return emitError() << "stream_lag " << streamLag
+                       << ": expected at least row_slices (" << rowSlices
+                       << ") where rows are streamed, else 0";
   return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
                          applyMinBlocks);
 }

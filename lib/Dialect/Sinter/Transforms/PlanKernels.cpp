@@ -297,7 +297,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
     maxPasses = std::max(maxPasses, count);
   }
   std::optional<int64_t> length = getStaticRowLength(body);
-  int64_t block = 0, rowsPerBlock = 0, cluster = 1, rowSlices = 1;
+  int64_t block = 0, rowsPerBlock = 0, cluster = 1, rowSlices = 1,
+          streamLag = 0;
   KernelStrategy strategy = KernelStrategy::row_by_length;
   // Rows held in registers where each thread's part fits: a group of lanes
   // per short row, the operands that several passes read held there (and
@@ -332,8 +333,10 @@ static KernelPlanAttr planRows(KernelOp kernel) {
                                 kMaxSharedBytes);
       if (cluster > 1)
         block = kClusterThreads;
-      if (rowSlices > 1)
+      if (rowSlices > 1) {
         block = kStreamThreads;
+        streamLag = getStreamLag(rowSlices, floats);
+      }
       if (cluster == 1)
         cached.clear();
     }
@@ -365,7 +368,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       /*lastBlockFolds=*/false,
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
-      cluster, rowSlices);
+      cluster, rowSlices, streamLag);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough

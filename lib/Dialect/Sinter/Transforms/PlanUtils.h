@@ -101,6 +101,13 @@ int64_t getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
 int64_t getStreamSlices(KernelOp kernel, int64_t length, int64_t floats,
                         ArrayRef<int64_t> resultShape);
 
+/// The items by which the outputs of a streamed row's slice trail its
+/// statistics (the plan's stream_lag), for `slices` slices of a row whose
+/// whole-row inputs are `floats` floats: enough slices to read 8 MiB of
+/// them in between, and at least a row's slices, so that a block only
+/// waits on running blocks (rt_stream.cuh).
+int64_t getStreamLag(int64_t slices, int64_t floats);
+
 } // namespace mlir::sinter
 
 #endif // SINTER_LIB_DIALECT_SINTER_TRANSFORMS_PLANUTILS_H

@@ -63,7 +63,10 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     (after folding its row's partials in slice order), so that the second
     read of a slice comes from L2 and HBM is read once; a slice computes
     the statistics of a pair (softmax's max and sum, a mean and a variance)
-    in turn, and its partial is the pair's state (no `single_pass`).
+    in turn, and its partial is the pair's state (no `single_pass`);
+    `stream_lag` (with row_slices, printed when not 0): the items by which
+    a slice's outputs trail its statistics in the queue, at least a row's
+    slices (so that a block only waits on running blocks).
 
     Example:
 
@@ -99,7 +102,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"int64_t", "1">:$apply_rows_per_thread,
     DefaultValuedParameter<"bool", "false">:$apply_in_fold,
     DefaultValuedParameter<"int64_t", "1">:$cluster,
-    DefaultValuedParameter<"int64_t", "1">:$row_slices);
+    DefaultValuedParameter<"int64_t", "1">:$row_slices,
+    DefaultValuedParameter<"int64_t", "0">:$stream_lag);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -116,7 +120,7 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*last_block_folds=*/false, /*min_blocks=*/0,
                    /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1,
                    /*apply_in_fold=*/false, /*cluster=*/1,
-                   /*row_slices=*/1);
+                   /*row_slices=*/1, /*stream_lag=*/0);
     }]>];
   let genVerifyDecl = 1;
 }
