@@ -7,6 +7,7 @@
 // RUN: not sinterc %s -emit=cuda --model=reduce_in_pointwise 2>&1 | FileCheck %s --check-prefix=POINTWISE
 // RUN: not sinterc %s -emit=cuda --model=unnamed 2>&1 | FileCheck %s --check-prefix=UNNAMED
 // RUN: not sinterc %s -emit=cuda --model=cluster_odd 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// RUN: not sinterc %s -emit=cuda --model=streamed_two_levels 2>&1 | FileCheck %s --check-prefix=STREAMED
 // RUN: rm -rf %t && not sinterc %s -emit=cuda --model=computed_operand -o %t
 // RUN: not ls %t/computed_operand.cu
 
@@ -64,6 +65,25 @@ module {
         sinter.yield %d : tensor<8x1001xf32>
       }
       return %0 : tensor<8x1001xf32>
+    }
+  }
+
+  // A hand-written streamed plan whose second reduction reads the first but
+  // is no single-pass pair's: the slices' sums would not fold.
+  module @streamed_two_levels {
+    func.func @forward(%x: tensor<8x524288xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+        -> (tensor<8x524288xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+      // STREAMED: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: streamed rows are of a static length that the slices divide into float4 groups, every reduction over whole rows and reading no other's result but as a single-pass pair
+      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256>} : (tensor<8x524288xf32>) -> tensor<8x524288xf32> {
+      ^bb0(%a: tensor<8x524288xf32>):
+        %m = sinter.mean %a dims [1] keepdim : tensor<8x524288xf32>
+        %d = sinter.sub %a, %m : tensor<8x524288xf32>, tensor<8x1xf32>
+        %p = sinter.mul %d, %a : tensor<8x524288xf32>, tensor<8x524288xf32>
+        %v = sinter.sum %p dims [1] keepdim : tensor<8x524288xf32>
+        %y = sinter.div %d, %v : tensor<8x524288xf32>, tensor<8x1xf32>
+        sinter.yield %y : tensor<8x524288xf32>
+      }
+      return %0 : tensor<8x524288xf32>
     }
   }
 
