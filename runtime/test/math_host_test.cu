@@ -253,16 +253,11 @@ void testOnlineSoftmax() {
 /// The online softmax state of a split reduction over \p values: chunks
 /// of 16 (the last one short) into \p parts accumulators, then a tree of
 /// OnlineSoftmaxDoubleOp, as a partial kernel and its fold do; the chunks
-/// push their values into a state (OnlineSoftmaxAccumulator, a thread's
-/// columns), or, \p perChunk, combine a state each (onlineSoftmaxOfChunk, a
-/// row split over a block).
+/// push their values into a state (OnlineSoftmaxAccumulator).
 dev::OnlineSoftmaxDouble splitSoftmaxOf(const std::vector<float> &values,
-                                        size_t parts, bool perChunk) {
+                                        size_t parts) {
   constexpr int kCount = 16;
   std::vector<dev::OnlineSoftmaxAccumulator> accumulators(parts);
-  std::vector<
-      dev::Accumulator<dev::OnlineSoftmaxDoubleOp, dev::OnlineSoftmaxDouble>>
-      chunkStates(parts);
   for (size_t begin = 0, chunk = 0; begin < values.size();
        begin += kCount, ++chunk) {
     float slots[kCount];
@@ -272,25 +267,19 @@ dev::OnlineSoftmaxDouble splitSoftmaxOf(const std::vector<float> &values,
       slots[i] = row ? values[begin + i] : dev::MaxOp::identity();
       count += row;
     }
-    if (perChunk)
-      chunkStates[chunk % parts].push(
-          dev::onlineSoftmaxOfChunk<kCount>(slots, count));
-    else
-      accumulators[chunk % parts].pushChunk<kCount>(slots, count);
+    accumulators[chunk % parts].pushChunk<kCount>(slots, count);
   }
   std::vector<dev::OnlineSoftmaxDouble> states;
   for (size_t i = 0; i < parts; ++i)
-    states.push_back(perChunk ? chunkStates[i].result()
-                              : accumulators[i].result());
+    states.push_back(accumulators[i].result());
   for (size_t width = parts / 2; width > 0; width /= 2)
     for (size_t i = 0; i < width; ++i)
       states[i] = dev::OnlineSoftmaxDoubleOp()(states[i], states[i + width]);
   return states[0];
 }
 
-/// Split reductions' online softmax states (split_online_softmax), both
-/// ways of building a thread's state, against float64, and the row states'
-/// semantics on -inf, NaN and +inf.
+/// Split reductions' online softmax states (split_online_softmax) against
+/// float64, and the row states' semantics on -inf, NaN and +inf.
 void testSplitOnlineSoftmax() {
   for (size_t length : {1, 5, 17, 4097, 100003}) {
     std::vector<float> values(length);
@@ -302,34 +291,36 @@ void testSplitOnlineSoftmax() {
       max = std::max(max, double(v));
     for (float v : values)
       sum += std::exp(double(v) - max);
-    for (bool perChunk : {false, true}) {
-      dev::OnlineSoftmaxDouble state = splitSoftmaxOf(values, 64, perChunk);
-      std::string name = std::string("split online softmax ") +
-                         (perChunk ? "(chunk states) " : "") +
-                         "n=" + std::to_string(length);
-      report(name + " max", sameValue(state.max, static_cast<float>(max)), 0);
-      report(name + " sum", std::fabs(state.sum - sum) / sum, 1e-6);
-    }
+    dev::OnlineSoftmaxDouble state = splitSoftmaxOf(values, 64);
+    std::string name = "split online softmax n=" + std::to_string(length);
+    report(name + " max", sameValue(state.max, static_cast<float>(max)), 0);
+    report(name + " sum", std::fabs(state.sum - sum) / sum, 1e-6);
   }
   const float inf = INFINITY;
   // -inf counts for nothing next to a finite value; a row of -inf only
   // counts its values, as the row states do.
-  double masking = 0, error = 0;
-  for (bool perChunk : {false, true}) {
-    dev::OnlineSoftmaxDouble masked =
-        splitSoftmaxOf({-inf, 0.f, -inf, 0.f, -inf}, 2, perChunk);
-    dev::OnlineSoftmaxDouble allMasked =
-        splitSoftmaxOf(std::vector<float>(40, -inf), 2, perChunk);
-    masking = std::max({masking, sameValue(masked.max, 0.f),
-                        sameValue(static_cast<float>(masked.sum), 2.f),
-                        sameValue(allMasked.max, -inf),
-                        sameValue(static_cast<float>(allMasked.sum), 40.f)});
-    for (std::vector<float> row :
-         {std::vector<float>{1.f, NAN, 2.f}, std::vector<float>{1.f, inf, 2.f},
-          std::vector<float>(33, inf), std::vector<float>{NAN, -inf}}) {
-      dev::OnlineSoftmaxDouble state = splitSoftmaxOf(row, 2, perChunk);
-      error = std::max(error, sameValue(static_cast<float>(state.sum), NAN));
-    }
+  dev::OnlineSoftmaxDouble masked =
+      splitSoftmaxOf({-inf, 0.f, -inf, 0.f, -inf}, 2);
+  dev::OnlineSoftmaxDouble allMasked =
+      splitSoftmaxOf(std::vector<float>(40, -inf), 2);
+  // A chunk of -inf after a finite max adds nothing; one after chunks of
+  // -inf rescales their count away.
+  std::vector<float> late(40, -inf);
+  late[37] = 1.f;
+  dev::OnlineSoftmaxDouble lateFinite = splitSoftmaxOf(late, 1);
+  double masking =
+      std::max({sameValue(masked.max, 0.f),
+                sameValue(static_cast<float>(masked.sum), 2.f),
+                sameValue(allMasked.max, -inf),
+                sameValue(static_cast<float>(allMasked.sum), 40.f),
+                sameValue(lateFinite.max, 1.f),
+                sameValue(static_cast<float>(lateFinite.sum), 1.f)});
+  double error = 0;
+  for (std::vector<float> row :
+       {std::vector<float>{1.f, NAN, 2.f}, std::vector<float>{1.f, inf, 2.f},
+        std::vector<float>(33, inf), std::vector<float>{NAN, -inf}}) {
+    dev::OnlineSoftmaxDouble state = splitSoftmaxOf(row, 2);
+    error = std::max(error, sameValue(static_cast<float>(state.sum), NAN));
   }
   report("split online softmax -inf masked", masking, 0);
   report("split online softmax NaN, +inf: NaN sum", error, 0);

@@ -131,29 +131,30 @@ shuffle(OnlineSoftmaxDouble v, int lane, unsigned mask = kFullWarpMask,
           __shfl_sync(mask, v.sum, lane, width)};
 }
 
-/// The online softmax state of \p values[0] .. values[count - 1] (1 <= count
-/// <= kCount; the values beyond are -inf): their max, then the sum of
-/// exp(value - max), each as a fixed tree in registers (the sum in float,
-/// widened). A partial kernel's thread of a row split over its block
-/// combines one per chunk (OnlineSoftmaxDoubleOp, in blocked runs).
+/// The sum of exp(value - \p max) over \p values[0] .. values[kCount - 1]
+/// (a fixed tree), \p max at least each of them: onlineSoftmaxScale of
+/// each, with its -inf case decided once for the group. Where \p max is
+/// -inf every value is, and each of the first \p count counts 1; else a
+/// value of -inf adds exp(-inf) = 0, as the values beyond \p count (-inf)
+/// do. No branch: the sum of NaNs where \p max is -inf is not used.
 template <int kCount>
-SINTER_RT_HOST_DEVICE OnlineSoftmaxDouble
-onlineSoftmaxOfChunk(const float *values, int count) {
-  const float max = treeCombine<MaxOp, kCount>(values);
+SINTER_RT_HOST_DEVICE float onlineSoftmaxScaleSum(const float *values,
+                                                  float max, int count) {
   float exps[kCount];
   SINTER_RT_UNROLL
   for (int i = 0; i < kCount; ++i)
-    exps[i] = i < count ? onlineSoftmaxScale(values[i], max) : 0.f;
-  return {max, treeCombine<SumOp, kCount>(exps)};
+    exps[i] = expf(values[i] - max);
+  const float sum = treeCombine<SumOp, kCount>(exps);
+  return max == -INFINITY ? static_cast<float>(count) : sum;
 }
 
-/// A partial kernel thread's online softmax state for one of its columns
-/// (chunks of 4 or 8 values): each chunk rescales the sum
-/// only where it raises the max (in double), then adds the exp of each
-/// value against that max. A state per chunk of 4, combined, took a double
-/// exp per chunk and ran a softmax over the columns of [16384, 4096] at
-/// 0.52 of copy on the H100 (0.59 so); for chunks of 16 along the rows the
-/// states per chunk ran 3% faster (softmax over [64, 1048576]).
+/// A partial kernel thread's online softmax state for one of its columns,
+/// or for its part of a row split over a block (chunks of 4, 8 or 16
+/// values): each chunk rescales the sum only where it raises the max (in
+/// double), then adds the exp of each value against that max. A state per
+/// chunk, combined, took a double exp per chunk: a softmax over the
+/// columns of [16384, 4096] ran at 0.52 of copy on the H100 (0.59 so), a
+/// logsumexp over [64, 1048576] at 0.86 (0.88 so).
 struct OnlineSoftmaxAccumulator {
   OnlineSoftmaxDouble state = OnlineSoftmaxDoubleOp::identity();
 
@@ -163,12 +164,9 @@ struct OnlineSoftmaxAccumulator {
   template <int kCount>
   SINTER_RT_HOST_DEVICE void pushChunk(const float *values, int count) {
     const float max = maximum(state.max, treeCombine<MaxOp, kCount>(values));
-    float exps[kCount];
-    SINTER_RT_UNROLL
-    for (int i = 0; i < kCount; ++i)
-      exps[i] = i < count ? onlineSoftmaxScale(values[i], max) : 0.f;
     state = {max, onlineSoftmaxRescale(state.sum, state.max, max) +
-                      static_cast<double>(treeCombine<SumOp, kCount>(exps))};
+                      static_cast<double>(
+                          onlineSoftmaxScaleSum<kCount>(values, max, count))};
   }
 
   /// The state of every value pushed (the identity of none).

@@ -57,11 +57,8 @@ SINTER_RT_HOST_DEVICE OnlineSoftmax
 onlineSoftmaxPushFour(OnlineSoftmax state, const float (&values)[4]) {
   const float max = maximum(state.max, maximum(maximum(values[0], values[1]),
                                                maximum(values[2], values[3])));
-  const float exps =
-      (onlineSoftmaxScale(values[0], max) +
-       onlineSoftmaxScale(values[1], max)) +
-      (onlineSoftmaxScale(values[2], max) + onlineSoftmaxScale(values[3], max));
-  return {max, onlineSoftmaxRescale(state.sum, state.max, max) + exps};
+  return {max, onlineSoftmaxRescale(state.sum, state.max, max) +
+                   onlineSoftmaxScaleSum<4>(values, max, 4)};
 }
 
 } // namespace sinter::dev
