@@ -104,9 +104,9 @@ func.func @block_per_row(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
 // -----
 
 // Two inputs over rows of 8192 would take 64 floats of registers per
-// thread: both cached in shared memory instead.
+// thread: both cached in shared memory instead, as float4 groups.
 // CHECK-LABEL: func.func @block_shared
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none>
 func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tensor<?x8192xf32> {
   %p = sinter.mul %x, %y : tensor<?x8192xf32>, tensor<?x8192xf32>
   %m = sinter.mean %p dims [1] keepdim : tensor<?x8192xf32>
@@ -239,9 +239,9 @@ func.func @no_single_pass(%x: tensor<512x4194304xf32>) -> tensor<512x4194304xf32
 
 // Softmax over 1024 rows of 65536 (256 KiB): too long for one block's
 // shared memory, not for a cluster of 4 blocks of 512 threads, each of
-// which caches a slice of 64 KiB: HBM is read once, with scalar loads.
+// which caches a slice of 64 KiB: HBM is read once, as float4 groups.
 // CHECK-LABEL: func.func @cluster_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
 func.func @cluster_rows(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<1024x65536xf32>
   %d = sinter.sub %x, %m : tensor<1024x65536xf32>, tensor<1024x1xf32>
@@ -254,8 +254,9 @@ func.func @cluster_rows(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
 // -----
 
 // Rows of 49154 (twice an odd number): 4 blocks do not divide them, 2 do,
-// with slices of 96 KiB (under the 160 KiB a block may use); a symbolic
-// row count and a per-row output (the mean) beside the whole rows.
+// with slices of 96 KiB (under the 160 KiB a block may use), of an odd
+// length (scalar loads); a symbolic row count and a per-row output (the
+// mean) beside the whole rows.
 // CHECK-LABEL: func.func @cluster_of_two
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 2>
 func.func @cluster_of_two(%x: tensor<?x49154xf32>) -> (tensor<?x49154xf32>, tensor<?x1xf32>) {

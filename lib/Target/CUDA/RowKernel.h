@@ -106,6 +106,10 @@ struct RowPlan {
   bool vectorRows = false;
   /// The buffers whose alignment decides the float4 paths.
   SmallVector<std::string> vectorBuffers;
+  /// Float4 rows whose cached rows are filled and walked in shared memory
+  /// as float4 groups too: every reduction per row, so that each cached row
+  /// (or a cluster's slice of it) starts at a multiple of four floats.
+  bool vectorCache = false;
   /// The plan's rows in registers: each loop over a row is unrolled over the
   /// float4 groups of its thread (group q = tid + k * team, k from 0 to
   /// groupsPerThread()), the cached inputs are loaded into registers once
@@ -283,9 +287,11 @@ private:
   std::optional<Expr> readVectorLane(const Buffer &buffer,
                                      const Coords &coords);
   /// Whether `coords` are lane l's position in a buffer of one row's
-  /// elements (a norm's weight), which a row in registers, or a streamed
-  /// slice, reads as float4.
+  /// elements (a norm's weight), which a row in registers, or a slice of a
+  /// cluster or a streamed one, reads as float4.
   bool isRowParamLane(const Buffer &buffer, const Coords &coords);
+  /// Copies the row's part of each cached operand into shared memory
+  /// (RowShared.cpp).
   void writeCacheFill();
   /// Loads the cached inputs' parts of the row into registers
   /// (RowVectors.cpp).
@@ -296,7 +302,11 @@ private:
   unsigned openRegisterRowLoop(int64_t length);
   /// Closes what openRegisterRowLoop opened around the lanes' loop.
   void closeRegisterRowLoop(int64_t length);
+  /// Whether the block uses shared memory: segments or cached rows.
   bool usesShared() const;
+  /// Declares the cluster's slice, if any, and the layout of the block's
+  /// shared memory: segments, then cached rows (RowShared.cpp).
+  void declareShared();
   /// The L2 cache policy that a streamed row kernel reads its slices with,
   /// in the pass being written ("keep" or "drop"; "" otherwise).
   std::string loadPolicy;

@@ -328,8 +328,8 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
                   *plan.staticRowLength % plan.getRowSlices() == 0 &&
                   plan.cached.empty() == (plan.rowSlices > 1) &&
                   !plan.registerRows &&
-                  (!plan.vectorRows || plan.rowSlices > 1) &&
-                  (plan.rowSlices == 1 || plan.getRowSlice() % 4 == 0) &&
+                  ((plan.rowSlices == 1 && !plan.vectorRows) ||
+                   plan.getRowSlice() % 4 == 0) &&
                   !plan.vectorDot &&
                   llvm::all_of(plan.reductions, [&](RowReduction &reduction) {
                     return reduction.isPerRow() && !reduction.isArg() &&
@@ -338,9 +338,9 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
                            (plan.rowSlices == 1 || reduction.level == 1 ||
                             getSlicePair(plan, reduction));
                   });
-    // A streamed slice reads a param of one row's elements (a norm's
-    // weight) as float4 groups too.
-    if (sliced && plan.rowSlices > 1 && plan.vectorRows)
+    // A streamed slice, or a cluster's, reads a param of one row's elements
+    // (a norm's weight) as float4 groups too.
+    if (sliced && plan.vectorRows)
       for (const Buffer &input : kernel.inputs)
         if (!input.isIndex &&
             getNumElements(input.shape) ==
@@ -351,13 +351,21 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
       return emitError(kernel.body->getParentOp()->getLoc(),
                        plan.cluster > 1
                            ? "CUDA emitter: a cluster shares cached rows of a "
-                             "static length that it divides, every reduction "
-                             "over whole rows"
+                             "static length that it divides (into float4 "
+                             "groups where the vector width is 4), every "
+                             "reduction over whole rows"
                            : "CUDA emitter: streamed rows are of a static "
                              "length that the slices divide into float4 "
                              "groups, every reduction over whole rows and "
                              "reading no other's result but as a single-pass "
                              "pair");
   }
+  plan.vectorCache =
+      plan.vectorRows && !plan.cached.empty() && !plan.registerRows &&
+      llvm::all_of(plan.reductions,
+                   [](const RowReduction &r) { return r.isPerRow(); }) &&
+      llvm::all_of(plan.cached, [&](const auto &cached) {
+        return cached.second == DimExpr::constant(*plan.staticRowLength);
+      });
   return plan;
 }

@@ -8,7 +8,8 @@
 // The row writer's float4 loops: four consecutive elements of every buffer
 // with whole rows per step, read with one 16-byte load and written with one
 // store. Outside registers, the loop strides over the row's float4 groups
-// under `if (vec)`, and a scalar loop takes unaligned buffers.
+// under `if (vec)` (of a row cached in shared memory, there, where every
+// reduction covers whole rows), and a scalar loop takes unaligned buffers.
 //
 // Where the plan says `registers`, each thread of a row's team holds the
 // float4 groups q = tid + k * kThreads of the row, k = 0, 1, ... (a static
@@ -76,7 +77,7 @@ void RowWriter::writeRegisterFill() {
 }
 
 bool RowWriter::isRowParamLane(const Buffer &buffer, const Coords &coords) {
-  return (plan.registerRows || plan.rowSlices > 1) && lanePosition &&
+  return (plan.registerRows || plan.getRowSlices() > 1) && lanePosition &&
          !buffer.isIndex &&
          getNumElements(buffer.shape) ==
              DimExpr::constant(*plan.staticRowLength) &&
@@ -102,7 +103,15 @@ std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
     std::string address =
         buffer.name + " + " + (rowParam ? vectorGroup : vectorLinear)->text;
     // Rows in registers have no scalar loop: unaligned groups load scalars.
-    // A streamed slice is read under the pass's L2 policy.
+    // A streamed slice is read under the pass's L2 policy, a cached row from
+    // shared memory (its group at the offset in the block's slice).
+    auto cache = sharedRows.find(buffer.value);
+    if (plan.vectorCache && cachedCondition == "true" && !rowParam &&
+        cache != sharedRows.end())
+      address =
+          cache->second + " + " + vectorGroup->text +
+          (plan.isSliced(DimExpr::constant(*plan.staticRowLength)) ? " - begin"
+                                                                   : "");
     std::string load =
         plan.registerRows ? "dev::loadFour(" + address + ", vec)"
         : !loadPolicy.empty() && !rowParam

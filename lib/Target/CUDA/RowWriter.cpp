@@ -72,28 +72,6 @@ static std::string getFinal(const RowReduction &reduction,
   return combined;
 }
 
-bool RowWriter::usesShared() const {
-  return (!plan.cached.empty() && cachedCondition != "false") ||
-         llvm::any_of(plan.reductions, [](const RowReduction &reduction) {
-           return !reduction.isPerRow();
-         });
-}
-
-std::string RowWriter::getSharedFloats(StringRef cached) const {
-  SmallVector<std::string> segments, rows;
-  for (const RowReduction &reduction : plan.reductions)
-    if (!reduction.isPerRow())
-      segments.push_back(reduction.segments.str());
-  for (auto &[buffer, perRow] : plan.cached)
-    rows.push_back(plan.getCachedFloats(perRow));
-  if (!rows.empty() && cached == "true")
-    segments.append(rows.begin(), rows.end());
-  else if (!rows.empty() && cached != "false")
-    segments.push_back("(" + cached.str() + " ? " + llvm::join(rows, " + ") +
-                       " : 0)");
-  return segments.empty() ? "0" : llvm::join(segments, " + ");
-}
-
 Coords RowWriter::rowCoords(ArrayRef<DimExpr> shape, const Expr &position) {
   DimExpr perRow = getNumElements(shape) / plan.rows;
   Expr row("r", rowDepth);
@@ -215,26 +193,6 @@ FailureOr<Expr> RowWriter::emitReducedElement(const RowReduction &reduction,
   if (auto matmul = dyn_cast<MatmulOp>(reduction.op))
     return emitDotElement(matmul, coords);
   return emitter.emit(reduction.op->getOperand(0), coords);
-}
-
-void RowWriter::writeCacheFill() {
-  if (plan.cached.empty() || cachedCondition == "false")
-    return;
-  writer.openScope();
-  for (auto &[buffer, perRow] : plan.cached) {
-    writer.openScope();
-    Expr row("r", rowDepth);
-    writer.line(sharedRows[buffer->value] + "[j] = " + buffer->name + "[" +
-                emitter.bindIndex(mulIndex(row, sizeExpr(perRow))).text +
-                (plan.isSliced(perRow) ? " + begin" : "") + " + j];");
-    writer.closeScope("for (int64_t j = tid; j < " +
-                      plan.getCachedFloats(perRow) + "; j += kThreads) {");
-  }
-  writer.line("teamSync<kThreads>();");
-  writer.closeScope(cachedCondition == "true"
-                        ? "{ // Copy the rows read more than once."
-                        : "if (" + cachedCondition +
-                              ") { // Copy the rows read more than once.");
 }
 
 bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
@@ -534,47 +492,7 @@ FailureOr<std::string> RowWriter::write() {
   // Streamed rows: a queue of slices (RowStream.cpp).
   if (plan.rowSlices > 1)
     return writeStreamed();
-  const std::string cluster = std::to_string(plan.cluster);
-  if (plan.cluster > 1) {
-    writer.line("// A cluster of " + cluster +
-                " blocks shares each row: this block holds and walks");
-    writer.line("// its elements [begin, begin + " +
-                std::to_string(plan.getRowSlice()) + ").");
-    writer.line("const int64_t begin = static_cast<int64_t>(blockIdx.x % " +
-                cluster + ") * " + std::to_string(plan.getRowSlice()) + ";");
-    writer.line("__shared__ double clusterSlots[2];");
-    writer.line("dev::ClusterExchange exchange{clusterSlots};");
-  }
-  bool hasSegments = llvm::any_of(
-      plan.reductions, [](const RowReduction &r) { return !r.isPerRow(); });
-  if (hasSegments) {
-    writer.line("const int warp = tid / dev::kWarpSize;");
-    writer.line("const int lane = tid % dev::kWarpSize;");
-  }
-  if (usesShared()) {
-    writer.line("extern __shared__ float sharedMemory[];");
-    writer.line("float *const shared = sharedMemory + threadIdx.x / kThreads "
-                "* (" +
-                getSharedFloats(cachedCondition) + ");");
-    std::string offset = "0";
-    for (RowReduction &reduction : plan.reductions) {
-      if (reduction.isPerRow())
-        continue;
-      reduction.storage = writer.freshName("segment");
-      writer.line("float *const " + reduction.storage + " = shared + " +
-                  offset + ";");
-      offset += " + " + reduction.segments.str();
-    }
-    if (cachedCondition != "false") {
-      for (auto &[buffer, perRow] : plan.cached) {
-        std::string name = buffer->name + "_row";
-        sharedRows[buffer->value] = name;
-        writer.line("float *const " + name + " = shared + " + offset + ";");
-        offset += " + " + plan.getCachedFloats(perRow);
-      }
-    }
-  }
-
+  declareShared();
   writer.openScope();
   rowDepth = writer.getDepth();
   if (plan.registerRows)
@@ -613,6 +531,7 @@ FailureOr<std::string> RowWriter::write() {
     writer.line("teamSync<kThreads>(); // The next row reuses shared memory.");
   context.helpers.insert("team_reduce");
   if (plan.cluster > 1) {
+    const std::string cluster = std::to_string(plan.cluster);
     writer.closeScope("for (int64_t r = static_cast<int64_t>(blockIdx.x) / " +
                       cluster + "; r < " + plan.rows.str() +
                       "; r += static_cast<int64_t>(gridDim.x) / " + cluster +

@@ -655,7 +655,7 @@ func.func @plan_cluster_size() attributes {plan = #sinter.plan<strategy = block_
 
 // -----
 
-// expected-error@+1 {{a cluster of 4 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics, float4 or row_slices}}
+// expected-error@+1 {{a cluster of 4 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics or row_slices}}
 func.func @plan_cluster_uncached() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 2, launches = 1, epilogue = none, cluster = 4>} {
   return
 }
@@ -676,7 +676,7 @@ func.func @plan_row_slices_count() attributes {plan = #sinter.plan<strategy = bl
 
 // -----
 
-// expected-error@+1 {{a cluster of 2 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics, float4 or row_slices}}
+// expected-error@+1 {{a cluster of 2 blocks shares a row of block_per_row (one row a block) that it caches, without rows in registers, single-pass statistics or row_slices}}
 func.func @plan_row_slices_cluster() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 2, row_slices = 16>} {
   return
 }

@@ -7,6 +7,7 @@
 // RUN: not sinterc %s -emit=cuda --model=reduce_in_pointwise 2>&1 | FileCheck %s --check-prefix=POINTWISE
 // RUN: not sinterc %s -emit=cuda --model=unnamed 2>&1 | FileCheck %s --check-prefix=UNNAMED
 // RUN: not sinterc %s -emit=cuda --model=cluster_odd 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// RUN: not sinterc %s -emit=cuda --model=cluster_float4 2>&1 | FileCheck %s --check-prefix=CLUSTER4
 // RUN: not sinterc %s -emit=cuda --model=streamed_two_levels 2>&1 | FileCheck %s --check-prefix=STREAMED
 // RUN: rm -rf %t && not sinterc %s -emit=cuda --model=computed_operand -o %t
 // RUN: not ls %t/computed_operand.cu
@@ -57,7 +58,7 @@ module {
   module @cluster_odd {
     func.func @forward(%x: tensor<8x1001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
         -> (tensor<8x1001xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
-      // CLUSTER: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length that it divides, every reduction over whole rows
+      // CLUSTER: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length that it divides (into float4 groups where the vector width is 4), every reduction over whole rows
       %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>} : (tensor<8x1001xf32>) -> tensor<8x1001xf32> {
       ^bb0(%a: tensor<8x1001xf32>):
         %m = sinter.max %a dims [1] keepdim : tensor<8x1001xf32>
@@ -65,6 +66,22 @@ module {
         sinter.yield %d : tensor<8x1001xf32>
       }
       return %0 : tensor<8x1001xf32>
+    }
+  }
+
+  // A hand-written plan of float4 rows whose cluster of 4 cuts rows of 1000
+  // into slices of 250, which float4 groups do not divide.
+  module @cluster_float4 {
+    func.func @forward(%x: tensor<8x1000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+        -> (tensor<8x1000xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+      // CLUSTER4: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length that it divides (into float4 groups where the vector width is 4)
+      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>} : (tensor<8x1000xf32>) -> tensor<8x1000xf32> {
+      ^bb0(%a: tensor<8x1000xf32>):
+        %m = sinter.max %a dims [1] keepdim : tensor<8x1000xf32>
+        %d = sinter.sub %a, %m : tensor<8x1000xf32>, tensor<8x1xf32>
+        sinter.yield %d : tensor<8x1000xf32>
+      }
+      return %0 : tensor<8x1000xf32>
     }
   }
 

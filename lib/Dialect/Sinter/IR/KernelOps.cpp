@@ -198,15 +198,14 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "row_slices " << rowSlices << ": expected 2 to "
                        << kMaxRowSlices << " (or 1: none)";
   // A cluster shares a row that its blocks cache in shared memory, a slice
-  // each, walked by whole blocks with scalar loads.
+  // each, walked by whole blocks.
   if (cluster != 1 && (strategy != KernelStrategy::block_per_row ||
                        rowsPerBlock != 1 || cached.empty() || registers ||
-                       singlePass || vectorWidth != 1 || rowSlices != 1))
+                       singlePass || rowSlices != 1))
     return emitError() << "a cluster of " << cluster
                        << " blocks shares a row of block_per_row (one row a "
                           "block) that it caches, without rows in "
-                          "registers, single-pass statistics, float4 or "
-                          "row_slices";
+                          "registers, single-pass statistics or row_slices";
   // Streamed slices are read from HBM, then from L2, a block each; each
   // row's statistics are folded from one partial a thread of the block.
   if (rowSlices != 1 && (strategy != KernelStrategy::block_per_row ||

@@ -1,0 +1,135 @@
+//===- RowShared.cpp - A row kernel's shared memory -----------------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The shared memory of a row kernel's block: the segments of its segmented
+// reductions, then the rows of its cached operands, which several passes
+// read (or a cluster's slice of each: the plan's `cluster`, whose blocks
+// combine their reductions through distributed shared memory). The rows
+// are filled once per row from HBM, as float4 groups where the plan's rows
+// are float4 and the buffers aligned, and the passes read them there
+// (readLeaf; RowVectors.cpp for float4 groups).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernel.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+using namespace mlir::sinter::cuda;
+
+bool RowWriter::usesShared() const {
+  return (!plan.cached.empty() && cachedCondition != "false") ||
+         llvm::any_of(plan.reductions, [](const RowReduction &reduction) {
+           return !reduction.isPerRow();
+         });
+}
+
+std::string RowWriter::getSharedFloats(StringRef cached) const {
+  SmallVector<std::string> segments, rows;
+  for (const RowReduction &reduction : plan.reductions)
+    if (!reduction.isPerRow())
+      segments.push_back(reduction.segments.str());
+  for (auto &[buffer, perRow] : plan.cached)
+    rows.push_back(plan.getCachedFloats(perRow));
+  if (!rows.empty() && cached == "true")
+    segments.append(rows.begin(), rows.end());
+  else if (!rows.empty() && cached != "false")
+    segments.push_back("(" + cached.str() + " ? " + llvm::join(rows, " + ") +
+                       " : 0)");
+  return segments.empty() ? "0" : llvm::join(segments, " + ");
+}
+
+void RowWriter::declareShared() {
+  if (plan.cluster > 1) {
+    const std::string cluster = std::to_string(plan.cluster);
+    writer.line("// A cluster of " + cluster +
+                " blocks shares each row: this block holds and walks");
+    writer.line("// its elements [begin, begin + " +
+                std::to_string(plan.getRowSlice()) + ").");
+    writer.line("const int64_t begin = static_cast<int64_t>(blockIdx.x % " +
+                cluster + ") * " + std::to_string(plan.getRowSlice()) + ";");
+    writer.line("__shared__ double clusterSlots[2];");
+    writer.line("dev::ClusterExchange exchange{clusterSlots};");
+  }
+  bool hasSegments = llvm::any_of(
+      plan.reductions, [](const RowReduction &r) { return !r.isPerRow(); });
+  if (hasSegments) {
+    writer.line("const int warp = tid / dev::kWarpSize;");
+    writer.line("const int lane = tid % dev::kWarpSize;");
+  }
+  if (usesShared()) {
+    // Cached float4 groups need 16-byte alignment.
+    writer.line(plan.vectorCache ? "extern __shared__ __align__(16) float "
+                                   "sharedMemory[];"
+                                 : "extern __shared__ float sharedMemory[];");
+    writer.line("float *const shared = sharedMemory + threadIdx.x / kThreads "
+                "* (" +
+                getSharedFloats(cachedCondition) + ");");
+    std::string offset = "0";
+    for (RowReduction &reduction : plan.reductions) {
+      if (reduction.isPerRow())
+        continue;
+      reduction.storage = writer.freshName("segment");
+      writer.line("float *const " + reduction.storage + " = shared + " +
+                  offset + ";");
+      offset += " + " + reduction.segments.str();
+    }
+    if (cachedCondition != "false") {
+      for (auto &[buffer, perRow] : plan.cached) {
+        std::string name = buffer->name + "_row";
+        sharedRows[buffer->value] = name;
+        writer.line("float *const " + name + " = shared + " + offset + ";");
+        offset += " + " + plan.getCachedFloats(perRow);
+      }
+    }
+  }
+}
+
+void RowWriter::writeCacheFill() {
+  if (plan.cached.empty() || cachedCondition == "false")
+    return;
+  writer.openScope();
+  // Float4 groups where the buffers are aligned (a shared row starts at a
+  // multiple of four floats), four loads of each thread in flight.
+  auto fill = [&](bool vector) {
+    for (auto &[buffer, perRow] : plan.cached) {
+      writer.openScope();
+      Expr row("r", rowDepth);
+      std::string start =
+          emitter.bindIndex(mulIndex(row, sizeExpr(perRow))).text +
+          (plan.isSliced(perRow) ? " + begin" : "");
+      const std::string &cache = sharedRows[buffer->value];
+      writer.line(vector ? "dev::storeFloat4(" + cache + " + 4 * q, " +
+                               "dev::loadFloat4(" + buffer->name + " + " +
+                               start + " + 4 * q));"
+                         : cache + "[j] = " + buffer->name + "[" + start +
+                               " + j];");
+      writer.closeScope(
+          vector ? "#pragma unroll 4\nfor (int64_t q = tid; q < " +
+                       plan.getCachedFloats(perRow) + " / 4; q += kThreads) {"
+                 : "for (int64_t j = tid; j < " + plan.getCachedFloats(perRow) +
+                       "; j += kThreads) {");
+    }
+  };
+  if (plan.vectorCache && cachedCondition == "true") {
+    writer.openScope();
+    fill(/*vector=*/true);
+    writer.closeScope("if (vec) {", "");
+    writer.openScope();
+    fill(/*vector=*/false);
+    writer.closeScope("} else {");
+  } else {
+    fill(/*vector=*/false);
+  }
+  writer.line("teamSync<kThreads>();");
+  writer.closeScope(cachedCondition == "true"
+                        ? "{ // Copy the rows read more than once."
+                        : "if (" + cachedCondition +
+                              ") { // Copy the rows read more than once.");
+}
