@@ -83,11 +83,13 @@ def environment_lines(doc):
                      "%.0f–%.0f GB/s" % (min(bws), max(bws)))
     lines.append("- TF32 off (matmul %s, cuDNN %s, float32 matmul precision `%s`); "
                  "times are medians of %s repetitions after %s warm-up calls, CUDA "
-                 "events around the forward call only, L2 flushed (%d MiB write) "
+                 "events around the forward call only, L2 flushed (%d MiB %s) "
                  "before each." % (
                      last.get("allow_tf32_matmul"), last.get("allow_tf32_cudnn"),
                      last.get("float32_matmul_precision"), last.get("reps"),
-                     last.get("warmup"), (last.get("flush_bytes") or 0) >> 20))
+                     last.get("warmup"), (last.get("flush_bytes") or 0) >> 20,
+                     # Runs before the read flush recorded no "flush".
+                     last.get("flush", "write")))
     if len(gpus) > 1:
         lines.append("- **Warning: the merged runs were on different GPUs.**")
     return lines

@@ -47,14 +47,17 @@ namespace {
 #define SINTER_RT_HAS_WGMMA 0
 #endif
 
+// Constants that only the wgmma path reads are [[maybe_unused]]: a build
+// without sm_90a compiles that path out.
+
 /// Pipeline stages of the shared-memory ring.
 constexpr int kStages = 3;
 /// Consumer warpgroups; each computes kTileM / kConsumers rows of the tile.
 constexpr int kConsumers = 2;
 constexpr int kThreads = 128 * (kConsumers + 1);
-constexpr int kRowsPerConsumer = kTileM / kConsumers;
+[[maybe_unused]] constexpr int kRowsPerConsumer = kTileM / kConsumers;
 /// wgmma's K per instruction for TF32.
-constexpr int kMmaK = 8;
+[[maybe_unused]] constexpr int kMmaK = 8;
 /// One row of a stage's tile, in bytes: the 128-byte swizzle span.
 constexpr int kRowBytes = kTileK * 4;
 static_assert(kRowBytes == 128, "tiles use the 128-byte swizzle");
@@ -65,14 +68,14 @@ constexpr int kStageBytes = 2 * kTileBytesX + 2 * kTileBytesW;
 /// then the mbarriers.
 constexpr int kSmemBytes = 1024 + kStages * kStageBytes + 2 * kStages * 8;
 /// Accumulator registers per thread of a consumer for its 64 x kTileN part.
-constexpr int kAccRegs = kTileN / 2;
+[[maybe_unused]] constexpr int kAccRegs = kTileN / 2;
 /// K-blocks that the tensor cores accumulate before the promotion into the
 /// fp32 accumulator: 1 (every 32 K elements). Measured on the H100
 /// (bench/gemm): 2 (every 64) is no faster, and less accurate on 3 of 4
 /// shapes (1.6e-7 -> 3.7e-7 at 32768 x 4096 x 1024).
-constexpr int kPromoteBlocks = 1;
+[[maybe_unused]] constexpr int kPromoteBlocks = 1;
 /// Tiles of one group along M in the raster order (L2 reuse of W tiles).
-constexpr int kGroupM = 8;
+[[maybe_unused]] constexpr int kGroupM = 8;
 
 /// The epilogue of the 3xTF32 GEMM, applied to alpha * acc + beta * C.
 struct Epilogue {
