@@ -121,7 +121,7 @@ func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tenso
 // KiB, by blocks of 512 threads with float4 loads, HBM read once; a
 // slice's outputs trail its statistics by 256 slices (8 MiB).
 // CHECK-LABEL: func.func @streamed_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256, stream_blocks = 4>
 func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<1024x524288xf32>
   %d = sinter.sub %x, %m : tensor<1024x524288xf32>, tensor<1024x1xf32>
@@ -136,7 +136,7 @@ func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32>
 // computed in turn over each slice, without single-pass statistics: a
 // slice's partial is their online softmax state.
 // CHECK-LABEL: func.func @streamed_few_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 128, stream_lag = 256>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, {{.*}}, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 128, stream_lag = 256, stream_blocks = 4>
 func.func @streamed_few_rows(%x: tensor<64x1048576xf32>) -> tensor<64x1048576xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<64x1048576xf32>
   %d = sinter.sub %x, %m : tensor<64x1048576xf32>, tensor<64x1xf32>

@@ -130,6 +130,9 @@ struct RowPlan {
   /// The plan's stream_lag: the items by which a streamed slice's outputs
   /// trail its statistics in the queue.
   int64_t streamLag = 0;
+  /// The plan's stream_blocks: the persistent grid's blocks a
+  /// multiprocessor, at most.
+  int64_t streamBlocks = 0;
 
   /// The float4 groups of a row held in registers that one thread holds.
   int64_t groupsPerThread() const {
@@ -153,13 +156,6 @@ struct RowPlan {
   /// Whether the kernel takes the `vec` flag of its float4 paths.
   bool hasVectorPaths() const { return vectorDot || vectorRows; }
 };
-
-/// The blocks of a streamed row kernel's persistent grid a multiprocessor,
-/// at most: with blocks of 256 threads, rms_norm over rows of 1048576 ran
-/// at 0.79-0.80 of the copy bandwidth with 4 or 5, 0.74 with 3 and 0.70
-/// with 8 (all that fit); with 512 threads, 4 (all that fit) 0.82, 3 0.81,
-/// 2 0.74 (the H100).
-inline constexpr int kStreamBlocksPerProcessor = 4;
 
 /// The functor that combines the accumulators of `reduction`.
 std::string getRowCombiner(const RowReduction &reduction);

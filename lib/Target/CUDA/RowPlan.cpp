@@ -323,6 +323,7 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
   plan.cluster = kernel.plan ? kernel.plan.getCluster() : 1;
   plan.rowSlices = kernel.plan ? kernel.plan.getRowSlices() : 1;
   plan.streamLag = kernel.plan ? kernel.plan.getStreamLag() : 0;
+  plan.streamBlocks = kernel.plan ? kernel.plan.getStreamBlocks() : 0;
   if (plan.getRowSlices() > 1) {
     bool sliced = plan.staticRowLength &&
                   *plan.staticRowLength % plan.getRowSlices() == 0 &&

@@ -227,7 +227,7 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                          {"ctx",
                           "sinter::getResidentBlocks(" + kernel.name +
                               "<kThreads>, kThreads, 0, " +
-                              std::to_string(kStreamBlocksPerProcessor) +
+                              std::to_string(plan->streamBlocks) +
                               ", &resident)",
                           "\"cudaOccupancyMaxActiveBlocksPerMultiprocessor\""},
                          "));", 1) +

@@ -698,7 +698,7 @@ func.func @plan_row_slices_threads() attributes {plan = #sinter.plan<strategy = 
 // -----
 
 // expected-error@+1 {{stream_lag 32: expected at least row_slices (64) where rows are streamed, else 0}}
-func.func @plan_stream_lag_short() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 32>} {
+func.func @plan_stream_lag_short() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 32, stream_blocks = 4>} {
   return
 }
 
@@ -706,6 +706,20 @@ func.func @plan_stream_lag_short() attributes {plan = #sinter.plan<strategy = bl
 
 // expected-error@+1 {{stream_lag 8: expected at least row_slices (1) where rows are streamed, else 0}}
 func.func @plan_stream_lag_unstreamed() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, stream_lag = 8>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{stream_blocks 0: expected 1 to 32 where rows are streamed, else 0}}
+func.func @plan_stream_blocks_missing() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{stream_blocks 4: expected 1 to 32 where rows are streamed, else 0}}
+func.func @plan_stream_blocks_unstreamed() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, stream_blocks = 4>} {
   return
 }
 

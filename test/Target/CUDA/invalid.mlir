@@ -91,7 +91,7 @@ module {
     func.func @forward(%x: tensor<8x524288xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
         -> (tensor<8x524288xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
       // STREAMED: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: streamed rows are of a static length that the slices divide into float4 groups, every reduction over whole rows and reading no other's result but as a single-pass pair
-      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256>} : (tensor<8x524288xf32>) -> tensor<8x524288xf32> {
+      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256, stream_blocks = 4>} : (tensor<8x524288xf32>) -> tensor<8x524288xf32> {
       ^bb0(%a: tensor<8x524288xf32>):
         %m = sinter.mean %a dims [1] keepdim : tensor<8x524288xf32>
         %d = sinter.sub %a, %m : tensor<8x524288xf32>, tensor<8x1xf32>

@@ -126,7 +126,8 @@ LogicalResult KernelPlanAttr::verify(
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
     bool registers, bool lastBlockFolds, int64_t minBlocks,
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
-    int64_t cluster, int64_t rowSlices, int64_t streamLag) {
+    int64_t cluster, int64_t rowSlices, int64_t streamLag,
+    int64_t streamBlocks) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -199,9 +200,9 @@ LogicalResult KernelPlanAttr::verify(
                        << kMaxRowSlices << " (or 1: none)";
   // A cluster shares a row that its blocks cache in shared memory, a slice
   // each, walked by whole blocks.
-  if (cluster != 1 && (strategy != KernelStrategy::block_per_row ||
-                       rowsPerBlock != 1 || cached.empty() || registers ||
-                       singlePass || rowSlices != 1))
+  if (cluster != 1 &&
+      (strategy != KernelStrategy::block_per_row || rowsPerBlock != 1 ||
+       cached.empty() || registers || singlePass || rowSlices != 1))
     return emitError() << "a cluster of " << cluster
                        << " blocks shares a row of block_per_row (one row a "
                           "block) that it caches, without rows in "
@@ -221,6 +222,11 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "stream_lag " << streamLag
                        << ": expected at least row_slices (" << rowSlices
                        << ") where rows are streamed, else 0";
+  if (rowSlices != 1 ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
+                     : streamBlocks != 0)
+    return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "
+                       << kMaxStreamBlocks
+                       << " where rows are streamed, else 0";
   return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
                          applyMinBlocks);
 }

@@ -374,7 +374,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       /*lastBlockFolds=*/false,
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
-      cluster, rowSlices, streamLag);
+      cluster, rowSlices, streamLag,
+      rowSlices > 1 ? getStreamBlocks() : 0);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough

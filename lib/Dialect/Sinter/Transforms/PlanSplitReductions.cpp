@@ -217,5 +217,6 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
       lastBlockFolds, getSplitMinBlocks(),
       applyLaunches ? getApplyMinBlocks(statistics) : 0,
       applyLaunches ? getApplyRowsPerThread(statistics, rowParams) : 1,
-      applyInFold, /*cluster=*/1, /*rowSlices=*/1, /*streamLag=*/0);
+      applyInFold, /*cluster=*/1, /*rowSlices=*/1, /*streamLag=*/0,
+      /*streamBlocks=*/0);
 }

@@ -66,7 +66,9 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     in turn, and its partial is the pair's state (no `single_pass`);
     `stream_lag` (with row_slices, printed when not 0): the items by which
     a slice's outputs trail its statistics in the queue, at least a row's
-    slices (so that a block only waits on running blocks).
+    slices (so that a block only waits on running blocks); `stream_blocks`
+    (with row_slices, printed when not 0): the blocks of the persistent grid
+    a multiprocessor holds at most (fewer where occupancy allows fewer).
 
     Example:
 
@@ -103,7 +105,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"bool", "false">:$apply_in_fold,
     DefaultValuedParameter<"int64_t", "1">:$cluster,
     DefaultValuedParameter<"int64_t", "1">:$row_slices,
-    DefaultValuedParameter<"int64_t", "0">:$stream_lag);
+    DefaultValuedParameter<"int64_t", "0">:$stream_lag,
+    DefaultValuedParameter<"int64_t", "0">:$stream_blocks);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -120,7 +123,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*last_block_folds=*/false, /*min_blocks=*/0,
                    /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1,
                    /*apply_in_fold=*/false, /*cluster=*/1,
-                   /*row_slices=*/1, /*stream_lag=*/0);
+                   /*row_slices=*/1, /*stream_lag=*/0,
+                   /*stream_blocks=*/0);
     }]>];
   let genVerifyDecl = 1;
 }

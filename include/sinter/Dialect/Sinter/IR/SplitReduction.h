@@ -30,6 +30,9 @@ inline constexpr int64_t kSplitTargetBlocks = 512;
 /// The most slices a streamed row kernel (a plan's row_slices) cuts a row
 /// into: one partial a thread of a block of up to 1024 threads.
 inline constexpr int64_t kMaxRowSlices = 1024;
+/// The most blocks a multiprocessor of a streamed row kernel's persistent
+/// grid (a plan's stream_blocks): as many as 64-thread blocks fill.
+inline constexpr int64_t kMaxStreamBlocks = 32;
 /// The rows (or runs of 4) each thread of a partial block reads at least.
 inline constexpr int64_t kSplitRowsPerThread = 8;
 /// The most slices a column is split into.
