@@ -82,9 +82,9 @@ static const llvm::StringSet<> &getReservedWords() {
         // (ColumnPartial.cpp, ColumnReduction.cpp).
         "q0", "step", "chunk", "first", "accumulator", "fold", "tickets",
         "stats", "variance", "sum_exp",
-        // Row kernels whose rows a cluster shares (RowWriter.cpp,
+        // Row kernels whose rows a cluster shares (RowShared.cpp,
         // RowReduction.cpp).
-        "exchange", "clusterSlots", "clusters",
+        "exchange", "clusterSlots", "clusters", "end",
         // Row kernels that stream rows through L2 (RowStream.cpp,
         // RowReduction.cpp).
         "queue", "arrived", "lag", "item", "keep", "drop", "resident"};

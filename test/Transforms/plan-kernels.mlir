@@ -267,6 +267,23 @@ func.func @cluster_of_two(%x: tensor<?x49154xf32>) -> (tensor<?x49154xf32>, tens
 
 // -----
 
+// log_softmax over rows of 50257 (GPT-2's vocabulary, 196 KiB): no cluster
+// divides them, so a cluster of 4 takes slices of 12565, the last block's
+// short (12562); the rows are not float4 groups.
+// CHECK-LABEL: func.func @cluster_short_slice
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
+func.func @cluster_short_slice(%x: tensor<?x50257xf32>) -> tensor<?x50257xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x50257xf32>
+  %d = sinter.sub %x, %m : tensor<?x50257xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x50257xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x50257xf32>
+  %l = sinter.log %s : tensor<?x1xf32>
+  %y = sinter.sub %d, %l : tensor<?x50257xf32>, tensor<?x1xf32>
+  return %y : tensor<?x50257xf32>
+}
+
+// -----
+
 // logsumexp over rows of 65536: the max and the sum of exp(x - max) in one
 // pass read HBM once already; no cluster (its barriers would cost more).
 // CHECK-LABEL: func.func @single_pass_reads_once

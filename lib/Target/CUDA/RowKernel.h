@@ -142,8 +142,19 @@ struct RowPlan {
   /// The slices of each row: the blocks of a cluster, or streamed slices.
   int64_t getRowSlices() const { return std::max(cluster, rowSlices); }
   /// The elements of a row that each block of a cluster, or each streamed
-  /// item, holds or walks.
-  int64_t getRowSlice() const { return *staticRowLength / getRowSlices(); }
+  /// item, holds or walks (a cluster's last block fewer where its blocks do
+  /// not divide the row).
+  int64_t getRowSlice() const {
+    return llvm::divideCeil(*staticRowLength, getRowSlices());
+  }
+  /// Whether the last block of a cluster holds fewer elements than the
+  /// others (its slice ends at the row's end).
+  bool hasShortSlice() const {
+    return getRowSlice() * getRowSlices() != *staticRowLength;
+  }
+  /// The end of this block's slice in the row, as C: `begin + S`, or `end`
+  /// (which the kernel declares) where the last slice is short.
+  std::string getSliceEnd() const;
   /// Whether rows of `length` are walked in slices (a cluster's, or streamed
   /// ones).
   bool isSliced(const DimExpr &length) const;
@@ -152,6 +163,9 @@ struct RowPlan {
   std::string getRowLoop(const DimExpr &length) const;
   /// The elements of a row of `perRow` that one block caches, as C.
   std::string getCachedFloats(const DimExpr &perRow) const;
+  /// The elements of a row of `perRow` that this block copies into shared
+  /// memory, as C (fewer than getCachedFloats in a short slice).
+  std::string getFilledFloats(const DimExpr &perRow) const;
 
   /// Whether the kernel takes the `vec` flag of its float4 paths.
   bool hasVectorPaths() const { return vectorDot || vectorRows; }

@@ -159,13 +159,22 @@ std::string RowPlan::getRowLoop(const DimExpr &length) const {
   // thread are in flight at once.
   if (isSliced(length))
     return std::string(rowSlices > 1 ? "#pragma unroll 8\n" : "") +
-           "for (int64_t j = begin + tid; j < begin + " +
-           std::to_string(getRowSlice()) + "; j += kThreads) {";
+           "for (int64_t j = begin + tid; j < " + getSliceEnd() +
+           "; j += kThreads) {";
   return "for (int64_t j = tid; j < " + length.str() + "; j += kThreads) {";
+}
+
+std::string RowPlan::getSliceEnd() const {
+  return hasShortSlice() ? "end" : "begin + " + std::to_string(getRowSlice());
 }
 
 std::string RowPlan::getCachedFloats(const DimExpr &perRow) const {
   return isSliced(perRow) ? std::to_string(getRowSlice()) : perRow.str();
+}
+
+std::string RowPlan::getFilledFloats(const DimExpr &perRow) const {
+  return isSliced(perRow) && hasShortSlice() ? "end - begin"
+                                             : getCachedFloats(perRow);
 }
 
 FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
@@ -325,8 +334,14 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
   plan.streamLag = kernel.plan ? kernel.plan.getStreamLag() : 0;
   plan.streamBlocks = kernel.plan ? kernel.plan.getStreamBlocks() : 0;
   if (plan.getRowSlices() > 1) {
+    // A cluster's last slice may be short (but not empty), not with float4
+    // groups; streamed slices divide the row.
     bool sliced = plan.staticRowLength &&
-                  *plan.staticRowLength % plan.getRowSlices() == 0 &&
+                  (plan.getRowSlices() - 1) * plan.getRowSlice() <
+                      *plan.staticRowLength &&
+                  (plan.rowSlices == 1 ||
+                   *plan.staticRowLength % plan.rowSlices == 0) &&
+                  (!plan.vectorRows || !plan.hasShortSlice()) &&
                   plan.cached.empty() == (plan.rowSlices > 1) &&
                   !plan.registerRows &&
                   ((plan.rowSlices == 1 && !plan.vectorRows) ||
@@ -352,9 +367,10 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
       return emitError(kernel.body->getParentOp()->getLoc(),
                        plan.cluster > 1
                            ? "CUDA emitter: a cluster shares cached rows of a "
-                             "static length that it divides (into float4 "
-                             "groups where the vector width is 4), every "
-                             "reduction over whole rows"
+                             "static length, a slice of each block but for "
+                             "the last (which float4 groups divide equally "
+                             "where the vector width is 4), every reduction "
+                             "over whole rows"
                            : "CUDA emitter: streamed rows are of a static "
                              "length that the slices divide into float4 "
                              "groups, every reduction over whole rows and "

@@ -48,12 +48,18 @@ std::string RowWriter::getSharedFloats(StringRef cached) const {
 void RowWriter::declareShared() {
   if (plan.cluster > 1) {
     const std::string cluster = std::to_string(plan.cluster);
+    const std::string slice = std::to_string(plan.getRowSlice());
     writer.line("// A cluster of " + cluster +
                 " blocks shares each row: this block holds and walks");
-    writer.line("// its elements [begin, begin + " +
-                std::to_string(plan.getRowSlice()) + ").");
+    writer.line("// its elements [begin, " + plan.getSliceEnd() + ")" +
+                (plan.hasShortSlice() ? ", the last block fewer." : "."));
     writer.line("const int64_t begin = static_cast<int64_t>(blockIdx.x % " +
-                cluster + ") * " + std::to_string(plan.getRowSlice()) + ";");
+                cluster + ") * " + slice + ";");
+    if (plan.hasShortSlice()) {
+      const std::string length = std::to_string(*plan.staticRowLength);
+      writer.line("const int64_t end = begin + " + slice + " < " + length +
+                  " ? begin + " + slice + " : " + length + ";");
+    }
     writer.line("__shared__ double clusterSlots[2];");
     writer.line("dev::ClusterExchange exchange{clusterSlots};");
   }
@@ -113,7 +119,7 @@ void RowWriter::writeCacheFill() {
       writer.closeScope(
           vector ? "#pragma unroll 4\nfor (int64_t q = tid; q < " +
                        plan.getCachedFloats(perRow) + " / 4; q += kThreads) {"
-                 : "for (int64_t j = tid; j < " + plan.getCachedFloats(perRow) +
+                 : "for (int64_t j = tid; j < " + plan.getFilledFloats(perRow) +
                        "; j += kThreads) {");
     }
   };

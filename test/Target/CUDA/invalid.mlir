@@ -54,18 +54,19 @@ module {
     }
   }
 
-  // A hand-written plan whose cluster of 4 does not divide rows of 1001.
+  // A hand-written plan whose cluster of 8 would leave its last block no
+  // element of rows of 9 (slices of 2).
   module @cluster_odd {
-    func.func @forward(%x: tensor<8x1001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
-        -> (tensor<8x1001xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
-      // CLUSTER: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length that it divides (into float4 groups where the vector width is 4), every reduction over whole rows
-      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>} : (tensor<8x1001xf32>) -> tensor<8x1001xf32> {
-      ^bb0(%a: tensor<8x1001xf32>):
-        %m = sinter.max %a dims [1] keepdim : tensor<8x1001xf32>
-        %d = sinter.sub %a, %m : tensor<8x1001xf32>, tensor<8x1xf32>
-        sinter.yield %d : tensor<8x1001xf32>
+    func.func @forward(%x: tensor<8x9xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+        -> (tensor<8x9xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+      // CLUSTER: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length, a slice of each block but for the last (which float4 groups divide equally where the vector width is 4), every reduction over whole rows
+      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 8>} : (tensor<8x9xf32>) -> tensor<8x9xf32> {
+      ^bb0(%a: tensor<8x9xf32>):
+        %m = sinter.max %a dims [1] keepdim : tensor<8x9xf32>
+        %d = sinter.sub %a, %m : tensor<8x9xf32>, tensor<8x1xf32>
+        sinter.yield %d : tensor<8x9xf32>
       }
-      return %0 : tensor<8x1001xf32>
+      return %0 : tensor<8x9xf32>
     }
   }
 
@@ -74,7 +75,7 @@ module {
   module @cluster_float4 {
     func.func @forward(%x: tensor<8x1000xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
         -> (tensor<8x1000xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
-      // CLUSTER4: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length that it divides (into float4 groups where the vector width is 4)
+      // CLUSTER4: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length, a slice of each block but for the last (which float4 groups divide equally where the vector width is 4)
       %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>} : (tensor<8x1000xf32>) -> tensor<8x1000xf32> {
       ^bb0(%a: tensor<8x1000xf32>):
         %m = sinter.max %a dims [1] keepdim : tensor<8x1000xf32>

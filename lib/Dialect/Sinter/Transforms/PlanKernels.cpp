@@ -315,8 +315,9 @@ static KernelPlanAttr planRows(KernelOp kernel) {
                              : KernelStrategy::block_per_row;
     // Cached rows must fit in shared memory, or in that of a cluster of
     // blocks that shares each row (slices of at most 64 KiB), or they are
-    // streamed through L2, or cached by a cluster in larger slices, or
-    // every pass reads HBM.
+    // streamed through L2, or cached by a cluster in larger slices (or with
+    // a short last one where no cluster divides the row), or every pass
+    // reads HBM.
     int64_t floats = static_cast<int64_t>(cached.size()) * *length;
     if (!registers && rowsPerBlock * floats * 4 > kMaxSharedBytes) {
       // Not where single-pass statistics read HBM once (logsumexp): the
@@ -330,7 +331,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
         rowSlices = getStreamSlices(kernel, *length, floats, resultShape);
       if (shares && cluster == 1 && rowSlices == 1)
         cluster = getRowCluster(kernel, *length, floats, resultShape,
-                                kMaxSharedBytes);
+                                kMaxSharedBytes, /*shortSlice=*/true);
       if (cluster > 1)
         block = kClusterThreads;
       if (rowSlices > 1) {
@@ -365,7 +366,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   // and stored as float4 groups; a cluster's slices a multiple of four
   // long too).
   bool vectorRows = length && canHoldRowsInRegisters(kernel, *length) &&
-                    (*length / cluster) % 4 == 0;
+                    *length % (4 * cluster) == 0;
   return KernelPlanAttr::get(
       context, strategy, ReductionGeometry::trailing, block, rowsPerBlock,
       /*columnsPerBlock=*/0, vectorRows ? 4 : 1,
@@ -374,8 +375,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       /*lastBlockFolds=*/false,
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
-      cluster, rowSlices, streamLag,
-      rowSlices > 1 ? getStreamBlocks() : 0);
+      cluster, rowSlices, streamLag, rowSlices > 1 ? getStreamBlocks() : 0);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough

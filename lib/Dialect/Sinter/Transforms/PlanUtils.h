@@ -83,11 +83,14 @@ inline constexpr int64_t kClusterThreads = 512;
 inline constexpr int64_t kStreamThreads = 512;
 
 /// The blocks of a cluster that shares each row of `length` whose `floats`
-/// cached floats are too many for one block: the fewest whose slices fit
-/// kClusterSliceBytes, else the fewest whose slices fit `maxSharedBytes`;
-/// 1 where no cluster holds them or the kernel cannot share its rows.
+/// cached floats are too many for one block: the fewest that divide the row
+/// into slices that fit kClusterSliceBytes, else `maxSharedBytes`; else,
+/// with `shortSlice`, the same way, the fewest whose slices of
+/// ceil(length / blocks) fit (the last block's shorter); 1 where no cluster
+/// holds them or the kernel cannot share its rows.
 int64_t getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
-                      ArrayRef<int64_t> resultShape, int64_t maxSharedBytes);
+                      ArrayRef<int64_t> resultShape, int64_t maxSharedBytes,
+                      bool shortSlice = false);
 
 /// The slices a row of `length` of a row kernel is streamed in, whose
 /// whole-row inputs are `floats` floats a row: the fewest, at most
