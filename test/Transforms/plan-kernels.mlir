@@ -267,6 +267,22 @@ func.func @cluster_of_two(%x: tensor<?x49154xf32>) -> (tensor<?x49154xf32>, tens
 
 // -----
 
+// Softmax over rows of 30522 (BERT's vocabulary, 119 KiB, not float4
+// groups): one block's shared memory would hold them, but a cluster of 2
+// blocks with slices under 64 KiB runs more blocks an SM.
+// CHECK-LABEL: func.func @cluster_under_block_limit
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 2>
+func.func @cluster_under_block_limit(%x: tensor<?x30522xf32>) -> tensor<?x30522xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x30522xf32>
+  %d = sinter.sub %x, %m : tensor<?x30522xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x30522xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x30522xf32>
+  %y = sinter.div %e, %s : tensor<?x30522xf32>, tensor<?x1xf32>
+  return %y : tensor<?x30522xf32>
+}
+
+// -----
+
 // log_softmax over rows of 50257 (GPT-2's vocabulary, 196 KiB): no cluster
 // divides them, so a cluster of 4 takes slices of 12565, the last block's
 // short (12562); the rows are not float4 groups.
