@@ -8,7 +8,8 @@
 """The reduction and normalization sweep: single-op models of every geometry
 (softmax, log_softmax, layer/rms/group/instance norm, training batch norm,
 sum/mean/max/argmax/var over the last, first, a middle, a strided set and all
-dims, rows of 32 to 67M elements) and every elementwise activation at 1 GiB,
+dims, rows of 32 to 67M elements and rows of language models' vocabularies)
+and every elementwise activation at 1 GiB,
 timed against PyTorch eager and torch.compile in one run, with errors
 against float64 and the fraction of the measured copy bandwidth.
 
@@ -77,6 +78,16 @@ def row_cases():
     cases = []
     lengths = [32, 256, 1024, 4096, 16384, 65536, 1 << 20, 1 << 22]
     for length in lengths + [N]:
+        shape = [N // length, length]
+        tag = shape_name(shape)
+        cases.append(case("softmax", f"softmax_{tag}", ["return softmax(x, dim=1)"],
+                          {"x": shape}, "torch.softmax(x, dim=1)"))
+        cases.append(case("log_softmax", f"log_softmax_{tag}",
+                          ["return log_softmax(x, dim=1)"], {"x": shape},
+                          "torch.log_softmax(x, dim=1)"))
+    # A language model's logits: rows of BERT's and GPT-2's vocabularies,
+    # lengths that float4 groups do not divide (rows not 16-byte aligned).
+    for length in (30522, 50257):
         shape = [N // length, length]
         tag = shape_name(shape)
         cases.append(case("softmax", f"softmax_{tag}", ["return softmax(x, dim=1)"],
