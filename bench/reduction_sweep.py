@@ -74,20 +74,14 @@ def shape_name(shape):
 
 
 def row_cases():
-    """softmax, log_softmax, layer_norm, rms_norm over rows of 32 .. 67M."""
+    """softmax, log_softmax, layer_norm, rms_norm over rows of 32 .. 67M
+    (softmax and log_softmax also over vocabularies' rows)."""
     cases = []
     lengths = [32, 256, 1024, 4096, 16384, 65536, 1 << 20, 1 << 22]
-    for length in lengths + [N]:
-        shape = [N // length, length]
-        tag = shape_name(shape)
-        cases.append(case("softmax", f"softmax_{tag}", ["return softmax(x, dim=1)"],
-                          {"x": shape}, "torch.softmax(x, dim=1)"))
-        cases.append(case("log_softmax", f"log_softmax_{tag}",
-                          ["return log_softmax(x, dim=1)"], {"x": shape},
-                          "torch.log_softmax(x, dim=1)"))
-    # A language model's logits: rows of BERT's and GPT-2's vocabularies,
-    # lengths that float4 groups do not divide (rows not 16-byte aligned).
-    for length in (30522, 50257):
+    # Also a language model's logits: rows of BERT's and GPT-2's
+    # vocabularies, lengths that float4 groups do not divide (rows not
+    # 16-byte aligned).
+    for length in lengths + [N, 30522, 50257]:
         shape = [N // length, length]
         tag = shape_name(shape)
         cases.append(case("softmax", f"softmax_{tag}", ["return softmax(x, dim=1)"],

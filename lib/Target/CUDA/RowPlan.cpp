@@ -336,24 +336,23 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
   if (plan.getRowSlices() > 1) {
     // A cluster's last slice may be short (but not empty), not with float4
     // groups; streamed slices divide the row.
-    bool sliced = plan.staticRowLength &&
-                  (plan.getRowSlices() - 1) * plan.getRowSlice() <
-                      *plan.staticRowLength &&
-                  (plan.rowSlices == 1 ||
-                   *plan.staticRowLength % plan.rowSlices == 0) &&
-                  (!plan.vectorRows || !plan.hasShortSlice()) &&
-                  plan.cached.empty() == (plan.rowSlices > 1) &&
-                  !plan.registerRows &&
-                  ((plan.rowSlices == 1 && !plan.vectorRows) ||
-                   plan.getRowSlice() % 4 == 0) &&
-                  !plan.vectorDot &&
-                  llvm::all_of(plan.reductions, [&](RowReduction &reduction) {
-                    return reduction.isPerRow() && !reduction.isArg() &&
-                           reduction.groupSize ==
-                               DimExpr::constant(*plan.staticRowLength) &&
-                           (plan.rowSlices == 1 || reduction.level == 1 ||
-                            getSlicePair(plan, reduction));
-                  });
+    bool sliced =
+        plan.staticRowLength &&
+        (plan.getRowSlices() - 1) * plan.getRowSlice() <
+            *plan.staticRowLength &&
+        (plan.rowSlices == 1 || *plan.staticRowLength % plan.rowSlices == 0) &&
+        (!plan.vectorRows || !plan.hasShortSlice()) &&
+        plan.cached.empty() == (plan.rowSlices > 1) && !plan.registerRows &&
+        ((plan.rowSlices == 1 && !plan.vectorRows) ||
+         plan.getRowSlice() % 4 == 0) &&
+        !plan.vectorDot &&
+        llvm::all_of(plan.reductions, [&](RowReduction &reduction) {
+          return reduction.isPerRow() && !reduction.isArg() &&
+                 reduction.groupSize ==
+                     DimExpr::constant(*plan.staticRowLength) &&
+                 (plan.rowSlices == 1 || reduction.level == 1 ||
+                  getSlicePair(plan, reduction));
+        });
     // A streamed slice, or a cluster's, reads a param of one row's elements
     // (a norm's weight) as float4 groups too.
     if (sliced && plan.vectorRows)

@@ -76,8 +76,7 @@ int64_t sinter::getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
   for (int64_t sliceBytes : {kClusterSliceBytes, maxSharedBytes})
     for (int64_t cluster = 2; cluster <= kMaxCluster; cluster *= 2) {
       int64_t slice = llvm::divideCeil(length, cluster);
-      if ((cluster - 1) * slice < length &&
-          operands * slice * 4 <= sliceBytes)
+      if ((cluster - 1) * slice < length && operands * slice * 4 <= sliceBytes)
         return cluster;
     }
   return 1;
