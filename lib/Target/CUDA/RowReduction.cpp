@@ -222,16 +222,16 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
     launch += "  if (rows == 0)\n    return SINTER_OK;\n";
     launch += streamLayout;
     launch += "  int resident = 0;\n";
-    launch += "  " +
-              formatList("SINTER_RT_TRY(sinter_rt_check_cuda(",
-                         {"ctx",
-                          "sinter::getResidentBlocks(" + kernel.name +
-                              "<kThreads>, kThreads, 0, " +
-                              std::to_string(plan->streamBlocks) +
-                              ", &resident)",
-                          "\"cudaOccupancyMaxActiveBlocksPerMultiprocessor\""},
-                         "));", 1) +
-              "\n";
+    launch +=
+        "  " +
+        formatList("SINTER_RT_TRY(sinter_rt_check_cuda(",
+                   {"ctx",
+                    "sinter::getResidentBlocks(" + kernel.name +
+                        "<kThreads>, kThreads, 0, " +
+                        std::to_string(plan->streamBlocks) + ", &resident)",
+                    "\"cudaOccupancyMaxActiveBlocksPerMultiprocessor\""},
+                   "));", 1) +
+        "\n";
     launch += "  const int64_t lag = std::min<int64_t>(" +
               std::to_string(plan->streamLag) + ", " + items + ");\n";
     launch += "  const int64_t blocks = std::min<int64_t>(resident, 2 * " +

@@ -8,6 +8,7 @@
 // RUN: not sinterc %s -emit=cuda --model=unnamed 2>&1 | FileCheck %s --check-prefix=UNNAMED
 // RUN: not sinterc %s -emit=cuda --model=cluster_odd 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not sinterc %s -emit=cuda --model=cluster_float4 2>&1 | FileCheck %s --check-prefix=CLUSTER4
+// RUN: not sinterc %s -emit=cuda --model=cluster_float4_short 2>&1 | FileCheck %s --check-prefix=CLUSTER4-SHORT
 // RUN: not sinterc %s -emit=cuda --model=streamed_two_levels 2>&1 | FileCheck %s --check-prefix=STREAMED
 // RUN: rm -rf %t && not sinterc %s -emit=cuda --model=computed_operand -o %t
 // RUN: not ls %t/computed_operand.cu
@@ -83,6 +84,23 @@ module {
         sinter.yield %d : tensor<8x1000xf32>
       }
       return %0 : tensor<8x1000xf32>
+    }
+  }
+
+  // A hand-written plan of float4 rows whose cluster of 8 would cut rows of
+  // 124 into slices of 16 and a short last one of 12: float4 slices must be
+  // equal.
+  module @cluster_float4_short {
+    func.func @forward(%x: tensor<8x124xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", ""]})
+        -> (tensor<8x124xf32> {sinter.name = "y", sinter.dim_names = ["", ""]}) {
+      // CLUSTER4-SHORT: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: a cluster shares cached rows of a static length, a slice of each block but for the last (which float4 groups divide equally where the vector width is 4)
+      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 8>} : (tensor<8x124xf32>) -> tensor<8x124xf32> {
+      ^bb0(%a: tensor<8x124xf32>):
+        %m = sinter.max %a dims [1] keepdim : tensor<8x124xf32>
+        %d = sinter.sub %a, %m : tensor<8x124xf32>, tensor<8x1xf32>
+        sinter.yield %d : tensor<8x124xf32>
+      }
+      return %0 : tensor<8x124xf32>
     }
   }
 
