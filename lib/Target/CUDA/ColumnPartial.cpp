@@ -70,13 +70,12 @@ static std::string loadRun(CodeWriter &writer, ScalarEmitter &emitter,
 /// where 8 runs took 80 and 3 blocks, and ran slower on the H100).
 static constexpr int64_t kChunk = 8;
 static constexpr int64_t kVectorChunk = 4;
-/// Runs of 4 columns in flight per thread where online softmax states push
-/// each chunk (an exp per value, a rescale in double where the max grows):
-/// more loads cover that arithmetic. On the H100, logsumexp over the
-/// columns of [16384, 4096] took 0.1156 ms with 8 runs against 0.1245 with
-/// 4 (64 registers, 4 blocks per SM); Welford and argmax states ran 10-25%
-/// slower with 8 (spilling at 4 blocks; no faster at 3).
-static constexpr int64_t kPushVectorChunk = 8;
+/// Online softmax states push their chunks of runs of 4 columns with as
+/// many loads in flight (kVectorChunk): since a chunk rescales a state's
+/// sum only where it raises the max (OnlineSoftmaxAccumulator), 8 loads
+/// are slower. On the H100, logsumexp over the columns of [16384, 4096]
+/// took 0.1016 ms with 4 against 0.1086 ms with 8 (0.873 and 0.816 of the
+/// copy bandwidth), softmax over them 0.2764 against 0.2841 ms.
 
 /// Welford states of up to this many lanes of a block fold in double.
 static constexpr int64_t kWideFoldLanes = 8;
@@ -201,11 +200,9 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   const bool welford = reduction.pairs(SinglePassForm::Welford);
   const bool softmax = reduction.pairs(SinglePassForm::OnlineSoftmax);
   const bool paired = welford || softmax;
-  const int64_t vectorChunk =
-      pushChunks && columnRuns ? kPushVectorChunk : kVectorChunk;
-  const std::string loads = std::to_string(vector ? vectorChunk : kChunk);
+  const std::string loads = std::to_string(vector ? kVectorChunk : kChunk);
   const std::string chunkSize =
-      std::to_string(vector ? 4 * vectorChunk : kChunk);
+      std::to_string(vector ? 4 * kVectorChunk : kChunk);
   const std::string chunkCombiner =
       welford   ? "dev::SumOp"
       : softmax ? getCombinerInfo(reduction.info.kind).deviceFunctor.str()
