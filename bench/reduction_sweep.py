@@ -217,10 +217,58 @@ def activation_cases():
             for name, (body, expr) in ACTIVATIONS.items()]
 
 
+# Shapes that no other case of the sweep has and no kernel was tuned on:
+# hidden sizes, vocabularies, image and channel counts of common models,
+# and odd lengths that float4 groups do not divide. Each input is about
+# 256 MiB. (name, Sinter body, input shape, PyTorch expression, params)
+HELD_OUT = [
+    ("softmax_65536x1000", "softmax(x, dim=1)", [65536, 1000], "torch.softmax(x, dim=1)", {}),
+    ("softmax_20000x3355", "softmax(x, dim=1)", [20000, 3355], "torch.softmax(x, dim=1)", {}),
+    ("softmax_5436x12345", "softmax(x, dim=1)", [5436, 12345], "torch.softmax(x, dim=1)", {}),
+    ("log_softmax_2048x32000", "log_softmax(x, dim=1)", [2048, 32000], "torch.log_softmax(x, dim=1)", {}),
+    ("log_softmax_671x100003", "log_softmax(x, dim=1)", [671, 100003], "torch.log_softmax(x, dim=1)", {}),
+    ("logsumexp_448x151936", "logsumexp(x, dim=1)", [448, 151936], "torch.logsumexp(x, dim=1)", {}),
+    ("layer_norm_87381x768", "layer_norm(x, [768], weight=w, bias=b)", [87381, 768],
+     "F.layer_norm(x, (768,), w, b)", {"w": [768], "b": [768]}),
+    ("layer_norm_16380x4097", "layer_norm(x, [4097], weight=w, bias=b)", [16380, 4097],
+     "F.layer_norm(x, (4097,), w, b)", {"w": [4097], "b": [4097]}),
+    ("layer_norm_3355x20000", "layer_norm(x, [20000], weight=w, bias=b)", [3355, 20000],
+     "F.layer_norm(x, (20000,), w, b)", {"w": [20000], "b": [20000]}),
+    ("rms_norm_13107x5120", "rms_norm(x, [5120], weight=w)", [13107, 5120],
+     "F.rms_norm(x, (5120,), w)", {"w": [5120]}),
+    ("rms_norm_32736x2050", "rms_norm(x, [2050], weight=w)", [32736, 2050],
+     "F.rms_norm(x, (2050,), w)", {"w": [2050]}),
+    ("group_norm_90x320x48x48_g32", "group_norm(x, 32, weight=w, bias=b)", [90, 320, 48, 48],
+     "F.group_norm(x, 32, w, b)", {"w": [320], "b": [320]}),
+    ("instance_norm_55x96x112x112", "instance_norm(x, weight=w, bias=b)", [55, 96, 112, 112],
+     "F.instance_norm(x, weight=w, bias=b)", {"w": [96], "b": [96]}),
+    ("batch_norm_340x64x56x56", "batch_norm(x, weight=w, bias=b, training=true)", [340, 64, 56, 56],
+     "F.batch_norm(x, None, None, w, b, training=True)", {"w": [64], "b": [64]}),
+    ("batch_norm_223696x300", "batch_norm(x, weight=w, bias=b, training=true)", [223696, 300],
+     "F.batch_norm(x, None, None, w, b, training=True)", {"w": [300], "b": [300]}),
+    ("sum_middle_32x3000x700", "sum(x, dim=1)", [32, 3000, 700], "x.sum(dim=1)", {}),
+    ("mean_last_9586x7001", "mean(x, dim=1)", [9586, 7001], "x.mean(dim=1)", {}),
+    ("max_strided_24x96x170x171", "amax(x, dim=[0, 2, 3])", [24, 96, 170, 171],
+     "x.amax(dim=(0, 2, 3))", {}),
+    ("var_first_223696x300", "var(x, dim=0)", [223696, 300], "x.var(dim=0)", {}),
+    ("argmax_last_671088x100", "argmax(x, dim=1)", [671088, 100], "x.argmax(dim=1)", {}),
+    ("argmax_middle_128x1000x524", "argmax(x, dim=1)", [128, 1000, 524], "x.argmax(dim=1)", {}),
+    ("sum_all_7919x8461", "sum(x, dim=[0, 1])", [7919, 8461], "x.sum(dim=(0, 1))", {}),
+    ("gelu_11111x6007", "gelu(x)", [11111, 6007], "F.gelu(x)", {}),
+]
+
+
+def held_out_cases():
+    """The held-out family: HELD_OUT's shapes."""
+    return [case("held_out", name, [f"return {body}"], {"x": shape}, expr, params)
+            for name, body, shape, expr, params in HELD_OUT]
+
+
 def all_cases(pattern=None):
     """Every case, the families taking turns (one case of each, then the
     next of each, ...)."""
-    cases = row_cases() + channel_cases() + reduction_cases() + activation_cases()
+    cases = (row_cases() + channel_cases() + reduction_cases() + activation_cases() +
+             held_out_cases())
     cases = [c for c in cases if not pattern or re.search(pattern, c["name"])]
     families = {}
     for c in cases:

@@ -65,6 +65,46 @@ Coords cuda::delinearize(const Expr &linear, ArrayRef<DimExpr> shape) {
   return coords;
 }
 
+Coords cuda::interleaveCoords(const Expr &keptLinear, const Expr &reducedLinear,
+                              ArrayRef<DimExpr> shape,
+                              ArrayRef<int64_t> reducedDims) {
+  auto isReduced = [&](size_t d) {
+    return llvm::is_contained(reducedDims, static_cast<int64_t>(d));
+  };
+  // Interleaves the coordinates of the kept and of the reduced dims (or of
+  // their runs) in dim order.
+  auto interleave = [&](ArrayRef<DimExpr> sizes, ArrayRef<bool> reduced) {
+    Shape keptSizes, reducedSizes;
+    for (auto [size, isReducedDim] : llvm::zip(sizes, reduced))
+      (isReducedDim ? reducedSizes : keptSizes).push_back(size);
+    Coords kept = delinearize(keptLinear, keptSizes);
+    Coords reducedCoords = delinearize(reducedLinear, reducedSizes);
+    Coords coords;
+    size_t k = 0, r = 0;
+    for (bool isReducedDim : reduced)
+      coords.indices.push_back(isReducedDim ? reducedCoords.indices[r++]
+                                            : kept.indices[k++]);
+    return coords;
+  };
+  SmallVector<bool> dimReduced, runReduced;
+  Shape runs;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    dimReduced.push_back(isReduced(d));
+    if (d > 0 && isReduced(d) == isReduced(d - 1)) {
+      runs.back() = runs.back() * shape[d];
+      continue;
+    }
+    runs.push_back(shape[d]);
+    runReduced.push_back(isReduced(d));
+  }
+  Coords coords = interleave(shape, dimReduced);
+  if (runs.size() < shape.size()) {
+    coords.linear = linearize(interleave(runs, runReduced), runs);
+    coords.linearShape.assign(shape.begin(), shape.end());
+  }
+  return coords;
+}
+
 Coords cuda::addLaneOffset(const Coords &base, const Expr &offset,
                            Expr lastIndex) {
   Coords lane = base;

@@ -87,6 +87,15 @@ private:
 Expr linearize(const Coords &coords, ArrayRef<DimExpr> shape);
 /// The coordinates of linear index `linear` in `shape`.
 Coords delinearize(const Expr &linear, ArrayRef<DimExpr> shape);
+/// The coordinates in `shape` of the element whose kept dims (those not in
+/// `reducedDims`) have the linear index `keptLinear` and whose reduced dims
+/// have `reducedLinear`. Where adjacent dims of one kind form a run, the
+/// coordinates also carry the linear index in `shape` as one division and
+/// remainder a run (H and W of [N, C, H, W] reduced over N, H, W: one
+/// division by H * W rather than three by H and W, which are 64-bit and,
+/// for sizes not powers of two, dozens of instructions each).
+Coords interleaveCoords(const Expr &keptLinear, const Expr &reducedLinear,
+                        ArrayRef<DimExpr> shape, ArrayRef<int64_t> reducedDims);
 /// The coordinates, in a value of shape `operandShape`, of the element that
 /// broadcasts to `coords` of a value of shape `resultShape`.
 Coords broadcastCoords(const Coords &coords, ArrayRef<DimExpr> resultShape,

@@ -441,3 +441,27 @@ module @welford_fold {
     return %0 : tensor<1x3xf32>
   }
 }
+
+// -----
+
+// CHECK-LABEL: // ===== strided_runs.h =====
+// A max over N, H and W of a static [2, 3, 5, 7]: H and W are adjacent
+// reduced dims, so their coordinates come from one division and remainder
+// by H * W (not by H and W apart), and the reduced position, of an input
+// of fewer than 2^32 elements, is 32-bit (its divisions by sizes that are
+// no powers of two a multiply-high).
+// CHECK-LABEL: strided_runs_k0_column_reduction_partial0(
+// CHECK: const uint32_t q = static_cast<uint32_t>(q0 + k * step);
+// CHECK-NEXT: const int64_t [[X:i[0-9]+]] = (q / 35) * 105 + column * 35 + q % 35;
+// CHECK-NEXT: = x[[[X]]];
+module @strided_runs {
+  func.func @forward(%x: tensor<2x3x5x7xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", "", "", ""]})
+      -> (tensor<3xf32> {sinter.name = "m", sinter.dim_names = [""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<2x3x5x7xf32>) -> tensor<3xf32> {
+    ^bb0(%a: tensor<2x3x5x7xf32>):
+      %m = sinter.max %a dims [0, 2, 3] : tensor<2x3x5x7xf32>
+      sinter.yield %m : tensor<3xf32>
+    }
+    return %0 : tensor<3xf32>
+  }
+}
