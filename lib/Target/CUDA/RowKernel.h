@@ -227,8 +227,12 @@ public:
 private:
   FailureOr<Expr> readLeaf(Value value, const Coords &coords);
   /// The coordinates of element `position` of the current row of a value of
-  /// shape `shape`.
+  /// shape `shape`. In a float4 loop, lane l's coordinates carry its
+  /// group's (Coords::laneBase).
   Coords rowCoords(ArrayRef<DimExpr> shape, const Expr &position);
+  /// The coordinates of element `position` of the current row, each lane's
+  /// on its own.
+  Coords elementCoords(ArrayRef<DimExpr> shape, const Expr &position);
   /// The index within the current row of linear index `linear` of a value
   /// with `perRow` elements per row.
   Expr rowLocal(const Expr &linear, const DimExpr &perRow);

@@ -81,7 +81,10 @@ bool RowWriter::isRowParamLane(const Buffer &buffer, const Coords &coords) {
          !buffer.isIndex &&
          getNumElements(buffer.shape) ==
              DimExpr::constant(*plan.staticRowLength) &&
-         linearize(coords, buffer.shape).text == lanePosition->text;
+         (linearize(coords, buffer.shape).text == lanePosition->text ||
+          (coords.laneBase && vectorGroup &&
+           linearize(*coords.laneBase, buffer.shape).text ==
+               vectorGroup->text));
 }
 
 std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,

@@ -73,6 +73,27 @@ static std::string getFinal(const RowReduction &reduction,
 }
 
 Coords RowWriter::rowCoords(ArrayRef<DimExpr> shape, const Expr &position) {
+  // Lane l of a float4 group of a row whose last dim holds whole groups:
+  // the group's coordinates with l added to the last (Coords::laneBase), so
+  // that values broadcast along the last dim index once a group.
+  std::optional<int64_t> last =
+      shape.empty() ? std::nullopt : shape.back().getConstant();
+  if (!lanePosition || !vectorGroup || position.text != lanePosition->text ||
+      !last || *last % 4 != 0)
+    return elementCoords(shape, position);
+  Coords base = elementCoords(shape, *vectorGroup);
+  Coords lane =
+      addLaneOffset(base, Expr("l", position.depth), base.indices.back());
+  // The lane's linear index, which readVectorLane matches.
+  DimExpr perRow = getNumElements(shape) / plan.rows;
+  lane.linear = addIndex(
+      emitter.bindIndex(mulIndex(Expr("r", rowDepth), sizeExpr(perRow))),
+      position);
+  lane.linearShape.assign(shape.begin(), shape.end());
+  return lane;
+}
+
+Coords RowWriter::elementCoords(ArrayRef<DimExpr> shape, const Expr &position) {
   DimExpr perRow = getNumElements(shape) / plan.rows;
   Expr row("r", rowDepth);
   Expr rowBase = emitter.bindIndex(mulIndex(row, sizeExpr(perRow)));

@@ -120,6 +120,14 @@ Coords cuda::broadcastCoords(const Coords &coords,
                              ArrayRef<DimExpr> operandShape) {
   if (resultShape == operandShape)
     return coords;
+  // The lanes of a float4 group differ in their last coordinate only: where
+  // the operand broadcasts the last dim, each lane reads the first lane's
+  // element, whose index is computed once a group (a group_norm's channel
+  // weight over [90, 320, 48, 48]: 0.68 of copy with an index a lane, 0.96
+  // a group, on the H100).
+  if (coords.laneBase &&
+      (operandShape.empty() || operandShape.back().isConstant(1)))
+    return broadcastCoords(*coords.laneBase, resultShape, operandShape);
   Coords result;
   size_t offset = resultShape.size() - operandShape.size();
   for (auto [d, size] : llvm::enumerate(operandShape)) {
@@ -400,8 +408,14 @@ Coords ScalarEmitter::reshapeCoords(const Coords &coords,
   // The first lane's index is a multiple of 4 and both rows are: the four
   // lanes are four consecutive elements of one run of the input too.
   Coords base = delinearize(linearize(*coords.laneBase, result), input);
-  return addLaneOffset(base, *coords.laneOffset,
-                       bindIndex(base.indices.back()));
+  Coords lane =
+      addLaneOffset(base, *coords.laneOffset, bindIndex(base.indices.back()));
+  // A reshape keeps the linear index (which the row writer matches).
+  if (coords.linear && ArrayRef<DimExpr>(coords.linearShape) == result) {
+    lane.linear = coords.linear;
+    lane.linearShape.assign(input.begin(), input.end());
+  }
+  return lane;
 }
 
 std::optional<ScalarEmitter::Normalization>

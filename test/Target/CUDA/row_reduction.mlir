@@ -160,7 +160,8 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // group_norm of [B, 8, 4, 4] in 4 groups with a per-channel affine and a
 // symbolic batch: rows of 32 (B * 4 of them) held in registers; the output
 // loop reads x from the registers through both reshapes (no second load
-// of x) and the weight and bias by channel, (element / 16) % 8.
+// of x) and the weight and bias by channel, (group / 16) % 8, once per
+// float4 group (its lanes share a channel: a row of W holds whole groups).
 // CHECK: //   group_norm_nchw_k0_row_reduction: reshape, mean, sub, mul, mean, add, rsqrt, mul, reshape, reshape, mul, reshape, add
 // CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
 // CHECK-LABEL: group_norm_nchw_k0_row_reduction(
@@ -169,12 +170,14 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 32;
 // CHECK: const float4 {{x_fv[0-9]+}} = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK: float y_out[4];
-// CHECK: const int64_t [[LANE:i[0-9]+]] = [[BASE]] + 4 * (tid + k * kThreads) + l;
+// CHECK-NEXT: const int64_t [[GROUP:i[0-9]+]] = [[BASE]] + 4 * (tid + k * kThreads);
+// CHECK-NEXT: const int64_t [[CH:i[0-9]+]] = ([[GROUP]] / 16) % 8;
+// CHECK-NEXT: = weight[[[CH]]];
+// CHECK-NEXT: = bias[[[CH]]];
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int l = 0; l < 4; ++l) {
 // CHECK-NEXT: = [[ROW]][4 * k + l] - red
 // CHECK-NOT: x[
-// CHECK: const int64_t [[CH:i[0-9]+]] = ([[LANE]] / 16) % 8;
-// CHECK-NEXT: = weight[[[CH]]];
-// CHECK: = bias[[[CH]]];
 // CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
 // CHECK-NOT: x[
 // CHECK-LABEL: static sinter_status launch_group_norm_nchw_k0_row_reduction_rows(
