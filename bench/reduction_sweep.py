@@ -223,6 +223,9 @@ def activation_cases():
 # 256 MiB. (name, Sinter body, input shape, PyTorch expression, params)
 HELD_OUT = [
     ("softmax_65536x1000", "softmax(x, dim=1)", [65536, 1000], "torch.softmax(x, dim=1)", {}),
+    ("softmax_671088x100", "softmax(x, dim=1)", [671088, 100], "torch.softmax(x, dim=1)", {}),
+    ("layer_norm_671088x100", "layer_norm(x, [100], weight=w, bias=b)", [671088, 100],
+     "F.layer_norm(x, (100,), w, b)", {"w": [100], "b": [100]}),
     ("softmax_20000x3355", "softmax(x, dim=1)", [20000, 3355], "torch.softmax(x, dim=1)", {}),
     ("softmax_5436x12345", "softmax(x, dim=1)", [5436, 12345], "torch.softmax(x, dim=1)", {}),
     ("log_softmax_2048x32000", "log_softmax(x, dim=1)", [2048, 32000], "torch.log_softmax(x, dim=1)", {}),

@@ -63,6 +63,32 @@ func.func @subwarp_partial(%x: tensor<?x20xf32>) -> tensor<?xi64> {
 
 // -----
 
+// Softmax over rows of 100: 25 float4 groups, two a lane, 16 lanes,
+// rather than a warp with 7 lanes idle.
+// CHECK-LABEL: func.func @subwarp_two_groups
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 16, rows_per_block = 16, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @subwarp_two_groups(%x: tensor<?x100xf32>) -> tensor<?x100xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x100xf32>
+  %d = sinter.sub %x, %m : tensor<?x100xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x100xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x100xf32>
+  %y = sinter.div %e, %s : tensor<?x100xf32>, tensor<?x1xf32>
+  return %y : tensor<?x100xf32>
+}
+
+// -----
+
+// Argmax over rows of 100, whose team shuffles a value and an index a
+// level: four groups a lane, 8 lanes.
+// CHECK-LABEL: func.func @subwarp_four_groups
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @subwarp_four_groups(%x: tensor<?x100xf32>) -> tensor<?xi64> {
+  %i = sinter.argmax %x dims [1] : tensor<?x100xf32>
+  return %i : tensor<?xi64>
+}
+
+// -----
+
 // Softmax over rows of 512: a warp per row, eight rows per block, four
 // float4 groups of the row (read by three passes) in each lane's registers.
 // CHECK-LABEL: func.func @warp_per_row

@@ -218,8 +218,8 @@ module @group_norm_nchw attributes {sinter.dims = {B = 8 : i64}} {
 // the pairs with dev::ArgMaxOp.
 // CHECK-NOT: struct ArgValue
 // CHECK-NOT: struct ArgMaxOp
-// Rows of 100 are 25 float4 groups: a warp per row, the first 25 lanes a
-// group each (float4 loads when x is aligned, scalar loads otherwise), the
+// Rows of 100 are 25 float4 groups: 8 lanes per row, each with up to 4
+// groups (float4 loads when x is aligned, scalar loads otherwise), the
 // lanes' indices 4 * (tid + k * kThreads) + l.
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
@@ -227,7 +227,7 @@ module @group_norm_nchw attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::argStart(dev::ArgMaxOp(), 0);
 // CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
 // CHECK-NEXT: #pragma unroll
-// CHECK-NEXT: for (int k = 0; k < 1; ++k) {
+// CHECK-NEXT: for (int k = 0; k < 4; ++k) {
 // CHECK-NEXT: if ((tid + k * kThreads) < 25) {
 // CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK: [[ACC]] = dev::argPush(dev::ArgMaxOp(), [[ACC]], [[V]][l], 4 * (tid + k * kThreads) + l);
