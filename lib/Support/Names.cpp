@@ -87,7 +87,9 @@ static const llvm::StringSet<> &getReservedWords() {
         "exchange", "clusterSlots", "clusters", "end",
         // Row kernels that stream rows through L2 (RowStream.cpp,
         // RowReduction.cpp).
-        "queue", "arrived", "lag", "item", "keep", "drop", "resident"};
+        "queue", "arrived", "lag", "item", "keep", "drop", "resident",
+        // Rows walked as float4 groups between scalar edges (RowVectors.cpp).
+        "vecHead", "vecGroups", "vecEdges"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :

@@ -89,6 +89,24 @@ func.func @subwarp_four_groups(%x: tensor<?x100xf32>) -> tensor<?xi64> {
 
 // -----
 
+// A mean over rows of 7001, read once from HBM: vector width 4, float4
+// groups from each row's first 16-byte boundary between scalar edges. Not
+// for argmax, whose lanes push their elements in index order.
+// CHECK-LABEL: func.func @edge_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>
+// CHECK-LABEL: func.func @edge_rows_argmax
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>
+func.func @edge_rows(%x: tensor<?x7001xf32>) -> tensor<?xf32> {
+  %m = sinter.mean %x dims [1] : tensor<?x7001xf32>
+  return %m : tensor<?xf32>
+}
+func.func @edge_rows_argmax(%x: tensor<?x7001xf32>) -> tensor<?xi64> {
+  %i = sinter.argmax %x dims [1] : tensor<?x7001xf32>
+  return %i : tensor<?xi64>
+}
+
+// -----
+
 // Softmax over rows of 512: a warp per row, eight rows per block, four
 // float4 groups of the row (read by three passes) in each lane's registers.
 // CHECK-LABEL: func.func @warp_per_row

@@ -106,6 +106,14 @@ struct RowPlan {
   bool vectorRows = false;
   /// The buffers whose alignment decides the float4 paths.
   SmallVector<std::string> vectorBuffers;
+  /// The plan's vector width 4 over rows that are not a multiple of 4 long,
+  /// read from HBM by every pass (none cached, in registers or sliced),
+  /// every reduction over whole rows and none an argmax or argmin: each
+  /// loop takes the row's float4 groups from its first 16-byte boundary
+  /// (`vecHead` elements in, `vecGroups` of them) when the host finds the
+  /// buffers aligned, then a scalar loop over the `vecEdges` left (every
+  /// element otherwise).
+  bool vectorEdges = false;
   /// Float4 rows whose cached rows are filled and walked in shared memory
   /// as float4 groups too: every reduction per row, so that each cached row
   /// (or a cluster's slice of it) starts at a multiple of four floats.
@@ -167,8 +175,14 @@ struct RowPlan {
   /// memory, as C (fewer than getCachedFloats in a short slice).
   std::string getFilledFloats(const DimExpr &perRow) const;
 
+  /// Whether rows of `length` are walked as float4 groups with scalar edges
+  /// (vectorEdges).
+  bool hasEdges(const DimExpr &length) const {
+    return vectorEdges && length == DimExpr::constant(*staticRowLength);
+  }
+
   /// Whether the kernel takes the `vec` flag of its float4 paths.
-  bool hasVectorPaths() const { return vectorDot || vectorRows; }
+  bool hasVectorPaths() const { return vectorDot || vectorRows || vectorEdges; }
 };
 
 /// The functor that combines the accumulators of `reduction`.
@@ -316,6 +330,13 @@ private:
   unsigned openRegisterRowLoop(int64_t length);
   /// Closes what openRegisterRowLoop opened around the lanes' loop.
   void closeRegisterRowLoop(int64_t length);
+  /// Opens the body of the scalar loop over a row of `length` (that the
+  /// caller closes with plan.getRowLoop): with float4 edges, its position j
+  /// from the edge k.
+  void openScalarRowLoop(const DimExpr &length);
+  /// The header that closes the scope of the scalar loop after the float4
+  /// loop over rows of `length`.
+  std::string getScalarRowScope(const DimExpr &length) const;
   /// Whether the block uses shared memory: segments or cached rows.
   bool usesShared() const;
   /// Declares the cluster's slice, if any, and the layout of the block's
@@ -343,6 +364,9 @@ private:
   unsigned vectorDepth = 0;
   /// Arrays already loaded in the float4 loop, by buffer.
   llvm::StringMap<std::string> vectors;
+  /// Whether the row's `vecHead`, `vecGroups` and `vecEdges` are declared
+  /// (vectorEdges).
+  bool edgesDeclared = false;
   /// Inputs held in registers: their arrays, by value.
   llvm::DenseMap<Value, std::string> registerRows;
 };

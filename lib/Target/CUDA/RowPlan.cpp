@@ -161,6 +161,9 @@ std::string RowPlan::getRowLoop(const DimExpr &length) const {
     return std::string(rowSlices > 1 ? "#pragma unroll 8\n" : "") +
            "for (int64_t j = begin + tid; j < " + getSliceEnd() +
            "; j += kThreads) {";
+  if (hasEdges(length))
+    return "for (int64_t k = tid; k < (vec ? vecEdges : " + length.str() +
+           "); k += kThreads) {";
   return "for (int64_t j = tid; j < " + length.str() + "; j += kThreads) {";
 }
 
@@ -299,7 +302,18 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
   plan.vectorRows = kernel.plan && kernel.plan.getVectorWidth() == 4 &&
                     !plan.vectorDot && plan.staticRowLength &&
                     *plan.staticRowLength % 4 == 0;
-  if (plan.vectorRows) {
+  // Other rows read from HBM by every pass: float4 groups and scalar edges.
+  plan.vectorEdges =
+      kernel.plan && kernel.plan.getVectorWidth() == 4 && !plan.vectorDot &&
+      plan.staticRowLength && *plan.staticRowLength % 4 != 0 &&
+      *plan.staticRowLength > 4 && plan.cached.empty() &&
+      !kernel.plan.getRegisters() && kernel.plan.getCluster() == 1 &&
+      kernel.plan.getRowSlices() == 1 &&
+      llvm::all_of(plan.reductions, [&](const RowReduction &reduction) {
+        return reduction.isPerRow() && !reduction.isArg() &&
+               reduction.groupSize == DimExpr::constant(*plan.staticRowLength);
+      });
+  if (plan.vectorRows || plan.vectorEdges) {
     auto addWholeRows = [&](const Buffer &buffer) {
       if (!buffer.isIndex && getNumElements(buffer.shape) / plan.rows ==
                                  DimExpr::constant(*plan.staticRowLength))

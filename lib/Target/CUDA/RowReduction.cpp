@@ -301,6 +301,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
       result.strategy += ", rows re-read (too long for shared memory)";
     if (plan->vectorRows)
       result.strategy += ", float4 when aligned";
+    else if (plan->vectorEdges)
+      result.strategy += ", float4 groups between scalar edges when aligned";
     if (kernel.plan && kernel.plan.getSinglePass())
       result.strategy += ", single-pass statistics";
   } else {

@@ -142,9 +142,22 @@ RowWriter::writeVectorRowLoop(int64_t length,
   }
   Expr rowBase = emitter.bindIndex(
       mulIndex(Expr("r", rowDepth), sizeExpr(DimExpr::constant(length))));
+  const bool edges = plan.hasEdges(DimExpr::constant(length));
+  if (edges && !edgesDeclared) {
+    // The row's float4 groups start at its first 16-byte boundary.
+    const std::string size = std::to_string(length);
+    writer.lineAt(rowDepth, "const int64_t vecHead = (4 - (" + rowBase.text +
+                                " & 3)) & 3;");
+    writer.lineAt(rowDepth,
+                  "const int64_t vecGroups = (" + size + " - vecHead) / 4;");
+    writer.lineAt(rowDepth,
+                  "const int64_t vecEdges = " + size + " - 4 * vecGroups;");
+    edgesDeclared = true;
+  }
   // The first element of the float4 group.
-  std::string group =
-      plan.registerRows ? std::string("4 * ") + kRegisterGroup : "4 * q";
+  std::string group = plan.registerRows ? std::string("4 * ") + kRegisterGroup
+                      : edges           ? "vecHead + 4 * q"
+                                        : "4 * q";
   vectorGroup = Expr(group, vectorDepth);
   vectorLinear = addIndex(rowBase, *vectorGroup);
   writer.openScope(); // over the lanes
@@ -168,7 +181,9 @@ RowWriter::writeVectorRowLoop(int64_t length,
   // of the combines, and so the result, stays the same).
   // A streamed slice's groups are those from `begin`.
   writer.closeScope(
-      plan.isSliced(DimExpr::constant(length))
+      edges ? "#pragma unroll 4\nfor (int64_t q = tid; q < vecGroups; q += "
+              "kThreads) {"
+      : plan.isSliced(DimExpr::constant(length))
           ? "#pragma unroll 4\nfor (int64_t q = begin / 4 + tid; q < begin / 4 "
             "+ " +
                 std::to_string(plan.getRowSlice() / 4) + "; q += kThreads) {"
@@ -176,9 +191,23 @@ RowWriter::writeVectorRowLoop(int64_t length,
                 std::to_string(length / 4) + "; q += kThreads) {");
   vectorLinear.reset();
   writer.closeScope("if (vec) { // float4 loads");
-  // The scalar loop follows in an `if (!vec)` scope the caller closes.
+  // The scalar loop follows in a scope the caller closes
+  // (getScalarRowScope).
   writer.openScope();
   return success();
+}
+
+void RowWriter::openScalarRowLoop(const DimExpr &length) {
+  writer.openScope();
+  if (plan.hasEdges(length))
+    writer.line(
+        "const int64_t j = vec && k >= vecHead ? k + 4 * vecGroups : k;");
+}
+
+std::string RowWriter::getScalarRowScope(const DimExpr &length) const {
+  return plan.hasEdges(length)
+             ? "{ // Scalars: the edges where vec, else every element."
+             : "if (!vec) {";
 }
 
 LogicalResult RowWriter::writeVectorOutputs(ArrayRef<const Buffer *> outputs,

@@ -373,7 +373,9 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
   if (vectorDot)
     writeVectorDot(accumulators.front());
   std::optional<int64_t> vectorLength = length.getConstant();
-  bool vectorRows = plan.vectorRows && vectorLength && *vectorLength % 4 == 0;
+  bool vectorRows =
+      (plan.vectorRows && vectorLength && *vectorLength % 4 == 0) ||
+      plan.hasEdges(length);
   // Online softmax states take a float4 group's values at once.
   SmallVector<std::string> groups(group.size());
   for (auto [reduction, four] : llvm::zip(group, groups))
@@ -398,14 +400,14 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
     return failure();
   // Rows in registers have no scalar loop.
   if (!plan.registerRows) {
-    writer.openScope();
+    openScalarRowLoop(length);
     if (failed(writeUpdates(group, accumulators, combiners,
                             Expr("j", writer.getDepth()))))
       return failure();
     writer.closeScope(plan.getRowLoop(length));
   }
   if (vectorDot || (vectorRows && !plan.registerRows))
-    writer.closeScope("if (!vec) {");
+    writer.closeScope(vectorDot ? "if (!vec) {" : getScalarRowScope(length));
   for (auto [reduction, acc, combiner] :
        llvm::zip(group, accumulators, combiners)) {
     context.helpers.insert("team_reduce");
@@ -464,7 +466,8 @@ LogicalResult RowWriter::writeOutputs() {
   for (auto &[perRow, outputs] : groups) {
     std::optional<int64_t> length = perRow.getConstant();
     bool vectorRows =
-        plan.vectorRows && length && *length % 4 == 0 &&
+        ((plan.vectorRows && length && *length % 4 == 0) ||
+         plan.hasEdges(perRow)) &&
         llvm::none_of(outputs, [](const Buffer *b) { return b->isIndex; });
     if (vectorRows && failed(writeVectorOutputs(outputs, *length)))
       return failure();
@@ -475,7 +478,7 @@ LogicalResult RowWriter::writeOutputs() {
     const bool firstBlock = plan.getRowSlices() > 1 && !plan.isSliced(perRow);
     if (firstBlock)
       writer.openScope();
-    writer.openScope();
+    openScalarRowLoop(perRow);
     Expr position("j", writer.getDepth());
     for (const Buffer *output : outputs) {
       Coords coords = rowCoords(output->shape, position);
@@ -499,7 +502,7 @@ LogicalResult RowWriter::writeOutputs() {
                                   " == 0) { // The first block of the cluster."
                             : "if (begin == 0) { // The row's first slice.");
     if (vectorRows)
-      writer.closeScope("if (!vec) {");
+      writer.closeScope(getScalarRowScope(perRow));
   }
   return success();
 }
