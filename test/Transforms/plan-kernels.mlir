@@ -107,6 +107,23 @@ func.func @edge_rows_argmax(%x: tensor<?x7001xf32>) -> tensor<?xi64> {
 
 // -----
 
+// Rows of 3 and 7 read from HBM: a lane per 4 elements, a power of two
+// (one and two lanes), not a warp a row.
+// CHECK-LABEL: func.func @short_scalar_rows
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>
+// CHECK-LABEL: func.func @short_scalar_rows_7
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 2, rows_per_block = 128, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>
+func.func @short_scalar_rows(%x: tensor<?x3xf32>) -> tensor<?xf32> {
+  %m = sinter.mean %x dims [1] : tensor<?x3xf32>
+  return %m : tensor<?xf32>
+}
+func.func @short_scalar_rows_7(%x: tensor<?x7xf32>) -> tensor<?xf32> {
+  %m = sinter.max %x dims [1] : tensor<?x7xf32>
+  return %m : tensor<?xf32>
+}
+
+// -----
+
 // Softmax over rows of 512: a warp per row, eight rows per block, four
 // float4 groups of the row (read by three passes) in each lane's registers.
 // CHECK-LABEL: func.func @warp_per_row

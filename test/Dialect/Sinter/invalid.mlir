@@ -599,12 +599,6 @@ func.func @plan_subwarp_lanes() attributes {plan = #sinter.plan<strategy = subwa
   return
 }
 
-// -----
-
-// expected-error@+1 {{subwarp_per_row holds its rows in registers}}
-func.func @plan_subwarp_shared() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>} {
-  return
-}
 
 // -----
 

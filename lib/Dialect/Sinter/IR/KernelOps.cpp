@@ -169,12 +169,11 @@ LogicalResult KernelPlanAttr::verify(
       strategy != KernelStrategy::library_gemm)
     return emitError() << "only a library GEMM has an epilogue form";
   // Rows in registers are float4 groups at a count per thread fixed by the
-  // team; the sub-warp kernel holds its rows nowhere else.
+  // team. (A sub-warp team that does not hold its rows there walks rows
+  // that are not float4 groups: of 3 elements, of 7.)
   if (registers && (!rows || vectorWidth != 4))
     return emitError() << "rows in registers need a row strategy of a static "
                           "team and vector width 4";
-  if (subwarp && !registers)
-    return emitError() << "subwarp_per_row holds its rows in registers";
   if (lastBlockFolds && !split)
     return emitError() << "only a split reduction's last block folds its "
                           "partials";
