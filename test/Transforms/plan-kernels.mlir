@@ -191,6 +191,23 @@ func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32>
 
 // -----
 
+// Rows of 150528 (588 KiB, layer_norm over the last two dims of [448, 196,
+// 768]) need slices over 64 KiB: a cluster of 4 slices of 147 KiB, before
+// streaming; rows of 262144 (1 MiB) would take 8 slices of 128 KiB, which
+// ran slower than streaming: streamed in 32 slices.
+// CHECK-LABEL: func.func @cluster_before_stream
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 32, stream_lag = 256, stream_blocks = 4>
+func.func @cluster_before_stream(%x: tensor<448x150528xf32>, %z: tensor<1024x262144xf32>) -> (tensor<448x150528xf32>, tensor<1024x262144xf32>) {
+  %m = sinter.mean %x dims [1] keepdim : tensor<448x150528xf32>
+  %d = sinter.sub %x, %m : tensor<448x150528xf32>, tensor<448x1xf32>
+  %mz = sinter.mean %z dims [1] keepdim : tensor<1024x262144xf32>
+  %dz = sinter.sub %z, %mz : tensor<1024x262144xf32>, tensor<1024x1xf32>
+  return %d, %dz : tensor<448x150528xf32>, tensor<1024x262144xf32>
+}
+
+// -----
+
 // Softmax over 64 rows of 1048576 (4 MiB): few rows, but the whole grid
 // walks their slices (128; the lag, 8 MiB, is 2 rows), so they are
 // streamed rather than split. The max and the sum of exp(x - max) are
@@ -870,4 +887,89 @@ func.func @occupancy_long_held_rows(%x: tensor<4096x32768xf32>) -> tensor<4096x3
   %m = sinter.mean %x dims [1] keepdim : tensor<4096x32768xf32>
   %d = sinter.sub %x, %m : tensor<4096x32768xf32>, tensor<4096x1xf32>
   return %d : tensor<4096x32768xf32>
+}
+
+// -----
+
+// Softmax over the 150 classes of NCHW: a strip of 32 columns holds 19
+// elements a thread (8 lanes of rows), so one kernel reads it once into
+// registers, computes the max and sum of exp, then writes the output over
+// the strip (apply_in_strip: one pass, one launch, a persistent grid of 8
+// blocks a multiprocessor).
+// CHECK-LABEL: func.func @apply_in_strip_classes
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, stream_blocks = 8, apply_in_strip = true>
+func.func @apply_in_strip_classes(%x: tensor<4x150x40x40xf32>) -> tensor<4x150x40x40xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<4x150x40x40xf32>
+  %d = sinter.sub %x, %m : tensor<4x150x40x40xf32>, tensor<4x1x40x40xf32>
+  %e = sinter.exp %d : tensor<4x150x40x40xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<4x150x40x40xf32>
+  %y = sinter.div %e, %s : tensor<4x150x40x40xf32>, tensor<4x1x40x40xf32>
+  return %y : tensor<4x150x40x40xf32>
+}
+
+// -----
+
+// A mean and the variance around it over the leading dim of 256 rows: 32
+// loads a thread, the most a strip holds; over 257 rows, a split Welford.
+// CHECK-LABEL: func.func @apply_in_strip_welford
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32
+// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 4, stream_blocks = 8, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading
+// CHECK-NOT: apply_in_strip
+// CHECK-SAME: launches = 3
+func.func @apply_in_strip_welford(%x: tensor<256x8192xf32>, %z: tensor<257x8192xf32>) -> (tensor<256x8192xf32>, tensor<257x8192xf32>) {
+  %m = sinter.mean %x dims [0] keepdim : tensor<256x8192xf32>
+  %d = sinter.sub %x, %m : tensor<256x8192xf32>, tensor<1x8192xf32>
+  %q = sinter.mul %d, %d : tensor<256x8192xf32>, tensor<256x8192xf32>
+  %v = sinter.mean %q dims [0] keepdim : tensor<256x8192xf32>
+  %y = sinter.div %d, %v : tensor<256x8192xf32>, tensor<1x8192xf32>
+  %mz = sinter.mean %z dims [0] keepdim : tensor<257x8192xf32>
+  %dz = sinter.sub %z, %mz : tensor<257x8192xf32>, tensor<1x8192xf32>
+  %qz = sinter.mul %dz, %dz : tensor<257x8192xf32>, tensor<257x8192xf32>
+  %vz = sinter.mean %qz dims [0] keepdim : tensor<257x8192xf32>
+  %yz = sinter.div %dz, %vz : tensor<257x8192xf32>, tensor<1x8192xf32>
+  return %y, %yz : tensor<256x8192xf32>, tensor<257x8192xf32>
+}
+
+// -----
+
+// Softmax over 21 classes of 6400 columns (25 strips of a thread a column,
+// too few for the GPU), over too few positions for strips of 32 (4095),
+// or with a symbolic batch: split.
+// CHECK-LABEL: func.func @apply_in_strip_rejected
+// CHECK-NOT: apply_in_strip
+// CHECK: return
+func.func @apply_in_strip_rejected(%a: tensor<4x21x40x40xf32>, %b: tensor<100x4095xf32>, %c: tensor<?x150x40xf32>) -> (tensor<4x21x40x40xf32>, tensor<100x4095xf32>, tensor<?x150x40xf32>) {
+  %ma = sinter.max %a dims [1] keepdim : tensor<4x21x40x40xf32>
+  %da = sinter.sub %a, %ma : tensor<4x21x40x40xf32>, tensor<4x1x40x40xf32>
+  %ea = sinter.exp %da : tensor<4x21x40x40xf32>
+  %sa = sinter.sum %ea dims [1] keepdim : tensor<4x21x40x40xf32>
+  %ya = sinter.div %ea, %sa : tensor<4x21x40x40xf32>, tensor<4x1x40x40xf32>
+  %mb = sinter.max %b dims [0] keepdim : tensor<100x4095xf32>
+  %db = sinter.sub %b, %mb : tensor<100x4095xf32>, tensor<1x4095xf32>
+  %eb = sinter.exp %db : tensor<100x4095xf32>
+  %sb = sinter.sum %eb dims [0] keepdim : tensor<100x4095xf32>
+  %yb = sinter.div %eb, %sb : tensor<100x4095xf32>, tensor<1x4095xf32>
+  %mc = sinter.max %c dims [1] keepdim : tensor<?x150x40xf32>
+  %dc = sinter.sub %c, %mc : tensor<?x150x40xf32>, tensor<?x1x40xf32>
+  %ec = sinter.exp %dc : tensor<?x150x40xf32>
+  %sc = sinter.sum %ec dims [1] keepdim : tensor<?x150x40xf32>
+  %yc = sinter.div %ec, %sc : tensor<?x150x40xf32>, tensor<?x1x40xf32>
+  return %ya, %yb, %yc : tensor<4x21x40x40xf32>, tensor<100x4095xf32>, tensor<?x150x40xf32>
+}
+
+// -----
+
+// Softmax over 21 classes of 40000 columns: a thread holds a whole column
+// (21 loads), 256 columns a strip, no fold across lanes.
+// CHECK-LABEL: func.func @apply_in_strip_thread_columns
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, stream_blocks = 8, apply_in_strip = true>
+func.func @apply_in_strip_thread_columns(%x: tensor<4x21x100x100xf32>) -> tensor<4x21x100x100xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<4x21x100x100xf32>
+  %d = sinter.sub %x, %m : tensor<4x21x100x100xf32>, tensor<4x1x100x100xf32>
+  %e = sinter.exp %d : tensor<4x21x100x100xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<4x21x100x100xf32>
+  %l = sinter.log %s : tensor<4x1x100x100xf32>
+  %y = sinter.sub %d, %l : tensor<4x21x100x100xf32>, tensor<4x1x100x100xf32>
+  return %y : tensor<4x21x100x100xf32>
 }

@@ -66,6 +66,12 @@ struct ColumnReduction {
   /// and write.
   std::string epilogue;
   std::vector<Buffer> epilogueInputs, epilogueOutputs;
+  /// Under the plan's apply_in_strip: the partial kernel's block walks
+  /// strips of `columnsPerBlock` positions, every reduced element of each,
+  /// stores their statistics, then writes `applyOutputs` (the outputs that
+  /// are not statistics, all of the input's shape) over the strip.
+  bool applyInStrip = false;
+  std::vector<Buffer> applyOutputs;
 
   /// Whether it is the first statistic of a pair of `form`.
   bool pairs(SinglePassForm form) const { return second && pairForm == form; }
@@ -137,6 +143,32 @@ writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
                          ArrayRef<ColumnReduction> reductions, size_t index,
                          StringRef name, ArrayRef<std::string> allDims,
                          SmallVectorImpl<std::string> &dims);
+
+/// Writes the apply step of a strip (the plan's apply_in_strip), after the
+/// block's threads have stored the strip's statistics, into `writer`: a
+/// barrier, then each thread writes every output of the apply step at its
+/// `loads` elements of `column` (element k is row `lane` + k * lanes),
+/// reading the inputs of the reduced shape from the registers that hold
+/// them (`registers`, by value), others and the statistics as the fold
+/// stored them (`stats` and the second statistic's parameter) from memory
+/// (ColumnStrips.cpp).
+LogicalResult
+writeStripApply(EmitterContext &context, const EvalKernel &viewed,
+                const ColumnReduction &reduction, const ColumnReduction *second,
+                CodeWriter &writer, const Expr &column, StringRef lane,
+                int64_t loads,
+                const llvm::DenseMap<Value, std::string> &registers);
+
+/// Under the plan's apply_in_strip, writes the one kernel of reduction
+/// `index` of `reductions` (the first of its pair) over `strips` strips of
+/// columns, which writes the apply step's outputs (its applyOutputs), and
+/// appends its launch, over a persistent grid, to `launchBody`; returns its
+/// device code (ColumnStrips.cpp).
+FailureOr<std::string>
+writeColumnStrips(EmitterContext &context, const EvalKernel &kernel,
+                  ArrayRef<ColumnReduction> reductions, size_t index,
+                  ArrayRef<std::string> allDims, StringRef strips,
+                  std::string &launchBody);
 
 /// Writes into `owner` (and the second statistic of its pair, `second`, if
 /// not null) the epilogue of its fold under the plan's apply_in_fold: the

@@ -128,6 +128,11 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     stats.isIndex = reductions[i].info.isArg();
     statsBuffers.push_back(stats);
   }
+  // Under apply_in_strip, the inputs of the reduced shape that the thread
+  // holds in registers (their arrays, by value), and the index of the
+  // element being read in them.
+  llvm::DenseMap<Value, std::string> stripRegisters;
+  std::string registerIndex;
   ScalarEmitter emitter(
       writer, context.shapes, context.constants,
       [&](Value value, const Coords &coords) -> FailureOr<Expr> {
@@ -135,6 +140,10 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
         if (!buffer)
           return emitError(value.getLoc(), "CUDA emitter: a column reduction "
                                            "reads a later result");
+        auto held = stripRegisters.find(value);
+        if (held != stripRegisters.end())
+          return Expr(held->second + "[" + registerIndex + "]",
+                      writer.getDepth());
         if (!vectorBase ||
             ArrayRef<DimExpr>(buffer->shape) != ArrayRef<DimExpr>(shape))
           return loadElement(emitter, *buffer, coords);
@@ -169,6 +178,13 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
       pushChunks ? "dev::OnlineSoftmaxAccumulator"
                  : (exact ? "dev::ExactAccumulator<" : "dev::Accumulator<") +
                        reduction.combiner + ", " + accType + ">";
+  // Under apply_in_strip, the block walks strips (one slice each: every
+  // reduced element of its columns).
+  const bool strips = reduction.applyInStrip;
+  if (strips)
+    writer.openScope(); // over the block's strips
+  const std::string blockColumns =
+      strips ? "strip" : "static_cast<int64_t>(blockIdx.x)";
   writer.line(accumulator + " accumulator" + (columnRuns ? "[4]" : "") + ";");
   // A block covers `columns` columns; its threads split into `lanes` lanes
   // of adjacent columns (4 a thread with column runs; or, for one column,
@@ -179,14 +195,58 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   std::string inBlock = "threadIdx.x % " + threads;
   if (columnRuns)
     inBlock = "4 * (" + inBlock + ")";
-  writer.line(oneColumn ? "const int64_t column = blockIdx.x;"
-                        : "const int64_t column = "
-                          "static_cast<int64_t>(blockIdx.x) * " +
+  writer.line(oneColumn ? std::string("const int64_t column = ") +
+                              (strips ? "strip" : "blockIdx.x") + ";"
+                        : "const int64_t column = " + blockColumns + " * " +
                               columns + " + " + inBlock + ";");
+  const unsigned columnDepth = writer.getDepth();
+  // Under apply_in_strip, each thread holds its elements of the inputs of
+  // the reduced shape in registers: element k of its column is row
+  // lane + k * lanes (the reduced elements are static).
+  std::optional<int64_t> stripLoads;
+  if (strips) {
+    std::optional<int64_t> reduced = reduction.groupSize.getConstant();
+    if (!reduced)
+      return emitError(reduction.info.result.getLoc(),
+                       "CUDA emitter: apply_in_strip over a symbolic count "
+                       "of reduced elements");
+    stripLoads = llvm::divideCeil(*reduced, reduction.getLanes());
+    for (const Buffer &input : viewed.inputs)
+      if (ArrayRef<DimExpr>(input.shape) == ArrayRef<DimExpr>(shape)) {
+        std::string name = writer.freshName(input.name + "_strip");
+        writer.line("float " + name + "[" + std::to_string(*stripLoads) + "];");
+        stripRegisters[input.value] = name;
+      }
+  }
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
-  writer.line("const int64_t step = splits * " + lanes + ";");
+  writer.line("const int64_t step = " + (strips ? lanes : "splits * " + lanes) +
+              ";");
+  if (strips) {
+    // Every load of the strip in flight at once.
+    writer.openScope(); // over the thread's elements
+    writer.openScope(); // if (q < reduced)
+    writer.line("const uint32_t q = static_cast<uint32_t>(" + lane + " + k * " +
+                lanes + ");");
+    Coords element = interleaveCoords(Expr("column", guardDepth),
+                                      Expr("q", writer.getDepth()), shape,
+                                      reduction.info.dims);
+    for (const Buffer &input : viewed.inputs) {
+      auto held = stripRegisters.find(input.value);
+      if (held == stripRegisters.end())
+        continue;
+      Expr load = loadElement(emitter, input, element);
+      writer.line(held->second + "[k] = " + load.text + ";");
+    }
+    writer.closeScope("if (" + lane + " + k * " + lanes + " < " +
+                      reduction.groupSize.str() + ") {");
+    writer.closeScope("#pragma unroll\nfor (int k = 0; k < " +
+                      std::to_string(*stripLoads) + "; ++k) {");
+    registerIndex = "c0 + k";
+  }
   writer.openScope(); // over this slice's rows, a chunk at a time
+  if (strips)
+    writer.line("const int64_t q0 = " + lane + " + c0 * " + lanes + ";");
   // The chunks of a pair's states hold the values, and how many of them
   // are rows (the identity of a sum or a max past them). With column runs,
   // the values of column l are chunk[loads * l + k].
@@ -224,10 +284,13 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   std::optional<int64_t> elements = getNumElements(shape).getConstant();
   const std::string position =
       rowRuns ? "(q0 + k * step) * 4" : "q0 + k * step";
-  writer.line(elements && *elements < (int64_t(1) << 32)
-                  ? "const uint32_t q = static_cast<uint32_t>(" + position +
-                        ");"
-                  : "const int64_t q = " + position + ";");
+  // (Under apply_in_strip, the elements of the reduced shape come from
+  // registers: q may go unread.)
+  writer.line(
+      std::string(strips ? "[[maybe_unused]] " : "") +
+      (elements && *elements < (int64_t(1) << 32)
+           ? "const uint32_t q = static_cast<uint32_t>(" + position + ");"
+           : "const int64_t q = " + position + ";"));
   // Element (column, q) of the input: column indexes the kept dims (read
   // only when some has size > 1), q the reduced.
   Coords coords =
@@ -282,9 +345,13 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                      rowRuns ? "step * 4" : "step", rowRuns ? "4" : "1") +
         ");");
   }
-  writer.closeScope("for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * " +
-                    lanes + " + " + lane + "; q0 < " + count +
-                    "; q0 += " + loads + " * step) {");
+  if (strips)
+    writer.closeScope("#pragma unroll\nfor (int c0 = 0; c0 < " +
+                      std::to_string(*stripLoads) + "; c0 += " + loads + ") {");
+  else
+    writer.closeScope("for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * " +
+                      lanes + " + " + lane + "; q0 < " + count +
+                      "; q0 += " + loads + " * step) {");
   writer.closeScope("if (column < " + positions + ") {");
   const ColumnReduction *second =
       reduction.second ? &reductions[*reduction.second] : nullptr;
@@ -296,6 +363,15 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     std::string store =
         ("partial[blockIdx.y * " + positions + " + " + p + "] = " + value + ";")
             .str();
+    if (strips) {
+      // The strip's block read every reduced element: its total is final.
+      if (p != "p")
+        writer.line(indent + "const int64_t p = " + p + ";");
+      std::string finish = finishColumn(reduction, second, "");
+      for (StringRef line : llvm::split(StringRef(finish).rtrim('\n'), '\n'))
+        writer.line(indent + line);
+      return;
+    }
     if (!reduction.lastBlockFolds) {
       writer.line(indent + store);
       return;
@@ -347,8 +423,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                   columns + "] = acc;");
     }
     writer.line("__syncthreads();");
-    writer.line("const int64_t first = static_cast<int64_t>(blockIdx.x) * " +
-                columns + " + threadIdx.x;");
+    writer.line("const int64_t first = " + blockColumns + " * " + columns +
+                " + threadIdx.x;");
     writer.line("if (threadIdx.x < " + columns + " && first < " + positions +
                 ") {");
     // Welford states of a few lanes fold in double and round once (var over
@@ -375,6 +451,14 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     storePartial("  ", "first", wide ? "dev::narrow(total)" : "total");
     writer.line("}");
   }
+  if (strips) {
+    if (failed(writeStripApply(context, viewed, reduction, second, writer,
+                               Expr("column", columnDepth), lane, *stripLoads,
+                               stripRegisters)))
+      return failure();
+    writer.closeScope("for (int64_t strip = blockIdx.x; strip < strips; "
+                      "strip += gridDim.x) {");
+  }
   std::string body = writer.finish(1);
   if (reduction.lastBlockFolds)
     body += writeLastBlockFold(reduction, second);
@@ -384,21 +468,26 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   for (const Buffer &stats : statsBuffers)
     parameters.push_back("const " + stats.getElementType().str() +
                          " *__restrict__ " + stats.name);
-  parameters.push_back(reduction.getPartialType().str() +
-                       " *__restrict__ partial");
-  if (reduction.lastBlockFolds) {
+  if (!strips)
+    parameters.push_back(reduction.getPartialType().str() +
+                         " *__restrict__ partial");
+  // A kernel that finishes its columns stores their statistics and writes
+  // the outputs of the apply step (a strip's) or of the fold's epilogue.
+  if (strips || reduction.lastBlockFolds) {
     parameters.push_back(reduction.getStatsType().str() +
                          " *__restrict__ stats");
     if (second)
       parameters.push_back("float *__restrict__ " +
                            reduction.getSecondParameter().str());
     // The kernel's inputs are parameters already.
-    llvm::append_range(parameters,
-                       getBufferParameters({}, reduction.epilogueOutputs));
-    parameters.push_back("unsigned *__restrict__ tickets");
+    llvm::append_range(parameters, getBufferParameters(
+                                       {}, strips ? reduction.applyOutputs
+                                                  : reduction.epilogueOutputs));
   }
+  if (reduction.lastBlockFolds)
+    parameters.push_back("unsigned *__restrict__ tickets");
   llvm::append_range(parameters, getDimParameters(dims));
-  parameters.push_back("int64_t splits");
+  parameters.push_back(strips ? "int64_t strips" : "int64_t splits");
   if (vector)
     parameters.push_back("int vec");
   // The blocks per multiprocessor the plan asks for (Occupancy.h decides for
@@ -411,12 +500,17 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     what += " (Welford states, with the variance)";
   if (reduction.pairs(SinglePassForm::OnlineSoftmax))
     what += " (online softmax states, with the sum of exp(x - max))";
-  return "/// Partial " + what + " over dims [" +
-         llvm::join(
-             llvm::map_range(reduction.info.dims,
-                             [](int64_t d) { return std::to_string(d); }),
-             ", ") +
-         "] of " + formatShape(shape) + ", per column and slice of rows.\n" +
+  std::string dimList =
+      llvm::join(llvm::map_range(reduction.info.dims,
+                                 [](int64_t d) { return std::to_string(d); }),
+                 ", ");
+  std::string summary =
+      strips ? "/// " + what + " over dims [" + dimList + "] of " +
+                   formatShape(shape) + ", a strip of " + columns +
+                   " columns at a time, then the outputs over the strip.\n"
+             : "/// Partial " + what + " over dims [" + dimList + "] of " +
+                   formatShape(shape) + ", per column and slice of rows.\n";
+  return summary +
          formatKernel("__global__ void __launch_bounds__(256" + minBlocks + ")",
                       name, parameters, body);
 }

@@ -32,7 +32,13 @@
 //   - the apply step is a pointwise kernel over the outputs that reads the
 //     inputs and the final results; under the plan's apply_in_fold (one
 //     fold, and outputs of the statistics' shape only) the fold computes
-//     them instead (FoldEpilogue.cpp).
+//     them instead (FoldEpilogue.cpp);
+//   - under the plan's apply_in_strip (one pass of statistics, a static
+//     count of few reduced elements), one kernel replaces them all: a
+//     persistent grid whose block holds a strip of columns (every reduced
+//     element of them) in its threads' registers, folds the statistics of
+//     the strip's columns, stores them, and writes the outputs over the
+//     strip from the registers (ColumnStrips.cpp).
 // `splits` depends on the shape only, so the results do not depend on the
 // GPU either.
 //
@@ -362,7 +368,9 @@ cuda::generateColumnReduction(EmitterContext &context,
     reduction.runs = kernel.plan && kernel.plan.getVectorWidth() == 4;
     reduction.laneFold = useLaneFold(reduction);
     reduction.lastBlockFolds = kernel.plan && kernel.plan.getLastBlockFolds();
-    if (!reduction.treeFold && !reduction.lastBlockFolds)
+    reduction.applyInStrip = kernel.plan && kernel.plan.getApplyInStrip();
+    if (!reduction.treeFold && !reduction.lastBlockFolds &&
+        !reduction.applyInStrip)
       context.helpers.insert("grid_blocks");
     reduction.groupSize = getNumElements(context.shapes.getShape(info->input)) /
                           reduction.positions;
@@ -414,7 +422,8 @@ cuda::generateColumnReduction(EmitterContext &context,
   std::string launchBody = "  char *cursor = static_cast<char *>(scratch);\n";
   SmallVector<std::string> scratch;
   context.helpers.insert("align");
-  context.helpers.insert("column_splits");
+  if (!(kernel.plan && kernel.plan.getApplyInStrip()))
+    context.helpers.insert("column_splits");
   // The vector path reads runs of 4 from the inputs that are not broadcast
   // along the innermost dim, as float4s when all are aligned.
   const bool vector = kernel.plan && kernel.plan.getVectorWidth() == 4;
@@ -467,8 +476,20 @@ cuda::generateColumnReduction(EmitterContext &context,
                                      : getApplyMinBlocks(results);
   apply.rowsPerThread = kernel.plan ? kernel.plan.getApplyRowsPerThread()
                                     : getApplyRowsPerThread(results);
-  // Under apply_in_fold, the one fold computes the apply step's outputs.
+  // Under apply_in_fold, the one fold computes the apply step's outputs;
+  // under apply_in_strip, the one partial kernel.
   const bool applyInFold = kernel.plan && kernel.plan.getApplyInFold();
+  const bool applyInStrip = kernel.plan && kernel.plan.getApplyInStrip();
+  if (applyInStrip) {
+    if (llvm::count_if(reductions, [](const ColumnReduction &r) {
+          return !r.computedByFirst;
+        }) != 1)
+      return emitError(kernel.body->getParentOp()->getLoc(),
+                       "CUDA emitter: apply_in_strip needs exactly one pass "
+                       "of statistics");
+    for (ColumnReduction &reduction : reductions)
+      reduction.applyOutputs = apply.outputs;
+  }
   if (applyInFold) {
     auto owner = llvm::find_if(reductions, [](const ColumnReduction &r) {
       return !r.computedByFirst;
@@ -495,6 +516,15 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::string columnBlocks = "(" + positions + " + " +
                                std::to_string(columnsPerBlock - 1) + ") / " +
                                std::to_string(columnsPerBlock);
+    if (applyInStrip) {
+      FailureOr<std::string> stripKernel =
+          writeColumnStrips(context, kernel, reductions, index, allDims,
+                            columnBlocks, launchBody);
+      if (failed(stripKernel))
+        return failure();
+      result.deviceCode += *stripKernel + "\n";
+      continue;
+    }
     // A thread loads runs of 4 along the rows: a quarter of the loads.
     bool rowRuns = reduction.runs && !reduction.hasColumnRuns();
     std::string splitsExpr = "sinterColumnSplits(" + reduction.groupSize.str() +
@@ -508,6 +538,7 @@ cuda::generateColumnReduction(EmitterContext &context,
     scratch.push_back(partialBytes);
 
     SmallVector<std::string> partialDims, finalDims;
+
     std::string partialName = kernel.name + "_partial" + suffix;
     std::string finalName = kernel.name + "_final" + suffix;
     FailureOr<std::string> partialKernel = writeColumnPartialKernel(
@@ -573,7 +604,7 @@ cuda::generateColumnReduction(EmitterContext &context,
   }
 
   std::string applyLaunch;
-  if (apply.outputs.empty() || applyInFold) {
+  if (apply.outputs.empty() || applyInFold || applyInStrip) {
     // The last kernel ends the device code with one newline, as an apply
     // kernel would.
     while (StringRef(result.deviceCode).ends_with("\n\n"))
@@ -617,9 +648,13 @@ cuda::generateColumnReduction(EmitterContext &context,
                   : " sum(s) of exp in online softmax states)");
   result.strategy =
       std::to_string(reductions.size()) + " reduction(s)" + paired +
-      (applyInFold ? ": per-slice partials, then an ordered fold that "
-                     "computes the outputs"
-                   : ": per-slice partials, ordered fold, then pointwise "
-                     "apply");
+      (applyInStrip ? ": a persistent grid over strips of " +
+                          std::to_string(reductions.front().columnsPerBlock) +
+                          " columns, each held in registers: its "
+                          "statistics, then the outputs over it"
+       : applyInFold ? ": per-slice partials, then an ordered fold that "
+                       "computes the outputs"
+                     : ": per-slice partials, ordered fold, then pointwise "
+                       "apply");
   return result;
 }

@@ -705,15 +705,36 @@ func.func @plan_stream_lag_unstreamed() attributes {plan = #sinter.plan<strategy
 
 // -----
 
-// expected-error@+1 {{stream_blocks 0: expected 1 to 32 where rows are streamed, else 0}}
+// expected-error@+1 {{stream_blocks 0: expected 1 to 32 where rows are streamed or strips walked, else 0}}
 func.func @plan_stream_blocks_missing() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{stream_blocks 4: expected 1 to 32 where rows are streamed, else 0}}
+// expected-error@+1 {{stream_blocks 4: expected 1 to 32 where rows are streamed or strips walked, else 0}}
 func.func @plan_stream_blocks_unstreamed() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, stream_blocks = 4>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{apply_in_strip: a split reduction of 256 threads over strips of 8 or more positions, one pass and one launch, vector width 1, without a fold or an apply step of its own}}
+func.func @plan_apply_in_strip_two_launches() attributes {plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, stream_blocks = 8, apply_in_strip = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{apply_in_strip: a split reduction of 256 threads over strips of 8 or more positions, one pass and one launch, vector width 1, without a fold or an apply step of its own}}
+func.func @plan_apply_in_strip_rows() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{stream_blocks 0: expected 1 to 32 where rows are streamed or strips walked, else 0}}
+func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy = split_welford, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} {
   return
 }
 

@@ -126,8 +126,8 @@ LogicalResult KernelPlanAttr::verify(
     int64_t passes, int64_t launches, EpilogueForm epilogue, bool singlePass,
     bool registers, bool lastBlockFolds, int64_t minBlocks,
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
-    int64_t cluster, int64_t rowSlices, int64_t streamLag,
-    int64_t streamBlocks) {
+    int64_t cluster, int64_t rowSlices, int64_t streamLag, int64_t streamBlocks,
+    bool applyInStrip) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -221,11 +221,23 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "stream_lag " << streamLag
                        << ": expected at least row_slices (" << rowSlices
                        << ") where rows are streamed, else 0";
-  if (rowSlices != 1 ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
-                     : streamBlocks != 0)
+  // A strip's block reads every reduced element of its columns and then
+  // writes the apply step's outputs over them itself: one launch, one read
+  // of HBM, no partials to fold, by a persistent grid.
+  if (applyInStrip &&
+      (!split || lastBlockFolds || applyInFold || applyMinBlocks != 0 ||
+       applyRowsPerThread != 1 || vectorWidth != 1 || passes != 1 ||
+       launches != 1 || columnsPerBlock < 8 || block != 256))
+    return emitError() << "apply_in_strip: a split reduction of 256 threads "
+                          "over strips of 8 or more positions, one pass and "
+                          "one launch, vector width 1, without a fold or an "
+                          "apply step of its own";
+  if (rowSlices != 1 || applyInStrip
+          ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
+          : streamBlocks != 0)
     return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "
                        << kMaxStreamBlocks
-                       << " where rows are streamed, else 0";
+                       << " where rows are streamed or strips walked, else 0";
   return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
                          applyMinBlocks);
 }

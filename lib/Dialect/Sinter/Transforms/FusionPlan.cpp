@@ -76,6 +76,9 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
         summary.strategy += "+cluster" + std::to_string(plan.getCluster());
       if (plan.getRowSlices() > 1)
         summary.strategy += "+streamed" + std::to_string(plan.getRowSlices());
+      if (plan.getApplyInStrip())
+        summary.strategy +=
+            "+strips" + std::to_string(plan.getColumnsPerBlock());
       summary.launches = plan.getLaunches();
       passes = plan.getPasses();
     }

@@ -384,9 +384,18 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       // barriers cost more than they save there.
       bool shares = block == 1024 && !cached.empty() &&
                     getSinglePassHbmPasses(body, *length) > 1;
+      // Up to 4 larger slices before streaming: layer_norm over rows of
+      // 150528 (588 KiB) ran at 0.70x torch.compile streamed in 21 slices,
+      // 0.83x in a cluster of 4 slices of 147 KiB (the H100); but over
+      // rows of 262144 (1 MiB) softmax and layer_norm ran at 0.46 and 0.40
+      // of copy in 8 slices of 128 KiB, 0.59 and 0.56 streamed (the H200).
       if (shares)
         cluster = getRowCluster(kernel, *length, floats, resultShape,
                                 kClusterSliceBytes, /*shortSlice=*/fits);
+      if (shares && !fits && cluster == 1)
+        cluster = getRowCluster(kernel, *length, floats, resultShape,
+                                kMaxSharedBytes, /*shortSlice=*/true,
+                                /*maxCluster=*/4);
       if (shares && !fits && cluster == 1)
         rowSlices = getStreamSlices(kernel, *length, floats, resultShape);
       if (shares && !fits && cluster == 1 && rowSlices == 1)
@@ -439,7 +448,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       /*lastBlockFolds=*/false,
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
-      cluster, rowSlices, streamLag, rowSlices > 1 ? getStreamBlocks() : 0);
+      cluster, rowSlices, streamLag, rowSlices > 1 ? getStreamBlocks() : 0,
+      /*applyInStrip=*/false);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough

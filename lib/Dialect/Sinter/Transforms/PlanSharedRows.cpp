@@ -61,11 +61,13 @@ static bool canShareRowsInCluster(KernelOp kernel, int64_t length,
 
 int64_t sinter::getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
                               ArrayRef<int64_t> resultShape,
-                              int64_t maxSharedBytes, bool shortSlice) {
+                              int64_t maxSharedBytes, bool shortSlice,
+                              int64_t maxCluster) {
   if (!canShareRowsInCluster(kernel, length, resultShape))
     return 1;
+  maxCluster = std::min(maxCluster, kMaxCluster);
   for (int64_t sliceBytes : {kClusterSliceBytes, maxSharedBytes})
-    for (int64_t cluster = 2; cluster <= kMaxCluster; cluster *= 2)
+    for (int64_t cluster = 2; cluster <= maxCluster; cluster *= 2)
       if (length % cluster == 0 && floats * 4 / cluster <= sliceBytes)
         return cluster;
   // Rows that no cluster divides (a vocabulary of 50257 logits): the last
@@ -74,7 +76,7 @@ int64_t sinter::getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
     return 1;
   int64_t operands = floats / length;
   for (int64_t sliceBytes : {kClusterSliceBytes, maxSharedBytes})
-    for (int64_t cluster = 2; cluster <= kMaxCluster; cluster *= 2) {
+    for (int64_t cluster = 2; cluster <= maxCluster; cluster *= 2) {
       int64_t slice = llvm::divideCeil(length, cluster);
       if ((cluster - 1) * slice < length && operands * slice * 4 <= sliceBytes)
         return cluster;

@@ -87,10 +87,11 @@ inline constexpr int64_t kStreamThreads = 512;
 /// into slices that fit kClusterSliceBytes, else `maxSharedBytes`; else,
 /// with `shortSlice`, the same way, the fewest whose slices of
 /// ceil(length / blocks) fit (the last block's shorter); 1 where no cluster
-/// holds them or the kernel cannot share its rows.
+/// of at most `maxCluster` blocks holds them or the kernel cannot share its
+/// rows.
 int64_t getRowCluster(KernelOp kernel, int64_t length, int64_t floats,
                       ArrayRef<int64_t> resultShape, int64_t maxSharedBytes,
-                      bool shortSlice = false);
+                      bool shortSlice = false, int64_t maxCluster = 8);
 
 /// The slices a row of `length` of a row kernel is streamed in, whose
 /// whole-row inputs are `floats` floats a row: the fewest, at most

@@ -69,8 +69,17 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     `stream_lag` (with row_slices, printed when not 0): the items by which
     a slice's outputs trail its statistics in the queue, at least a row's
     slices (so that a block only waits on running blocks); `stream_blocks`
-    (with row_slices, printed when not 0): the blocks of the persistent grid
-    a multiprocessor holds at most (fewer where occupancy allows fewer).
+    (with row_slices or apply_in_strip, printed when not 0): the blocks of
+    the persistent grid a multiprocessor holds at most (fewer where
+    occupancy allows fewer); `apply_in_strip` (split strategies, printed
+    when set): each block of the one partial kernel reads every reduced
+    element of a strip of `columns_per_block` adjacent kept positions (one
+    slice) into its threads' registers, folds its lanes into the strip's
+    statistics, stores them, then computes the apply step's outputs over
+    the strip from those registers, so that HBM is read once: a persistent
+    grid of `stream_blocks` blocks a multiprocessor walks the strips
+    (softmax over the classes of [N, C, H, W], a layer norm over the
+    channels).
 
     Example:
 
@@ -108,7 +117,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"int64_t", "1">:$cluster,
     DefaultValuedParameter<"int64_t", "1">:$row_slices,
     DefaultValuedParameter<"int64_t", "0">:$stream_lag,
-    DefaultValuedParameter<"int64_t", "0">:$stream_blocks);
+    DefaultValuedParameter<"int64_t", "0">:$stream_blocks,
+    DefaultValuedParameter<"bool", "false">:$apply_in_strip);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -126,7 +136,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*apply_min_blocks=*/0, /*apply_rows_per_thread=*/1,
                    /*apply_in_fold=*/false, /*cluster=*/1,
                    /*row_slices=*/1, /*stream_lag=*/0,
-                   /*stream_blocks=*/0);
+                   /*stream_blocks=*/0,
+                   /*apply_in_strip=*/false);
     }]>];
   let genVerifyDecl = 1;
 }

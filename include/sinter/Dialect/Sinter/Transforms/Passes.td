@@ -176,8 +176,12 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     step walks at one group of four columns (`apply_rows_per_thread`: 4
     where the statistics vary along the rows), or whether its one fold
     computes the apply step instead (`apply_in_fold`: every output that is
-    not a statistic has the statistics' shape, as var's division by n - 1).
-    The CUDA
+    not a statistic has the statistics' shape, as var's division by n - 1),
+    or whether one kernel computes it all over strips of columns held in
+    registers (`apply_in_strip`: one pass of statistics over at most 32
+    static reduced elements, a thread a column, or 57 to 256, 8 lanes a
+    column; every other output of the input's shape, as softmax over the
+    classes of [N, C, H, W]). The CUDA
     emitter and the fusion plan's traffic estimate read the attribute;
     legality is decided here, once. Kernels that already have a plan keep
     it. Runs after sinter-form-kernels.
