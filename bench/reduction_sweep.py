@@ -283,6 +283,36 @@ HELD_OUT = [
     ("instance_norm_1024x3x147x147", "instance_norm(x, weight=w, bias=b)", [1024, 3, 147, 147],
      "F.instance_norm(x, weight=w, bias=b)", {"w": [3], "b": [3]}),
     ("softmax_64x1000003", "softmax(x, dim=1)", [64, 1000003], "torch.softmax(x, dim=1)", {}),
+    # A third set (2026-11-27): segmentation heads (softmax, log_softmax and
+    # argmax over the classes of NCHW), channels-first layer norm (ConvNeXt),
+    # global average pooling over 7x7, CLIP's rows of 77, attention's
+    # softmax over the keys' dim of [B, H, S, S]^T, pooling over a sequence.
+    ("softmax_classes_32x150x112x112", "softmax(x, dim=1)", [32, 150, 112, 112],
+     "torch.softmax(x, dim=1)", {}),
+    ("log_softmax_classes_64x21x224x224", "log_softmax(x, dim=1)", [64, 21, 224, 224],
+     "torch.log_softmax(x, dim=1)", {}),
+    ("argmax_classes_16x150x160x160", "argmax(x, dim=1)", [16, 150, 160, 160],
+     "x.argmax(dim=1)", {}),
+    ("layer_norm_cf_32x96x160x160",
+     "(x - mean(x, dim=1, keepdim=true)) / sqrt(var(x, dim=1, unbiased=false, keepdim=true) + 0.000001)",
+     [32, 96, 160, 160],
+     "(x - x.mean(dim=1, keepdim=True)) / torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + 1e-6)",
+     {}),
+    ("mean_hw_640x2048x7x7", "mean(x, dim=[2, 3])", [640, 2048, 7, 7], "x.mean(dim=(2, 3))", {}),
+    ("mean_c_64x256x64x64", "mean(x, dim=1)", [64, 256, 64, 64], "x.mean(dim=1)", {}),
+    ("softmax_871500x77", "softmax(x, dim=1)", [871500, 77], "torch.softmax(x, dim=1)", {}),
+    ("softmax_dim2_32x16x512x256", "softmax(x, dim=2)", [32, 16, 512, 256],
+     "torch.softmax(x, dim=2)", {}),
+    ("max_seq_64x2048x512", "amax(x, dim=1)", [64, 2048, 512], "x.amax(dim=1)", {}),
+    ("batch_norm_4096x2048", "batch_norm(x, weight=w, bias=b, training=true)", [4096, 2048],
+     "F.batch_norm(x, None, None, w, b, training=True)", {"w": [2048], "b": [2048]}),
+    ("sum_first_8x8388608", "sum(x, dim=0)", [8, 8388608], "x.sum(dim=0)", {}),
+    ("rms_norm_21845x3072", "rms_norm(x, [3072], weight=w)", [21845, 3072],
+     "F.rms_norm(x, (3072,), w)", {"w": [3072]}),
+    # Rows of 1 MiB: a cluster of 8 slices of 128 KiB, or streamed.
+    ("softmax_256x262144", "softmax(x, dim=1)", [256, 262144], "torch.softmax(x, dim=1)", {}),
+    ("layer_norm_256x262144", "layer_norm(x, [262144], weight=w, bias=b)", [256, 262144],
+     "F.layer_norm(x, (262144,), w, b)", {"w": [262144], "b": [262144]}),
 ]
 
 
