@@ -124,6 +124,28 @@ func.func @short_scalar_rows_7(%x: tensor<?x7xf32>) -> tensor<?xf32> {
 
 // -----
 
+// Softmax over rows of 77 (CLIP's text length: no float4 groups): 16 lanes
+// a row, 5 elements a lane, the row cached in shared memory; over rows of
+// 129, a warp.
+// CHECK-LABEL: func.func @scalar_rows_16_lanes
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 16, rows_per_block = 16, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+func.func @scalar_rows_16_lanes(%x: tensor<?x77xf32>, %z: tensor<?x129xf32>) -> (tensor<?x77xf32>, tensor<?x129xf32>) {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x77xf32>
+  %d = sinter.sub %x, %m : tensor<?x77xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x77xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x77xf32>
+  %y = sinter.div %e, %s : tensor<?x77xf32>, tensor<?x1xf32>
+  %mz = sinter.max %z dims [1] keepdim : tensor<?x129xf32>
+  %dz = sinter.sub %z, %mz : tensor<?x129xf32>, tensor<?x1xf32>
+  %ez = sinter.exp %dz : tensor<?x129xf32>
+  %sz = sinter.sum %ez dims [1] keepdim : tensor<?x129xf32>
+  %yz = sinter.div %ez, %sz : tensor<?x129xf32>, tensor<?x1xf32>
+  return %y, %yz : tensor<?x77xf32>, tensor<?x129xf32>
+}
+
+// -----
+
 // Softmax over rows of 512: a warp per row, eight rows per block, four
 // float4 groups of the row (read by three passes) in each lane's registers.
 // CHECK-LABEL: func.func @warp_per_row
