@@ -740,6 +740,45 @@ func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy =
 
 // -----
 
+func.func @plan_apply_in_strip_row_kernel(%x: tensor<16x4096xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip needs a column_reduction kernel}}
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} : (tensor<16x4096xf32>) -> tensor<16x4096xf32> {
+  ^bb0(%a: tensor<16x4096xf32>):
+    %m = sinter.max %a dims [1] keepdim : tensor<16x4096xf32>
+    %d = sinter.sub %a, %m : tensor<16x4096xf32>, tensor<16x1xf32>
+    sinter.yield %d : tensor<16x4096xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @plan_apply_in_strip_registers(%x: tensor<512x4096xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: a thread would hold 64 elements in registers, more than 32}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} : (tensor<512x4096xf32>) -> tensor<512x4096xf32> {
+  ^bb0(%a: tensor<512x4096xf32>):
+    %m = sinter.max %a dims [0] keepdim : tensor<512x4096xf32>
+    %d = sinter.sub %a, %m : tensor<512x4096xf32>, tensor<1x4096xf32>
+    sinter.yield %d : tensor<512x4096xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @plan_apply_in_strip_output(%x: tensor<64x4096xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: an output that is not a statistic has another shape than the reduced input}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} : (tensor<64x4096xf32>) -> tensor<1x4096xf32> {
+  ^bb0(%a: tensor<64x4096xf32>):
+    %m = sinter.max %a dims [0] keepdim : tensor<64x4096xf32>
+    %d = sinter.mul %m, %m : tensor<1x4096xf32>, tensor<1x4096xf32>
+    sinter.yield %d : tensor<1x4096xf32>
+  }
+  return
+}
+
+// -----
+
 // expected-error@+1 {{apply_in_fold: the apply step launches no kernel of its own (apply_min_blocks 0 and apply_rows_per_thread 1 expected)}}
 func.func @plan_apply_in_fold_launch() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_in_fold = true>} {
   return

@@ -14,6 +14,7 @@
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
 #include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -268,6 +269,58 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
   llvm_unreachable("unknown kernel kind");
 }
 
+/// Checks what a strip's kernel (the plan's apply_in_strip) relies on: a
+/// column kernel whose reductions share one static input shape and its
+/// reduced dims, whose outputs are statistics or of that shape, and whose
+/// threads hold at most kMaxStripFloats elements of its inputs of that
+/// shape.
+static LogicalResult verifyStrips(KernelOp kernel, KernelPlanAttr plan) {
+  if (kernel.getKind() != KernelKind::column_reduction)
+    return kernel.emitOpError("plan apply_in_strip needs a column_reduction "
+                              "kernel");
+  Block &body = kernel.getBody().front();
+  ReductionOpInterface first;
+  llvm::DenseSet<Value> statistics;
+  for (Operation &op : body) {
+    auto reduction = dyn_cast<ReductionOpInterface>(op);
+    if (!reduction)
+      continue;
+    statistics.insert(op.getResult(0));
+    if (!first)
+      first = reduction;
+    else if (reduction.getInput().getType() != first.getInput().getType() ||
+             reduction.getDims() != first.getDims())
+      return kernel.emitOpError("plan apply_in_strip needs every reduction "
+                                "over the same input shape and dims");
+  }
+  auto input =
+      first ? cast<ShapedType>(first.getInput().getType()) : ShapedType();
+  if (!input || !input.hasStaticShape())
+    return kernel.emitOpError("plan apply_in_strip needs a reduction of a "
+                              "static shape");
+  for (Value output : body.getTerminator()->getOperands())
+    if (!statistics.contains(output) && output.getType() != input)
+      return kernel.emitOpError("plan apply_in_strip: an output that is not "
+                                "a statistic has another shape than the "
+                                "reduced input");
+  int64_t positions = 1;
+  for (auto [dim, size] : llvm::enumerate(input.getShape()))
+    if (!llvm::is_contained(first.getDims(), static_cast<int64_t>(dim)))
+      positions *= size;
+  int64_t reduced = positions ? input.getNumElements() / positions : 0;
+  int64_t held = std::max<int64_t>(
+      1, llvm::count_if(body.getArguments(), [&](Value argument) {
+        return argument.getType() == input;
+      }));
+  int64_t loads =
+      llvm::divideCeil(reduced, plan.getBlock() / plan.getColumnsPerBlock());
+  if (loads * held > kMaxStripFloats)
+    return kernel.emitOpError("plan apply_in_strip: a thread would hold ")
+           << loads * held << " elements in registers, more than "
+           << kMaxStripFloats;
+  return success();
+}
+
 /// Checks a kernel's plan against the kernel: its strategy fits the kind,
 /// and it caches operands the kernel has.
 static LogicalResult verifyKernelPlan(KernelOp kernel) {
@@ -301,6 +354,8 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
     return kernel.emitOpError("plan strategy split_online_softmax needs a max "
                               "and the sum of exp(x - max) around it in the "
                               "kernel");
+  if (plan.getApplyInStrip())
+    return verifyStrips(kernel, plan);
   return success();
 }
 

@@ -145,7 +145,6 @@ static bool isComputedFrom(Value value,
 /// 0.83x torch.compile (split, 0.49 of copy) to 1.46x (0.87).
 static constexpr int64_t kStripColumns = 32;
 static constexpr int64_t kMinStripLoads = 8;
-static constexpr int64_t kMaxStripFloats = 32;
 static constexpr int64_t kStripProcessors = 132;
 static constexpr int64_t kMaxStripBlocks = 8;
 

@@ -25,8 +25,9 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     block's threads split one position's elements), the vector width of its
     loads (4: float4 groups; over rows that are not a multiple of 4 long,
     read from HBM by every pass, from each row's first 16-byte boundary,
-    between scalar edges), the operands it caches in shared memory (operand indices), how
-    many times it reads each input element from HBM (`passes`), its launches,
+    between scalar edges), the operands it caches in shared memory (operand
+    indices), how many times it reads each input element from HBM
+    (`passes`), its launches,
     for a GEMM kernel the epilogue form, and `single_pass` (row strategies
     only, printed when set): whether pairs of statistics that one pass can
     compute (softmax's max and sum of exp(x - max) as an online softmax, a

@@ -63,7 +63,7 @@ def Sinter_KernelStrategy : I32EnumAttr<"KernelStrategy",
      I32EnumAttrCase<"split_welford", 6>,
      // Several short rows per warp: a group of `block` lanes (1 to 16, a
      // power of two) per row, the row held in registers (or, for rows that
-     // are not float4 groups, of 3 or 7, read by the lanes).
+     // are not float4 groups, of 3, 7 or 77, read by the lanes).
      I32EnumAttrCase<"subwarp_per_row", 7>,
      // A split reduction whose maxima and the sums of exp(x - max) around
      // them (softmax's statistics, over the same dims) are one pass of

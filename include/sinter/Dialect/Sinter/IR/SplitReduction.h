@@ -42,6 +42,11 @@ inline constexpr int64_t kMaxSplits = 1024;
 /// last_block_folds (256 threads; columns_per_block times the slices).
 inline constexpr int64_t kMaxFoldPerThread = 32;
 
+/// The elements of the inputs of the reduced shape that a thread of a strip
+/// (the plan's apply_in_strip) holds in registers, at most: its loads (the
+/// reduced elements over 256 / columns_per_block lanes) times those inputs.
+inline constexpr int64_t kMaxStripFloats = 32;
+
 /// The slices for `blocks` blocks along the columns whose threads split each
 /// slice of `rows` rows into `lanes`: about kSplitTargetBlocks blocks in all,
 /// at least kSplitRowsPerThread rows a thread. A function of the shape only,
