@@ -313,6 +313,36 @@ HELD_OUT = [
     ("softmax_256x262144", "softmax(x, dim=1)", [256, 262144], "torch.softmax(x, dim=1)", {}),
     ("layer_norm_256x262144", "layer_norm(x, [262144], weight=w, bias=b)", [256, 262144],
      "F.layer_norm(x, (262144,), w, b)", {"w": [262144], "b": [262144]}),
+    # A fourth set (2026-11-28): attention over ViT's 197 tokens and Swin's
+    # windows of 49, a mixture of experts' router over 8, classifiers over
+    # 10 classes, GPT-2 XL's and Qwen's hidden sizes, channels-last pooling,
+    # pooling over 50 tokens, 1-D batch norm over audio frames, greedy
+    # decoding's argmax over a vocabulary, CLIP's L2-normalized embeddings,
+    # an image batch's per-channel statistics, a whole-tensor variance, and
+    # an argmax over 13 classes.
+    ("softmax_340000x197", "softmax(x, dim=1)", [340000, 197], "torch.softmax(x, dim=1)", {}),
+    ("softmax_1369000x49", "softmax(x, dim=1)", [1369000, 49], "torch.softmax(x, dim=1)", {}),
+    ("softmax_8388608x8", "softmax(x, dim=1)", [8388608, 8], "torch.softmax(x, dim=1)", {}),
+    ("log_softmax_6710886x10", "log_softmax(x, dim=1)", [6710886, 10],
+     "torch.log_softmax(x, dim=1)", {}),
+    ("layer_norm_41943x1600", "layer_norm(x, [1600], weight=w, bias=b)", [41943, 1600],
+     "F.layer_norm(x, (1600,), w, b)", {"w": [1600], "b": [1600]}),
+    ("rms_norm_74898x896", "rms_norm(x, [896], weight=w)", [74898, 896],
+     "F.rms_norm(x, (896,), w)", {"w": [896]}),
+    ("mean_nhwc_668x7x7x2048", "mean(x, dim=[1, 2])", [668, 7, 7, 2048], "x.mean(dim=(1, 2))", {}),
+    ("sum_tokens_1310x50x1024", "sum(x, dim=1)", [1310, 50, 1024], "x.sum(dim=1)", {}),
+    ("batch_norm_64x80x13107", "batch_norm(x, weight=w, bias=b, training=true)", [64, 80, 13107],
+     "F.batch_norm(x, None, None, w, b, training=True)", {"w": [80], "b": [80]}),
+    ("argmax_vocab_2097x32000", "argmax(x, dim=1)", [2097, 32000], "x.argmax(dim=1)", {}),
+    ("l2_normalize_131072x512", "x / sqrt(sum(x * x, dim=1, keepdim=true))", [131072, 512],
+     "x / torch.sqrt((x * x).sum(dim=1, keepdim=True))", {}),
+    ("mean_image_445x3x224x224", "mean(x, dim=[0, 2, 3])", [445, 3, 224, 224],
+     "x.mean(dim=(0, 2, 3))", {}),
+    ("var_all_67108864", "var(x, dim=0)", [67108864], "x.var(dim=0)", {}),
+    ("min_first_1000x67108", "amin(x, dim=0)", [1000, 67108], "x.amin(dim=0)", {}),
+    ("logsumexp_6710886x10", "logsumexp(x, dim=1)", [6710886, 10], "torch.logsumexp(x, dim=1)", {}),
+    ("max_len_64x1000x1049", "amax(x, dim=2)", [64, 1000, 1049], "x.amax(dim=2)", {}),
+    ("argmax_5162220x13", "argmax(x, dim=1)", [5162220, 13], "x.argmax(dim=1)", {}),
 ]
 
 

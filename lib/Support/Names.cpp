@@ -89,7 +89,9 @@ static const llvm::StringSet<> &getReservedWords() {
         // RowReduction.cpp).
         "queue", "arrived", "lag", "item", "keep", "drop", "resident",
         // Rows walked as float4 groups between scalar edges (RowVectors.cpp).
-        "vecHead", "vecGroups", "vecEdges"};
+        "vecHead", "vecGroups", "vecEdges",
+        // Rows staged as the block's tile (RowShared.cpp).
+        "tile", "tileFloats", "blockCopy"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :

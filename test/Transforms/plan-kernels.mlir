@@ -24,11 +24,12 @@ func.func @scalar_rows(%x: tensor<?x4097xf32>) -> tensor<?xi64> {
 
 // -----
 
-// Rows of 7 broadcast along: four consecutive elements would straddle rows,
-// so scalar loads.
-// CHECK-LABEL: func.func @elementwise_scalar
-// CHECK: plan = #sinter.plan<strategy = elementwise, {{.*}}, vector_width = 1,
-func.func @elementwise_scalar(%x: tensor<?x7xf32>, %b: tensor<7xf32>) -> tensor<?x7xf32> {
+// Rows of 7 broadcast along: four consecutive elements may straddle rows,
+// so each lane of a float4 group reads the broadcast value at its own
+// coordinates.
+// CHECK-LABEL: func.func @elementwise_odd_rows
+// CHECK: plan = #sinter.plan<strategy = elementwise, {{.*}}, vector_width = 4,
+func.func @elementwise_odd_rows(%x: tensor<?x7xf32>, %b: tensor<7xf32>) -> tensor<?x7xf32> {
   %0 = sinter.mul %x, %b : tensor<?x7xf32>, tensor<7xf32>
   return %0 : tensor<?x7xf32>
 }
@@ -107,12 +108,14 @@ func.func @edge_rows_argmax(%x: tensor<?x7001xf32>) -> tensor<?xi64> {
 
 // -----
 
-// Rows of 3 and 7 read from HBM: a lane per 4 elements, a power of two
-// (one and two lanes), not a warp a row.
+// Rows of 3 (no float4 group) read from HBM: a thread a row, not a warp.
+// Rows of 7: a thread a row, the block's 256 rows staged as a tile in
+// shared memory (the plan's tile_rows), copied from HBM as float4 groups
+// (128 rows would hold fewer than 1024 elements).
 // CHECK-LABEL: func.func @short_scalar_rows
 // CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>
 // CHECK-LABEL: func.func @short_scalar_rows_7
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 2, rows_per_block = 128, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
 func.func @short_scalar_rows(%x: tensor<?x3xf32>) -> tensor<?xf32> {
   %m = sinter.mean %x dims [1] : tensor<?x3xf32>
   return %m : tensor<?xf32>
@@ -124,13 +127,15 @@ func.func @short_scalar_rows_7(%x: tensor<?x7xf32>) -> tensor<?xf32> {
 
 // -----
 
-// Softmax over rows of 77 (CLIP's text length: no float4 groups): 16 lanes
-// a row, 5 elements a lane, the row cached in shared memory; over rows of
-// 129, a warp.
-// CHECK-LABEL: func.func @scalar_rows_16_lanes
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 16, rows_per_block = 16, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+// Softmax over rows of 77 (CLIP's text length: no float4 groups): 8 lanes
+// a row (at most 16 elements a lane), the block's 32 rows staged as a tile,
+// the outputs' too; over rows of 49, 4 lanes; over rows of 129, a warp, the
+// row cached in shared memory (rows longer than 128 are not tiled).
+// CHECK-LABEL: func.func @tile_rows_lanes
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
 // CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
-func.func @scalar_rows_16_lanes(%x: tensor<?x77xf32>, %z: tensor<?x129xf32>) -> (tensor<?x77xf32>, tensor<?x129xf32>) {
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 4, rows_per_block = 64, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+func.func @tile_rows_lanes(%x: tensor<?x77xf32>, %w: tensor<?x49xf32>, %z: tensor<?x129xf32>) -> (tensor<?x77xf32>, tensor<?x49xf32>, tensor<?x129xf32>) {
   %m = sinter.max %x dims [1] keepdim : tensor<?x77xf32>
   %d = sinter.sub %x, %m : tensor<?x77xf32>, tensor<?x1xf32>
   %e = sinter.exp %d : tensor<?x77xf32>
@@ -141,7 +146,43 @@ func.func @scalar_rows_16_lanes(%x: tensor<?x77xf32>, %z: tensor<?x129xf32>) -> 
   %ez = sinter.exp %dz : tensor<?x129xf32>
   %sz = sinter.sum %ez dims [1] keepdim : tensor<?x129xf32>
   %yz = sinter.div %ez, %sz : tensor<?x129xf32>, tensor<?x1xf32>
-  return %y, %yz : tensor<?x77xf32>, tensor<?x129xf32>
+  %mw = sinter.max %w dims [1] keepdim : tensor<?x49xf32>
+  %yw = sinter.sub %w, %mw : tensor<?x49xf32>, tensor<?x1xf32>
+  return %y, %yw, %yz : tensor<?x77xf32>, tensor<?x49xf32>, tensor<?x129xf32>
+}
+
+// -----
+
+// Tiles of a thread a row of 10 and their limits: two tiled inputs, a
+// tiled output and a statistic a row (four tiles of 128 rows: 20 KiB); a
+// norm's weight is read where it is, not tiled; four inputs and an output
+// of rows of 127 take 16 rows a tile, not 32, so that the tiles fit 48 KiB.
+// CHECK-LABEL: func.func @tile_rows_thread
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 128, columns_per_block = 0, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+func.func @tile_rows_thread(%x: tensor<?x10xf32>, %y: tensor<?x10xf32>) -> (tensor<?x10xf32>, tensor<?xf32>) {
+  %s = sinter.add %x, %y : tensor<?x10xf32>, tensor<?x10xf32>
+  %m = sinter.mean %s dims [1] keepdim : tensor<?x10xf32>
+  %d = sinter.sub %x, %m : tensor<?x10xf32>, tensor<?x1xf32>
+  %l = sinter.max %y dims [1] : tensor<?x10xf32>
+  return %d, %l : tensor<?x10xf32>, tensor<?xf32>
+}
+// CHECK-LABEL: func.func @tile_rows_weight
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+func.func @tile_rows_weight(%x: tensor<?x77xf32>, %w: tensor<77xf32>) -> tensor<?x77xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x77xf32>
+  %d = sinter.sub %x, %m : tensor<?x77xf32>, tensor<?x1xf32>
+  %y = sinter.mul %d, %w : tensor<?x77xf32>, tensor<77xf32>
+  return %y : tensor<?x77xf32>
+}
+// CHECK-LABEL: func.func @tile_rows_smaller_tiles
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 16, columns_per_block = 0, vector_width = 1, cached = [0, 1, 2, 3], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+func.func @tile_rows_smaller_tiles(%a: tensor<?x127xf32>, %b: tensor<?x127xf32>, %c: tensor<?x127xf32>, %d: tensor<?x127xf32>) -> tensor<?x127xf32> {
+  %ab = sinter.add %a, %b : tensor<?x127xf32>, tensor<?x127xf32>
+  %cd = sinter.add %c, %d : tensor<?x127xf32>, tensor<?x127xf32>
+  %s = sinter.mul %ab, %cd : tensor<?x127xf32>, tensor<?x127xf32>
+  %m = sinter.max %s dims [1] keepdim : tensor<?x127xf32>
+  %y = sinter.sub %s, %m : tensor<?x127xf32>, tensor<?x1xf32>
+  return %y : tensor<?x127xf32>
 }
 
 // -----
@@ -994,4 +1035,16 @@ func.func @apply_in_strip_thread_columns(%x: tensor<4x21x100x100xf32>) -> tensor
   %l = sinter.log %s : tensor<4x1x100x100xf32>
   %y = sinter.sub %d, %l : tensor<4x21x100x100xf32>, tensor<4x1x100x100xf32>
   return %y : tensor<4x21x100x100xf32>
+}
+
+// -----
+
+// A reduction over a dim of one element reads each element once, as its
+// own row: not tiled (the fuzzer's seed 690).
+// CHECK-LABEL: func.func @tile_rows_one_element
+// CHECK-NOT: tile_rows
+// CHECK: return
+func.func @tile_rows_one_element(%x: tensor<4x1x?xf32>) -> tensor<4x?xi64> {
+  %i = sinter.argmin %x dims [1] : tensor<4x1x?xf32>
+  return %i : tensor<4x?xi64>
 }

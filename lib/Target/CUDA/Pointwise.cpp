@@ -14,6 +14,10 @@
 // bytes at a time (the host checks the alignment, and the row length when some
 // input is broadcast along rows), a vector loop handles four elements per
 // step with float4 loads and stores, and the scalar loop finishes the tail.
+// Where rows of a static length that is not a multiple of 4 are broadcast
+// along (a per-channel scale over [N, C, 7, 7]), a group may straddle two
+// rows: its full-shape buffers are still read and written as float4, and
+// each lane reads the broadcast values at its own coordinates.
 // Outputs whose shapes do not broadcast to that shape (a value and a reshape
 // of it) get one more scalar loop per shape, in the same kernel.
 //
@@ -130,23 +134,28 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
   auto isPartial = [&](ArrayRef<DimExpr> shape) {
     return shape != ArrayRef<DimExpr>(plan.shape) && !isScalarShape(shape);
   };
-  // Through shape ops, the lanes of a float4 group are four elements of
-  // one row (an apply step reading through a group_norm's reshapes).
-  plan.needsRowMultipleOf4 =
-      hasShapeOps ||
-      llvm::any_of(
-          kernel.inputs,
-          [&](const Buffer &input) { return isPartial(input.shape); }) ||
-      llvm::any_of(evaluated, [&](Operation *op) {
-        return llvm::any_of(op->getResults(), [&](Value result) {
-          return isPartial(context.shapes.getShape(result));
-        });
-      });
+  bool broadcasts = llvm::any_of(kernel.inputs,
+                                 [&](const Buffer &input) {
+                                   return isPartial(input.shape);
+                                 }) ||
+                    llvm::any_of(evaluated, [&](Operation *op) {
+                      return llvm::any_of(op->getResults(), [&](Value result) {
+                        return isPartial(context.shapes.getShape(result));
+                      });
+                    });
   std::optional<int64_t> count = getNumElements(plan.shape).getConstant();
   std::optional<int64_t> rowLength =
       plan.shape.empty() ? std::nullopt : plan.shape.back().getConstant();
-  bool rowsNeverFit =
-      plan.needsRowMultipleOf4 && rowLength && *rowLength % 4 != 0;
+  bool oddRows = rowLength && *rowLength % 4 != 0;
+  // Where values broadcast along rows of a multiple of 4, the lanes of a
+  // float4 group are four elements of one row, which share the broadcast
+  // values; so are they through shape ops (an apply step reading through a
+  // group_norm's reshapes), and rows that are not float4 groups then take
+  // no vectors. Over other rows, each lane of a group takes its own
+  // coordinates (the group may straddle two rows) and reads the broadcast
+  // values there (a per-channel scale over [N, C, 7, 7]).
+  plan.needsRowMultipleOf4 = hasShapeOps || (broadcasts && !oddRows);
+  bool rowsNeverFit = hasShapeOps && oddRows;
   bool canVectorize = !plan.shape.empty() && allOutputsFull &&
                       !(count && *count < 4) && !rowsNeverFit;
   // The kernel's plan decides the vector width (an apply or epilogue step
@@ -230,11 +239,10 @@ FailureOr<Expr> PointwiseWriter::readLeaf(Value value, const Coords &coords) {
   const Buffer &buffer = *leafBuffers.lookup(value);
   // Lanes along rows carry their first lane's coordinates where they read
   // consecutive elements (see Coords::laneBase); others read one element.
-  bool rowsAlongLanes =
-      vectorBase &&
-      (plan.needsRowMultipleOf4
-           ? coords.laneBase != nullptr
-           : !buffer.shape.empty() && !buffer.shape.back().isConstant(1));
+  bool rowsAlongLanes = vectorBase && (plan.needsRowMultipleOf4
+                                           ? coords.laneBase != nullptr
+                                           : ArrayRef<DimExpr>(buffer.shape) ==
+                                                 ArrayRef<DimExpr>(plan.shape));
   if (!rowsAlongLanes)
     return loadElement(emitter, buffer, coords);
   // The four lanes read four consecutive elements of this buffer: one

@@ -390,6 +390,40 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
                              "reading no other's result but as a single-pass "
                              "pair");
   }
+  // The plan's tiles: every cached input and tiled output of whole rows of
+  // the static length, every reduction over whole rows.
+  plan.tileRows = kernel.plan && kernel.plan.getTileRows();
+  if (plan.tileRows) {
+    plan.tileRowsPerBlock = kernel.plan.getRowsPerBlock();
+    std::optional<DimExpr> length;
+    if (plan.staticRowLength)
+      length = DimExpr::constant(*plan.staticRowLength);
+    bool tiled =
+        length && !plan.cached.empty() && !plan.vectorDot &&
+        !plan.registerRows && plan.getRowSlices() == 1 &&
+        llvm::all_of(
+            plan.cached,
+            [&](const auto &cached) { return cached.second == *length; }) &&
+        llvm::all_of(plan.reductions, [&](const RowReduction &reduction) {
+          return reduction.isPerRow() && reduction.groupSize == *length;
+        });
+    for (const Buffer &output : kernel.outputs) {
+      DimExpr perRow = getNumElements(output.shape) / plan.rows;
+      if (length && perRow == *length && !output.isIndex)
+        plan.tiledOutputs.push_back(&output);
+      else if (!perRow.isConstant(1))
+        tiled = false;
+    }
+    if (!tiled)
+      return emitError(kernel.body->getParentOp()->getLoc(),
+                       "CUDA emitter: tiled rows are of a static length, "
+                       "every cached input and output of whole rows or one "
+                       "element a row, every reduction over whole rows");
+    for (auto &[buffer, perRow] : plan.cached)
+      plan.vectorBuffers.push_back(buffer->name);
+    for (const Buffer *output : plan.tiledOutputs)
+      plan.vectorBuffers.push_back(output->name);
+  }
   plan.vectorCache =
       plan.vectorRows && !plan.cached.empty() && !plan.registerRows &&
       llvm::all_of(plan.reductions,

@@ -28,6 +28,11 @@
 //      reduction results.
 // Where the plan's vector width is 4, the loops over the row read and write
 // whole-row buffers with float4 when the host finds them 16-byte aligned.
+// Under the plan's tile_rows (short rows that are not float4 groups), the
+// block copies its consecutive rows of each cached input into one tile in
+// shared memory, coalesced (float4 groups when aligned), before its teams
+// walk them there, and stores the tiles its outputs of whole rows were
+// written to likewise (RowShared.cpp).
 // A row is whatever the reductions share: the kernel's row count R divides
 // the result count of every reduction, which reduces trailing dims only.
 // Matvec kernels come here too: a dot product with one output column is a
@@ -124,9 +129,16 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   // of a GEMM).
   int64_t blocks = kernel.plan ? kernel.plan.getMinBlocks() : 0;
   std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
+  // A tiled block holds the plan's rows, other short rows' blocks 256
+  // threads.
+  std::string threads = "kThreads < 256 ? 256 : kThreads";
+  std::string rowsPerBlock = "kThreads < 256 ? 256 / kThreads : 1";
+  if (plan->tileRows) {
+    threads = std::to_string(plan->tileRowsPerBlock) + " * kThreads";
+    rowsPerBlock = std::to_string(plan->tileRowsPerBlock);
+  }
   result.deviceCode = formatKernel(
-      "template <int kThreads>\n__global__ void __launch_bounds__(kThreads < "
-      "256 ? 256 : kThreads" +
+      "template <int kThreads>\n__global__ void __launch_bounds__(" + threads +
           minBlocks + ")",
       kernel.name, parameters, *body);
 
@@ -191,8 +203,7 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   std::string launch =
       "template <int kThreads>\n" +
       getLaunchSignature(kernel.name + "_rows", templateParameters);
-  launch +=
-      "  constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads : 1;\n";
+  launch += "  constexpr int kRowsPerBlock = " + rowsPerBlock + ";\n";
   launch += "  const int64_t rows = " + plan->rows.str() + ";\n";
   bool usesShared = bodyWriter.getSharedFloats(cachedCondition) != "0";
   std::string sharedBytes = "0";
@@ -295,6 +306,11 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                         std::to_string(plan->getRowSlice()) +
                         ", one block of " + std::to_string(staticTeam) +
                         " threads a slice (a persistent grid)";
+    else if (plan->tileRows)
+      result.strategy += ", the block's " +
+                         std::to_string(plan->tileRowsPerBlock) +
+                         " rows staged as tiles in shared memory, copied as "
+                         "float4 when aligned";
     else if (cachedCondition == "true")
       result.strategy += ", rows cached in shared memory";
     else if (reread)

@@ -31,6 +31,11 @@ bool RowWriter::usesShared() const {
 }
 
 std::string RowWriter::getSharedFloats(StringRef cached) const {
+  // A tile row of each cached input and tiled output.
+  if (plan.tileRows)
+    return std::to_string(
+        *plan.staticRowLength *
+        static_cast<int64_t>(plan.cached.size() + plan.tiledOutputs.size()));
   SmallVector<std::string> segments, rows;
   for (const RowReduction &reduction : plan.reductions)
     if (!reduction.isPerRow())
@@ -68,6 +73,10 @@ void RowWriter::declareShared() {
   if (hasSegments) {
     writer.line("const int warp = tid / dev::kWarpSize;");
     writer.line("const int lane = tid % dev::kWarpSize;");
+  }
+  if (plan.tileRows) {
+    declareTiles();
+    return;
   }
   if (usesShared()) {
     // Cached float4 groups need 16-byte alignment.
@@ -138,4 +147,57 @@ void RowWriter::writeCacheFill() {
                         ? "{ // Copy the rows read more than once."
                         : "if (" + cachedCondition +
                               ") { // Copy the rows read more than once.");
+}
+
+void RowWriter::declareTiles() {
+  const int64_t length = *plan.staticRowLength;
+  const std::string row = "threadIdx.x / kThreads * " + std::to_string(length);
+  writer.line("// The block's tiles of kRowsPerBlock rows, 16-byte aligned: "
+              "each cached");
+  writer.line("// input's, then each output's of whole rows.");
+  writer.line("extern __shared__ __align__(16) float sharedMemory[];");
+  int64_t offset = 0;
+  auto declare = [&](const Buffer &buffer) {
+    std::string tile = writer.freshName(buffer.name + "_tile");
+    tiles[&buffer] = tile;
+    writer.line("float *const " + tile + " = sharedMemory + " +
+                std::to_string(offset) + ";");
+    offset += plan.tileRowsPerBlock * length;
+    std::string rowName = writer.freshName(buffer.name + "_row");
+    writer.line("float *const " + rowName + " = " + tile + " + " + row + ";");
+    return rowName;
+  };
+  for (auto &[buffer, perRow] : plan.cached)
+    sharedRows[buffer->value] = declare(*buffer);
+  for (const Buffer *output : plan.tiledOutputs)
+    tiledOutputRows[output] = declare(*output);
+}
+
+void RowWriter::openTileLoop() {
+  const std::string length = std::to_string(*plan.staticRowLength);
+  const std::string rows = plan.rows.str();
+  writer.openScope(); // over the block's tiles
+  writer.line("const int64_t first = tile * kRowsPerBlock;");
+  writer.line("const int64_t tileFloats = (" + rows +
+              " - first < kRowsPerBlock ? " + rows +
+              " - first : kRowsPerBlock) * " + length + ";");
+  for (auto &[buffer, perRow] : plan.cached)
+    writer.line("dev::blockCopy(" + tiles.lookup(buffer) + ", " + buffer->name +
+                " + first * " + length + ", tileFloats, vec);");
+  writer.line("__syncthreads();");
+  writer.line("const int64_t r = first + threadIdx.x / kThreads;");
+  writer.openScope(); // the team's row, if the tile has it
+  rowDepth = writer.getDepth();
+}
+
+void RowWriter::closeTileLoop() {
+  const std::string length = std::to_string(*plan.staticRowLength);
+  const std::string rows = plan.rows.str();
+  writer.closeScope("if (r < " + rows + ") {");
+  writer.line("__syncthreads(); // Every row of the tile is done.");
+  for (const Buffer *output : plan.tiledOutputs)
+    writer.line("dev::blockCopy(" + output->name + " + first * " + length +
+                ", " + tiles.lookup(output) + ", tileFloats, vec);");
+  writer.closeScope("for (int64_t tile = blockIdx.x; tile * kRowsPerBlock < " +
+                    rows + "; tile += gridDim.x) {");
 }

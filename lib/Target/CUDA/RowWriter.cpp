@@ -216,6 +216,12 @@ FailureOr<Expr> RowWriter::emitReducedElement(const RowReduction &reduction,
   return emitter.emit(reduction.op->getOperand(0), coords);
 }
 
+bool RowWriter::sumsInDouble(const RowReduction &reduction) const {
+  return plan.tileRows && !reduction.fusedOuter &&
+         (reduction.kind == ReductionCombiner::sum ||
+          reduction.kind == ReductionCombiner::mean);
+}
+
 bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
   return plan.registerRows && !reduction.isArg();
 }
@@ -231,7 +237,9 @@ void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
         reduction->isArg() && !reduction->fusedOuter
             ? "dev::argStart(" + combiners.back() + "(), " + first.text + ")"
             : combiners.back() + "::identity()";
-    if (accumulatesPerLane(*reduction))
+    if (sumsInDouble(*reduction))
+      writer.line("double " + acc + " = 0.0;");
+    else if (accumulatesPerLane(*reduction))
       writer.line((getAccumulatorType(*reduction) + " " + acc + "[4] = {" +
                    identity + ", " + identity + ", " + identity + ", " +
                    identity + "};")
@@ -353,10 +361,18 @@ void RowWriter::finishPerRowReduction(RowReduction &reduction,
     reduced = "teamReduce<kThreads, dev::SumDoubleOp>(" + own + ")";
   if (sums && plan.getRowSlices() > 1)
     reduced = "static_cast<float>(" + reduced + ")";
+  std::string result = getFinal(reduction, reduced);
+  // A tile's sums add in double, and a mean divides there: rounded once.
+  if (sumsInDouble(reduction)) {
+    reduced = "teamReduce<kThreads, dev::SumDoubleOp>(" + own + ")";
+    if (getCombinerInfo(reduction.kind).dividesByCount)
+      reduced += " / static_cast<double>(" + reduction.groupSize.str() + ")";
+    result = "static_cast<float>(" + reduced + ")";
+  }
   reduction.storage = writer.freshName("red");
   reduction.storageDepth = writer.getDepth();
   writer.line(("const " + getAccumulatorType(reduction) + " " +
-               reduction.storage + " = " + getFinal(reduction, reduced) + ";")
+               reduction.storage + " = " + result + ";")
                   .str());
 }
 
@@ -485,6 +501,13 @@ LogicalResult RowWriter::writeOutputs() {
       FailureOr<Expr> element = emitter.emit(output->value, coords);
       if (failed(element))
         return failure();
+      // A tiled output's row is in shared memory, which the block stores.
+      if (std::string tiled = tiledOutputRows.lookup(output); !tiled.empty()) {
+        Expr local = emitter.bindIndex(
+            rowLocal(linearize(coords, output->shape), perRow));
+        writer.line(tiled + "[" + local.text + "] = " + element->text + ";");
+        continue;
+      }
       Expr index = emitter.bindIndex(linearize(coords, output->shape));
       // Streamed outputs are stored past L2 (evict-first), which keeps the
       // slices that the second pass reads again.
@@ -509,7 +532,10 @@ LogicalResult RowWriter::writeOutputs() {
 
 FailureOr<std::string> RowWriter::write() {
   // A block of a cluster, or a streamed item, covers one row.
-  if (plan.getRowSlices() == 1)
+  if (plan.tileRows)
+    writer.line("constexpr int kRowsPerBlock = " +
+                std::to_string(plan.tileRowsPerBlock) + ";");
+  else if (plan.getRowSlices() == 1)
     writer.line("constexpr int kRowsPerBlock = kThreads < 256 ? 256 / kThreads "
                 ": 1;");
   writer.line("const int tid = threadIdx.x % kThreads;");
@@ -517,11 +543,15 @@ FailureOr<std::string> RowWriter::write() {
   if (plan.rowSlices > 1)
     return writeStreamed();
   declareShared();
-  writer.openScope();
-  rowDepth = writer.getDepth();
+  if (plan.tileRows) {
+    openTileLoop();
+  } else {
+    writer.openScope();
+    rowDepth = writer.getDepth();
+  }
   if (plan.registerRows)
     writeRegisterFill();
-  else
+  else if (!plan.tileRows)
     writeCacheFill();
   // Reductions level by level; per level, one loop per kind of group.
   for (size_t begin = 0; begin < plan.reductions.size();) {
@@ -551,9 +581,13 @@ FailureOr<std::string> RowWriter::write() {
   }
   if (failed(writeOutputs()))
     return failure();
+  context.helpers.insert("team_reduce");
+  if (plan.tileRows) {
+    closeTileLoop();
+    return writer.finish(1);
+  }
   if (usesShared())
     writer.line("teamSync<kThreads>(); // The next row reuses shared memory.");
-  context.helpers.insert("team_reduce");
   if (plan.cluster > 1) {
     const std::string cluster = std::to_string(plan.cluster);
     writer.closeScope("for (int64_t r = static_cast<int64_t>(blockIdx.x) / " +

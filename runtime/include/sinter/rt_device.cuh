@@ -96,6 +96,27 @@ __device__ __forceinline__ float4 loadFour(const float *ptr, int vec) {
   return vec ? loadFloat4(ptr) : make_float4(ptr[0], ptr[1], ptr[2], ptr[3]);
 }
 
+/// Copies the \p count floats at \p src to \p dst with every thread of the
+/// block (a row kernel's tile of rows, between HBM and shared memory): as
+/// 16-byte groups, four of each thread in flight, then the last floats one
+/// by one, when \p vec (then both must be 16-byte aligned), else one by one.
+/// Consecutive threads take consecutive groups, so each warp's accesses are
+/// coalesced.
+__device__ __forceinline__ void blockCopy(float *__restrict__ dst,
+                                          const float *__restrict__ src,
+                                          int64_t count, int vec) {
+  int64_t done = 0;
+  if (vec) {
+    const int64_t groups = count / kVectorWidth;
+#pragma unroll 4
+    for (int64_t q = threadIdx.x; q < groups; q += blockDim.x)
+      storeFloat4(dst + kVectorWidth * q, loadFloat4(src + kVectorWidth * q));
+    done = groups * kVectorWidth;
+  }
+  for (int64_t j = done + threadIdx.x; j < count; j += blockDim.x)
+    dst[j] = src[j];
+}
+
 /// Stores the four floats of \p value at \p ptr: one 16-byte store when
 /// \p vec (then \p ptr must be 16-byte aligned), four scalar stores
 /// otherwise.

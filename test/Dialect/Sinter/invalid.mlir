@@ -920,3 +920,38 @@ func.func @plan_apply_rows_per_thread() attributes {plan = #sinter.plan<strategy
 func.func @plan_apply_rows_per_thread_zero() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, apply_rows_per_thread = 0>} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{tile_rows: rows of subwarp_per_row or warp_per_row, a multiple of 4 a block of at most 1024 threads, cached operands, not in registers, vector width 1 and passes 1}}
+func.func @plan_tile_rows_block_per_row() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tile_rows: rows of subwarp_per_row or warp_per_row, a multiple of 4 a block of at most 1024 threads, cached operands, not in registers, vector width 1 and passes 1}}
+func.func @plan_tile_rows_unaligned_tiles() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 16, rows_per_block = 6, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tile_rows: rows of subwarp_per_row or warp_per_row, a multiple of 4 a block of at most 1024 threads, cached operands, not in registers, vector width 1 and passes 1}}
+func.func @plan_tile_rows_too_many_threads() attributes {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 64, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tile_rows: rows of subwarp_per_row or warp_per_row, a multiple of 4 a block of at most 1024 threads, cached operands, not in registers, vector width 1 and passes 1}}
+func.func @plan_tile_rows_uncached() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 128, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, tile_rows = true>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{tile_rows: rows of subwarp_per_row or warp_per_row, a multiple of 4 a block of at most 1024 threads, cached operands, not in registers, vector width 1 and passes 1}}
+func.func @plan_tile_rows_float4() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 4, rows_per_block = 64, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>} {
+  return
+}

@@ -55,17 +55,27 @@ module @bias_act attributes {sinter.dims = {B = 8 : i64}} {
 // -----
 
 // CHECK-LABEL: // ===== column_scale.h =====
-// A per-row column [B, 1] over rows of odd length: no vector path (rows of
-// 4097 are never a multiple of 4), the column loaded once per element.
+// A per-row column [B, 1] over rows of odd length: a float4 group may
+// straddle two rows of 4097, so the input and output move as float4 groups
+// and each lane reads the column at its own row; the scalar loop finishes
+// the tail, or every element where x or out0 is not 16-byte aligned (the
+// column's alignment does not matter).
 // CHECK-LABEL: //   column_scale_k0_pointwise: mul, exp
 // CHECK: column_scale_k0_pointwise(
 // CHECK-NEXT: const float *__restrict__ x, const float *__restrict__ scale,
-// CHECK-NEXT: float *__restrict__ out0, int64_t B) {
-// CHECK-NOT: if (vec)
+// CHECK-NEXT: float *__restrict__ out0, int64_t B, int vec) {
+// CHECK: if (vec) {
+// CHECK: const float4 [[X:x_v[0-9]+]] = dev::loadFloat4(x + i);
+// CHECK: for (int l = 0; l < 4; ++l) {
+// CHECK-NEXT: const int64_t [[LANEROW:i[0-9]+]] = (i + l) / 4097;
+// CHECK-NEXT: = scale[[[LANEROW]]];
+// CHECK: dev::storeFloat4(out0 + i,
 // CHECK: const int64_t [[ROW:i[0-9]+]] = i / 4097;
 // CHECK: = scale[[[ROW]]];
 // CHECK: expf(
 // CHECK: out0[i] =
+// CHECK: const int vec = sinter_rt_is_aligned(x, SINTER_RT_VECTOR_ALIGNMENT) &&
+// CHECK-NEXT: sinter_rt_is_aligned(out0, SINTER_RT_VECTOR_ALIGNMENT);
 module @column_scale attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x4097xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                      %s: tensor<?x1xf32> {sinter.role = "input", sinter.name = "scale", sinter.dim_names = ["B", ""]})

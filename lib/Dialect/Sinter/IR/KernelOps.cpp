@@ -128,7 +128,7 @@ LogicalResult KernelPlanAttr::verify(
     bool registers, bool lastBlockFolds, int64_t minBlocks,
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
     int64_t cluster, int64_t rowSlices, int64_t streamLag, int64_t streamBlocks,
-    bool applyInStrip) {
+    bool applyInStrip, bool tileRows) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -233,6 +233,17 @@ LogicalResult KernelPlanAttr::verify(
                           "over strips of 8 or more positions, one pass and "
                           "one launch, vector width 1, without a fold or an "
                           "apply step of its own";
+  // A tile holds the block's rows of each cached operand, one after
+  // another, which the block copies as float4 groups: each tile starts at a
+  // multiple of four floats. A block has at most 1024 threads.
+  if (tileRows &&
+      (!(subwarp || strategy == KernelStrategy::warp_per_row) ||
+       rowsPerBlock % 4 != 0 || block * rowsPerBlock > 1024 || cached.empty() ||
+       registers || vectorWidth != 1 || passes != 1))
+    return emitError() << "tile_rows: rows of subwarp_per_row or "
+                          "warp_per_row, a multiple of 4 a block of at most "
+                          "1024 threads, cached operands, not in registers, "
+                          "vector width 1 and passes 1";
   if (rowSlices != 1 || applyInStrip
           ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
           : streamBlocks != 0)

@@ -76,6 +76,8 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
         summary.strategy += "+cluster" + std::to_string(plan.getCluster());
       if (plan.getRowSlices() > 1)
         summary.strategy += "+streamed" + std::to_string(plan.getRowSlices());
+      if (plan.getTileRows())
+        summary.strategy += "+tiles" + std::to_string(plan.getRowsPerBlock());
       if (plan.getApplyInStrip())
         summary.strategy +=
             "+strips" + std::to_string(plan.getColumnsPerBlock());

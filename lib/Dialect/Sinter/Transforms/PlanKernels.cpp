@@ -9,8 +9,9 @@
 // #sinter.plan attribute, which the CUDA emitter reads instead of deciding
 // again (Triton's Coalesce pass writes its layouts the same way):
 //   - a pointwise kernel is a grid-stride loop, with 16-byte vector loads
-//     when every output has the full shape and four consecutive elements
-//     never straddle a broadcast row;
+//     when every output has the full shape (where four consecutive
+//     elements may straddle a broadcast row, each lane reads the broadcast
+//     values at its own coordinates);
 //   - a row kernel gives each row to a group of lanes (a lane per float4
 //     group of rows up to 64, several rows per warp), a warp (rows up to
 //     1024, several rows per block) or a block (256 threads up to 8192, 1024
@@ -23,7 +24,9 @@
 //     grid: a slice's statistics, then, a bounded lag later, its outputs
 //     read from L2), and otherwise reads them once per pass, computing pairs of
 //     statistics that one pass can (online softmax, Welford) in one, with
-//     16-byte vectors when rows are a multiple of 4 long;
+//     16-byte vectors when rows are a multiple of 4 long; short rows that
+//     are not (5 to 128 elements) are staged as the block's tiles in
+//     shared memory, copied to and from HBM as 16-byte vectors;
 //   - few long rows (fewer than two per SM, longer than 8192) that are not
 //     streamed, and any other
 //     geometry are split reductions: partials over many blocks,
@@ -318,6 +321,91 @@ static bool hasWholeRows(Value argument, ArrayRef<int64_t> resultShape) {
          !shape.empty() && shape.back() != 1;
 }
 
+/// The longest rows that are staged as the block's tile (the plan's
+/// tile_rows) where they are not float4 groups; longer rows take float4
+/// groups between scalar edges, or are cached a row at a time. Over rows
+/// of 197, softmax ran as fast cached a row at a time by a warp as in tiles
+/// of 16 lanes a row (0.83x torch.compile, the H100).
+static constexpr int64_t kMaxTileRowLength = 128;
+/// The elements of a tile, at least, where the block's threads allow:
+/// fewer leave too little in flight.
+static constexpr int64_t kMinTileFloats = 1024;
+/// The elements of a tiled row that each lane of its team walks, at most.
+static constexpr int64_t kMaxTileLaneElements = 16;
+/// The shared memory of a block's tiles, at most: a few blocks an SM keep
+/// enough copies in flight.
+static constexpr int64_t kMaxTileBytes = 48 * 1024;
+
+/// The team of rows of `length` staged as the block's tile: the fewest lanes
+/// (a power of two) that walk at most 16 elements each. On the H100,
+/// log_softmax over rows of 10 ran at 1.09x torch.compile with a thread a
+/// row (0.70x with 4 lanes), logsumexp at 1.69x (0.77x); softmax over rows
+/// of 49 at 1.10x with 4 lanes (0.73x with 1, 0.99x with 8, 0.66x with 16),
+/// over rows of 77 at 1.01x with 8 (0.89x with 4, 0.81x with 16).
+static int64_t getTileTeamSize(int64_t length) {
+  return static_cast<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(length, kMaxTileLaneElements)));
+}
+
+/// The rows of a block of teams of `team` with tiles of `tiles` operands
+/// and outputs of rows of `length`: 256 threads and at most 128 rows, or
+/// 256 rows of a thread each where 128 would hold fewer than
+/// kMinTileFloats elements, fewer (a multiple of 4, at least 4) where the
+/// tiles would exceed kMaxTileBytes. On the H100, a thread a row of 10 ran
+/// logsumexp at 1.69x torch.compile with 128 rows a block, 1.58x with 256;
+/// a sum over rows of 5 at 0.80x with 128, 0.92x with 256, 0.86x with 512;
+/// a max over rows of 7 at 0.98x with 128 or 256.
+static int64_t getTileRowsPerBlock(int64_t team, int64_t length,
+                                   int64_t tiles) {
+  int64_t rows = std::min<int64_t>(128, 256 / team);
+  if (rows * length < kMinTileFloats)
+    rows = 256 / team;
+  while (rows > 4 && rows * length * tiles * 4 > kMaxTileBytes)
+    rows /= 2;
+  return rows;
+}
+
+/// Whether `value` has `perRow` elements for each result of `resultShape`:
+/// the results' static dims times perRow, and as many symbolic dims (which
+/// the values of a kernel share, as getStaticRowLength assumes).
+static bool hasElementsPerRow(Value value, ArrayRef<int64_t> resultShape,
+                              int64_t perRow) {
+  auto [rowProduct, rowDynamic] = getStaticProductAndDynamicCount(resultShape);
+  auto [product, dynamic] = getStaticProductAndDynamicCount(getShape(value));
+  return dynamic == rowDynamic && product == rowProduct * perRow;
+}
+
+/// Whether a row kernel stages its rows of `length` as the block's tile:
+/// short rows that are not float4 groups, of 5 or more elements (a thread
+/// a row of 3 read it directly at 0.91x torch.compile, in tiles at 0.89x,
+/// on the H100), every reduction over whole rows (no matvec, whose operands
+/// are not rows of the output's shape), every input and output of whole
+/// rows of that length or one element a row, at least one input.
+static bool canTileRows(KernelOp kernel, int64_t length,
+                        ArrayRef<int64_t> resultShape) {
+  Block &body = kernel.getBody().front();
+  auto isRowOf = [&](Value value) {
+    return hasElementsPerRow(value, resultShape, length);
+  };
+  bool inputs = false;
+  for (BlockArgument argument : body.getArguments()) {
+    bool whole = hasWholeRows(argument, resultShape);
+    if (whole && !isRowOf(argument))
+      return false;
+    inputs |= whole;
+  }
+  return inputs && length > 4 && length % 4 != 0 &&
+         length <= kMaxTileRowLength &&
+         kernel.getKind() == KernelKind::row_reduction &&
+         llvm::all_of(getReductions(body),
+                      [&](Operation *reduction) {
+                        return getGroupSize(reduction) == length;
+                      }) &&
+         llvm::all_of(body.getTerminator()->getOperands(), [&](Value output) {
+           return hasElementsPerRow(output, resultShape, 1) || isRowOf(output);
+         });
+}
+
 /// The times a row kernel without cached rows reads its inputs from HBM
 /// with the single-pass statistics of rows of `length` (Welford, online
 /// softmax): the most passes over any input.
@@ -415,6 +503,24 @@ static KernelPlanAttr planRows(KernelOp kernel) {
         cached.clear();
     }
   }
+  // Short rows that are not float4 groups are staged as the block's tiles.
+  bool tileRows =
+      length && !registers && canTileRows(kernel, *length, resultShape);
+  if (tileRows) {
+    cached.clear();
+    for (BlockArgument argument : body.getArguments())
+      if (hasWholeRows(argument, resultShape))
+        cached.push_back(argument.getArgNumber());
+    int64_t rowOutputs =
+        llvm::count_if(body.getTerminator()->getOperands(), [&](Value output) {
+          return hasElementsPerRow(output, resultShape, *length);
+        });
+    block = getTileTeamSize(*length);
+    rowsPerBlock = getTileRowsPerBlock(
+        block, *length, static_cast<int64_t>(cached.size()) + rowOutputs);
+    strategy = block < 32 ? KernelStrategy::subwarp_per_row
+                          : KernelStrategy::warp_per_row;
+  }
   // Where rows are cached (or may be, at launch), HBM is read once, and
   // each statistic walks shared memory (single-pass states over a
   // cluster's float4 slices ran slower on the H100: softmax over rows of
@@ -453,7 +559,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
       cluster, rowSlices, streamLag, rowSlices > 1 ? getStreamBlocks() : 0,
-      /*applyInStrip=*/false);
+      /*applyInStrip=*/false, tileRows);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough
@@ -465,8 +571,9 @@ static bool readsFewRowsOnce(KernelPlanAttr plan) {
 
 /// Whether the outputs of an elementwise kernel can be computed four at a
 /// time with 16-byte loads and stores: no shape op, every output of the full
-/// shape, at least four elements, and where a value broadcasts along rows,
-/// rows of a multiple of four.
+/// shape, at least four elements. Where a value broadcasts along rows that
+/// are not a multiple of four long, a group of four may straddle two rows:
+/// its lanes read the broadcast values each at its own coordinates.
 static bool canVectorize(Block &body) {
   ValueRange outputs = body.getTerminator()->getOperands();
   ArrayRef<int64_t> full = getShape(outputs.front());
@@ -477,20 +584,7 @@ static bool canVectorize(Block &body) {
                    [](Operation &op) { return isShapeOp(&op); }))
     return false;
   std::optional<int64_t> count = getStaticCount(full);
-  if (count && *count < 4)
-    return false;
-  auto isPartial = [&](Value value) {
-    ArrayRef<int64_t> shape = getShape(value);
-    return shape != full &&
-           llvm::any_of(shape, [](int64_t d) { return d != 1; });
-  };
-  bool broadcastsRows =
-      llvm::any_of(body.getArguments(), isPartial) ||
-      llvm::any_of(body.without_terminator(), [&](Operation &op) {
-        return llvm::any_of(op.getResults(), isPartial);
-      });
-  return !(broadcastsRows && !ShapedType::isDynamic(full.back()) &&
-           full.back() % 4 != 0);
+  return !count || *count >= 4;
 }
 
 /// The plan of a pointwise kernel.

@@ -300,7 +300,7 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
         /*lastBlockFolds=*/false, getSplitMinBlocks(), /*applyMinBlocks=*/0,
         /*applyRowsPerThread=*/1, /*applyInFold=*/false, /*cluster=*/1,
         /*rowSlices=*/1, /*streamLag=*/0, kMaxStripBlocks,
-        /*applyInStrip=*/true);
+        /*applyInStrip=*/true, /*tileRows=*/false);
   return KernelPlanAttr::get(
       context, strategy, first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0,
       columnsPerBlock, runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
@@ -311,5 +311,5 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
       applyLaunches ? getApplyMinBlocks(statistics) : 0,
       applyLaunches ? getApplyRowsPerThread(statistics, rowParams) : 1,
       applyInFold, /*cluster=*/1, /*rowSlices=*/1, /*streamLag=*/0,
-      /*streamBlocks=*/0, /*applyInStrip=*/false);
+      /*streamBlocks=*/0, /*applyInStrip=*/false, /*tileRows=*/false);
 }

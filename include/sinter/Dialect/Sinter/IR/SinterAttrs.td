@@ -80,7 +80,15 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     the strip from those registers, so that HBM is read once: a persistent
     grid of `stream_blocks` blocks a multiprocessor walks the strips
     (softmax over the classes of [N, C, H, W], a layer norm over the
-    channels).
+    channels); `tile_rows` (subwarp_per_row and warp_per_row, printed when
+    set): the block's `rows_per_block` consecutive rows of each cached
+    operand are one contiguous tile in shared memory, which the whole block
+    copies from HBM (float4 groups where the buffers are aligned) before its
+    teams walk their rows there, and the outputs of whole rows go to tiles
+    of their own, which the whole block stores likewise: short rows that
+    are not float4 groups (of 10, of 49, of 197) move through HBM in
+    coalesced 16-byte accesses, however few lanes share a row (1: a thread
+    a row).
 
     Example:
 
@@ -119,7 +127,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"int64_t", "1">:$row_slices,
     DefaultValuedParameter<"int64_t", "0">:$stream_lag,
     DefaultValuedParameter<"int64_t", "0">:$stream_blocks,
-    DefaultValuedParameter<"bool", "false">:$apply_in_strip);
+    DefaultValuedParameter<"bool", "false">:$apply_in_strip,
+    DefaultValuedParameter<"bool", "false">:$tile_rows);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -138,7 +147,7 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*apply_in_fold=*/false, /*cluster=*/1,
                    /*row_slices=*/1, /*stream_lag=*/0,
                    /*stream_blocks=*/0,
-                   /*apply_in_strip=*/false);
+                   /*apply_in_strip=*/false, /*tile_rows=*/false);
     }]>];
   let genVerifyDecl = 1;
 }
