@@ -313,7 +313,7 @@ HELD_OUT = [
     ("softmax_256x262144", "softmax(x, dim=1)", [256, 262144], "torch.softmax(x, dim=1)", {}),
     ("layer_norm_256x262144", "layer_norm(x, [262144], weight=w, bias=b)", [256, 262144],
      "F.layer_norm(x, (262144,), w, b)", {"w": [262144], "b": [262144]}),
-    # A fourth set (2026-11-28): attention over ViT's 197 tokens and Swin's
+    # A fourth set (2026-11-27, after sweep-13): attention over ViT's 197 tokens and Swin's
     # windows of 49, a mixture of experts' router over 8, classifiers over
     # 10 classes, GPT-2 XL's and Qwen's hidden sizes, channels-last pooling,
     # pooling over 50 tokens, 1-D batch norm over audio frames, greedy
@@ -343,6 +343,12 @@ HELD_OUT = [
     ("logsumexp_6710886x10", "logsumexp(x, dim=1)", [6710886, 10], "torch.logsumexp(x, dim=1)", {}),
     ("max_len_64x1000x1049", "amax(x, dim=2)", [64, 1000, 1049], "x.amax(dim=2)", {}),
     ("argmax_5162220x13", "argmax(x, dim=1)", [5162220, 13], "x.argmax(dim=1)", {}),
+    # Elementwise layers beside them: an affine per channel over 7x7 maps
+    # (inference batch norm, squeeze-and-excitation) and a bias per channel
+    # of [N, C, L] with odd L.
+    ("scale_bias_2560x512x7x7", "x * w + b", [2560, 512, 7, 7], "x * w + b",
+     {"w": [512, 1, 1], "b": [512, 1, 1]}),
+    ("bias_1d_128x512x1023", "x + b", [128, 512, 1023], "x + b", {"b": [512, 1]}),
 ]
 
 

@@ -164,6 +164,14 @@ std::string RowPlan::getRowLoop(const DimExpr &length) const {
   if (hasEdges(length))
     return "for (int64_t k = tid; k < (vec ? vecEdges : " + length.str() +
            "); k += kThreads) {";
+  // A static team's few steps over a static row: unrolled, each predicated.
+  std::optional<int64_t> size = length.getConstant();
+  if (staticTeam && size &&
+      llvm::divideCeil(*size, staticTeam) <= kMaxUnrolledRowSteps)
+    return "#pragma unroll\nfor (int k = 0; k < " +
+           std::to_string(llvm::divideCeil(*size, staticTeam)) +
+           "; ++k) if (const int j = tid + k * kThreads; j < " + length.str() +
+           ") {";
   return "for (int64_t j = tid; j < " + length.str() + "; j += kThreads) {";
 }
 

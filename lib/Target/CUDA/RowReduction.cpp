@@ -97,6 +97,7 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   // Rows in registers use no shared memory.
   if (plan->cached.empty() || plan->registerRows)
     cachedCondition = "false";
+  plan->staticTeam = staticTeam;
 
   RowWriter bodyWriter(context, kernel, *plan, cachedCondition);
   FailureOr<std::string> body = bodyWriter.write();

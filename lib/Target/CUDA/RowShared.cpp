@@ -128,8 +128,10 @@ void RowWriter::writeCacheFill() {
       writer.closeScope(
           vector ? "#pragma unroll 4\nfor (int64_t q = tid; q < " +
                        plan.getCachedFloats(perRow) + " / 4; q += kThreads) {"
-                 : "for (int64_t j = tid; j < " + plan.getFilledFloats(perRow) +
-                       "; j += kThreads) {");
+          : plan.isSliced(perRow)
+              ? "for (int64_t j = tid; j < " + plan.getFilledFloats(perRow) +
+                    "; j += kThreads) {"
+              : plan.getRowLoop(perRow));
     }
   };
   if (plan.vectorCache && cachedCondition == "true") {

@@ -16,8 +16,10 @@
 // CHECK-NEXT: const float4 [[A:a[0-9]+]] = dev::loadFloat4(x + [[ROW]] + 4 * j);
 // CHECK-NEXT: const float4 [[B:b[0-9]+]] = dev::loadFloat4(v + 4 * j);
 // CHECK-NEXT: [[ACC0:acc[0-9]+]] = [[ACC0]] + [[A]].x * [[B]].x + [[A]].y * [[B]].y + [[A]].z * [[B]].z + [[A]].w * [[B]].w;
+// Else 12 steps of a block of 256 threads over the row, unrolled.
 // CHECK: if (!vec) {
-// CHECK-NEXT: for (int64_t j = tid; j < 3000; j += kThreads) {
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 12; ++k) if (const int j = tid + k * kThreads; j < 3000) {
 // CHECK: const float [[X:v[0-9]+]] = x[{{i[0-9]+}}];
 // CHECK: const float [[V:v[0-9]+]] = v[j];
 // CHECK: const float [[P:v[0-9]+]] = [[X]] * [[V]];

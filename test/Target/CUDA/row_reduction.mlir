@@ -233,7 +233,7 @@ module @group_norm_nchw attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: [[ACC]] = dev::argPush(dev::ArgMaxOp(), [[ACC]], [[V]][l], 4 * (tid + k * kThreads) + l);
 // CHECK-NOT: if (!vec) {
 // CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
-// CHECK: for (int64_t j = tid; j < 1; j += kThreads) {
+// CHECK: for (int k = 0; k < 1; ++k) if (const int j = tid + k * kThreads; j < 1) {
 // CHECK: idx[{{i[0-9]+}}] = [[RED]].index;
 // CHECK: sinter_status argmax_forward(
 // CHECK-NEXT: argmax *model, int64_t B, const float *x, int64_t *idx,
