@@ -307,105 +307,6 @@ static int64_t getRegisterFloats(int64_t length, int64_t team,
   return operands * 4 * llvm::divideCeil(length / 4, team);
 }
 
-/// Whether `argument` holds more than one element per row of a row kernel:
-/// a full-size operand rather than a per-row or per-column value.
-static bool hasWholeRows(Value argument, ArrayRef<int64_t> resultShape) {
-  ArrayRef<int64_t> shape = getShape(argument);
-  if (!cast<ShapedType>(argument.getType()).getElementType().isF32())
-    return false;
-  std::optional<int64_t> count = getStaticCount(shape);
-  std::optional<int64_t> rows = getStaticCount(resultShape);
-  if (count && rows)
-    return *count > *rows;
-  return shape.size() >= resultShape.size() && shape != resultShape &&
-         !shape.empty() && shape.back() != 1;
-}
-
-/// The longest rows that are staged as the block's tile (the plan's
-/// tile_rows) where they are not float4 groups; longer rows take float4
-/// groups between scalar edges, or are cached a row at a time. Over rows
-/// of 197, softmax ran as fast cached a row at a time by a warp as in tiles
-/// of 16 lanes a row (0.83x torch.compile, the H100).
-static constexpr int64_t kMaxTileRowLength = 128;
-/// The elements of a tile, at least, where the block's threads allow:
-/// fewer leave too little in flight.
-static constexpr int64_t kMinTileFloats = 1024;
-/// The elements of a tiled row that each lane of its team walks, at most.
-static constexpr int64_t kMaxTileLaneElements = 16;
-/// The shared memory of a block's tiles, at most: a few blocks an SM keep
-/// enough copies in flight.
-static constexpr int64_t kMaxTileBytes = 48 * 1024;
-
-/// The team of rows of `length` staged as the block's tile: the fewest lanes
-/// (a power of two) that walk at most 16 elements each. On the H100,
-/// log_softmax over rows of 10 ran at 1.09x torch.compile with a thread a
-/// row (0.70x with 4 lanes), logsumexp at 1.69x (0.77x); softmax over rows
-/// of 49 at 1.10x with 4 lanes (0.73x with 1, 0.99x with 8, 0.66x with 16),
-/// over rows of 77 at 1.01x with 8 (0.89x with 4, 0.81x with 16).
-static int64_t getTileTeamSize(int64_t length) {
-  return static_cast<int64_t>(
-      llvm::PowerOf2Ceil(llvm::divideCeil(length, kMaxTileLaneElements)));
-}
-
-/// The rows of a block of teams of `team` with tiles of `tiles` operands
-/// and outputs of rows of `length`: 256 threads and at most 128 rows, or
-/// 256 rows of a thread each where 128 would hold fewer than
-/// kMinTileFloats elements, fewer (a multiple of 4, at least 4) where the
-/// tiles would exceed kMaxTileBytes. On the H100, a thread a row of 10 ran
-/// logsumexp at 1.69x torch.compile with 128 rows a block, 1.58x with 256;
-/// a sum over rows of 5 at 0.80x with 128, 0.92x with 256, 0.86x with 512;
-/// a max over rows of 7 at 0.98x with 128 or 256.
-static int64_t getTileRowsPerBlock(int64_t team, int64_t length,
-                                   int64_t tiles) {
-  int64_t rows = std::min<int64_t>(128, 256 / team);
-  if (rows * length < kMinTileFloats)
-    rows = 256 / team;
-  while (rows > 4 && rows * length * tiles * 4 > kMaxTileBytes)
-    rows /= 2;
-  return rows;
-}
-
-/// Whether `value` has `perRow` elements for each result of `resultShape`:
-/// the results' static dims times perRow, and as many symbolic dims (which
-/// the values of a kernel share, as getStaticRowLength assumes).
-static bool hasElementsPerRow(Value value, ArrayRef<int64_t> resultShape,
-                              int64_t perRow) {
-  auto [rowProduct, rowDynamic] = getStaticProductAndDynamicCount(resultShape);
-  auto [product, dynamic] = getStaticProductAndDynamicCount(getShape(value));
-  return dynamic == rowDynamic && product == rowProduct * perRow;
-}
-
-/// Whether a row kernel stages its rows of `length` as the block's tile:
-/// short rows that are not float4 groups, of 5 or more elements (a thread
-/// a row of 3 read it directly at 0.91x torch.compile, in tiles at 0.89x,
-/// on the H100), every reduction over whole rows (no matvec, whose operands
-/// are not rows of the output's shape), every input and output of whole
-/// rows of that length or one element a row, at least one input.
-static bool canTileRows(KernelOp kernel, int64_t length,
-                        ArrayRef<int64_t> resultShape) {
-  Block &body = kernel.getBody().front();
-  auto isRowOf = [&](Value value) {
-    return hasElementsPerRow(value, resultShape, length);
-  };
-  bool inputs = false;
-  for (BlockArgument argument : body.getArguments()) {
-    bool whole = hasWholeRows(argument, resultShape);
-    if (whole && !isRowOf(argument))
-      return false;
-    inputs |= whole;
-  }
-  return inputs && length > 4 && length % 4 != 0 &&
-         length <= kMaxTileRowLength &&
-         kernel.getKind() == KernelKind::row_reduction &&
-         llvm::all_of(getReductions(body),
-                      [&](Operation *reduction) {
-                        return getGroupSize(reduction) == length;
-                      }) &&
-         llvm::all_of(body.getTerminator()->getOperands(), [&](Value output) {
-           return hasElementsPerRow(output, resultShape, 1) || isRowOf(output);
-         });
-}
-
 /// The times a row kernel without cached rows reads its inputs from HBM
 /// with the single-pass statistics of rows of `length` (Welford, online
 /// softmax): the most passes over any input.
@@ -504,20 +405,14 @@ static KernelPlanAttr planRows(KernelOp kernel) {
     }
   }
   // Short rows that are not float4 groups are staged as the block's tiles.
-  bool tileRows =
-      length && !registers && canTileRows(kernel, *length, resultShape);
-  if (tileRows) {
-    cached.clear();
-    for (BlockArgument argument : body.getArguments())
-      if (hasWholeRows(argument, resultShape))
-        cached.push_back(argument.getArgNumber());
-    int64_t rowOutputs =
-        llvm::count_if(body.getTerminator()->getOperands(), [&](Value output) {
-          return hasElementsPerRow(output, resultShape, *length);
-        });
-    block = getTileTeamSize(*length);
-    rowsPerBlock = getTileRowsPerBlock(
-        block, *length, static_cast<int64_t>(cached.size()) + rowOutputs);
+  std::optional<RowTiles> tiles;
+  if (length && !registers)
+    tiles = getRowTiles(kernel, *length, resultShape);
+  bool tileRows = tiles.has_value();
+  if (tiles) {
+    cached = tiles->cached;
+    block = tiles->team;
+    rowsPerBlock = tiles->rowsPerBlock;
     strategy = block < 32 ? KernelStrategy::subwarp_per_row
                           : KernelStrategy::warp_per_row;
   }

@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The decisions of sinter-plan-kernels for rows too long for one block's
-// shared memory: the blocks of a thread block cluster that share a row,
-// each caching a slice (the plan's cluster), or the slices a row is
-// streamed through L2 in (the plan's row_slices).
+// The decisions of sinter-plan-kernels for rows in shared memory beyond a
+// row a team: short rows staged as the block's tiles (the plan's
+// tile_rows), and rows too long for one block's shared memory: the blocks
+// of a thread block cluster that share a row, each caching a slice (the
+// plan's cluster), or the slices a row is streamed through L2 in (the
+// plan's row_slices).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,117 @@
 
 using namespace mlir;
 using namespace mlir::sinter;
+
+/// The longest rows that are staged as the block's tile (the plan's
+/// tile_rows) where they are not float4 groups; longer rows take float4
+/// groups between scalar edges, or are cached a row at a time. Over rows
+/// of 197, softmax ran as fast cached a row at a time by a warp as in tiles
+/// of 16 lanes a row (0.83x torch.compile, the H100).
+static constexpr int64_t kMaxTileRowLength = 128;
+/// The elements of a tile, at least, where the block's threads allow:
+/// fewer leave too little in flight.
+static constexpr int64_t kMinTileFloats = 1024;
+/// The elements of a tiled row that each lane of its team walks, at most.
+static constexpr int64_t kMaxTileLaneElements = 16;
+/// The shared memory of a block's tiles, at most: a few blocks an SM keep
+/// enough copies in flight.
+static constexpr int64_t kMaxTileBytes = 48 * 1024;
+
+/// The team of rows of `length` staged as the block's tile: the fewest lanes
+/// (a power of two) that walk at most 16 elements each. On the H100,
+/// log_softmax over rows of 10 ran at 1.09x torch.compile with a thread a
+/// row (0.70x with 4 lanes), logsumexp at 1.69x (0.77x); softmax over rows
+/// of 49 at 1.10x with 4 lanes (0.73x with 1, 0.99x with 8, 0.66x with 16),
+/// over rows of 77 at 1.01x with 8 (0.89x with 4, 0.81x with 16).
+static int64_t getTileTeamSize(int64_t length) {
+  return static_cast<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(length, kMaxTileLaneElements)));
+}
+
+/// The rows of a block of teams of `team` with tiles of `tiles` operands
+/// and outputs of rows of `length`: 256 threads and at most 128 rows, or
+/// 256 rows of a thread each where 128 would hold fewer than
+/// kMinTileFloats elements, fewer (a multiple of 4, at least 4) where the
+/// tiles would exceed kMaxTileBytes. On the H100, a thread a row of 10 ran
+/// logsumexp at 1.69x torch.compile with 128 rows a block, 1.58x with 256;
+/// a sum over rows of 5 at 0.80x with 128, 0.92x with 256, 0.86x with 512;
+/// a max over rows of 7 at 0.98x with 128 or 256.
+static int64_t getTileRowsPerBlock(int64_t team, int64_t length,
+                                   int64_t tiles) {
+  int64_t rows = std::min<int64_t>(128, 256 / team);
+  if (rows * length < kMinTileFloats)
+    rows = 256 / team;
+  while (rows > 4 && rows * length * tiles * 4 > kMaxTileBytes)
+    rows /= 2;
+  return rows;
+}
+
+/// Whether `value` has `perRow` elements for each result of `resultShape`:
+/// the results' static dims times perRow, and as many symbolic dims (which
+/// the values of a kernel share, as getStaticRowLength assumes).
+static bool hasElementsPerRow(Value value, ArrayRef<int64_t> resultShape,
+                              int64_t perRow) {
+  auto [rowProduct, rowDynamic] = getStaticProductAndDynamicCount(resultShape);
+  auto [product, dynamic] = getStaticProductAndDynamicCount(getShape(value));
+  return dynamic == rowDynamic && product == rowProduct * perRow;
+}
+
+/// Whether a row kernel stages its rows of `length` as the block's tile:
+/// short rows that are not float4 groups, of 5 or more elements (a thread
+/// a row of 3 read it directly at 0.91x torch.compile, in tiles at 0.89x,
+/// on the H100), every reduction over whole rows (no matvec, whose operands
+/// are not rows of the output's shape), every input and output of whole
+/// rows of that length or one element a row, at least one input, no shape
+/// op but a reshape.
+static bool canTileRows(KernelOp kernel, int64_t length,
+                        ArrayRef<int64_t> resultShape) {
+  Block &body = kernel.getBody().front();
+  // A tile holds rows in row-major order, which only a reshape keeps.
+  if (llvm::any_of(body.without_terminator(), [](Operation &op) {
+        return isShapeOp(&op) && !isa<ReshapeOp>(op);
+      }))
+    return false;
+  auto isRowOf = [&](Value value) {
+    return hasElementsPerRow(value, resultShape, length);
+  };
+  bool inputs = false;
+  for (BlockArgument argument : body.getArguments()) {
+    bool whole = hasWholeRows(argument, resultShape);
+    if (whole && !isRowOf(argument))
+      return false;
+    inputs |= whole;
+  }
+  return inputs && length > 4 && length % 4 != 0 &&
+         length <= kMaxTileRowLength &&
+         kernel.getKind() == KernelKind::row_reduction &&
+         llvm::all_of(getReductions(body),
+                      [&](Operation *reduction) {
+                        return getGroupSize(reduction) == length;
+                      }) &&
+         llvm::all_of(body.getTerminator()->getOperands(), [&](Value output) {
+           return hasElementsPerRow(output, resultShape, 1) || isRowOf(output);
+         });
+}
+
+std::optional<RowTiles> sinter::getRowTiles(KernelOp kernel, int64_t length,
+                                            ArrayRef<int64_t> resultShape) {
+  if (!canTileRows(kernel, length, resultShape))
+    return std::nullopt;
+  Block &body = kernel.getBody().front();
+  RowTiles tiles;
+  for (BlockArgument argument : body.getArguments())
+    if (hasWholeRows(argument, resultShape))
+      tiles.cached.push_back(argument.getArgNumber());
+  int64_t rowOutputs =
+      llvm::count_if(body.getTerminator()->getOperands(), [&](Value output) {
+        return hasElementsPerRow(output, resultShape, length);
+      });
+  tiles.team = getTileTeamSize(length);
+  tiles.rowsPerBlock = getTileRowsPerBlock(
+      tiles.team, length,
+      static_cast<int64_t>(tiles.cached.size()) + rowOutputs);
+  return tiles;
+}
 
 /// The largest cluster (portable).
 static constexpr int64_t kMaxCluster = 8;

@@ -112,6 +112,34 @@ int64_t getStreamSlices(KernelOp kernel, int64_t length, int64_t floats,
 /// waits on running blocks (rt_stream.cuh).
 int64_t getStreamLag(int64_t slices, int64_t floats);
 
+/// Whether `argument` holds more than one element per row of a row kernel:
+/// a full-size operand rather than a per-row or per-column value.
+inline bool hasWholeRows(Value argument, ArrayRef<int64_t> resultShape) {
+  ArrayRef<int64_t> shape = getShape(argument);
+  if (!cast<ShapedType>(argument.getType()).getElementType().isF32())
+    return false;
+  std::optional<int64_t> count = getStaticCount(shape);
+  std::optional<int64_t> rows = getStaticCount(resultShape);
+  if (count && rows)
+    return *count > *rows;
+  return shape.size() >= resultShape.size() && shape != resultShape &&
+         !shape.empty() && shape.back() != 1;
+}
+
+/// How a row kernel stages its short rows as the block's tiles (the plan's
+/// tile_rows): the lanes a row, the rows a block, and the operands tiled.
+struct RowTiles {
+  int64_t team = 0;
+  int64_t rowsPerBlock = 0;
+  SmallVector<int64_t> cached;
+};
+
+/// The tiles of a row kernel whose rows of `length` (the results of
+/// `resultShape`) are short and not float4 groups, where it can stage them
+/// (PlanSharedRows.cpp); std::nullopt otherwise.
+std::optional<RowTiles> getRowTiles(KernelOp kernel, int64_t length,
+                                    ArrayRef<int64_t> resultShape);
+
 /// The blocks a multiprocessor holds at most of a streamed row kernel's
 /// persistent grid (the plan's stream_blocks): with blocks of 256 threads,
 /// rms_norm over rows of 1048576 ran at 0.79-0.80 of the copy bandwidth
