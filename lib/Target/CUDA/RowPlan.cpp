@@ -406,8 +406,12 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
     std::optional<DimExpr> length;
     if (plan.staticRowLength)
       length = DimExpr::constant(*plan.staticRowLength);
+    // A tile holds rows in row-major order, which only a reshape keeps.
+    bool movesElements = llvm::any_of(*kernel.body, [](Operation &op) {
+      return isShapeOp(&op) && !isa<ReshapeOp>(op);
+    });
     bool tiled =
-        length && !plan.cached.empty() && !plan.vectorDot &&
+        length && !movesElements && !plan.cached.empty() && !plan.vectorDot &&
         !plan.registerRows && plan.getRowSlices() == 1 &&
         llvm::all_of(
             plan.cached,
@@ -426,7 +430,8 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
       return emitError(kernel.body->getParentOp()->getLoc(),
                        "CUDA emitter: tiled rows are of a static length, "
                        "every cached input and output of whole rows or one "
-                       "element a row, every reduction over whole rows");
+                       "element a row, every reduction over whole rows, no "
+                       "shape op but a reshape");
     for (auto &[buffer, perRow] : plan.cached)
       plan.vectorBuffers.push_back(buffer->name);
     for (const Buffer *output : plan.tiledOutputs)

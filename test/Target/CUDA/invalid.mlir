@@ -10,6 +10,7 @@
 // RUN: not sinterc %s -emit=cuda --model=cluster_float4 2>&1 | FileCheck %s --check-prefix=CLUSTER4
 // RUN: not sinterc %s -emit=cuda --model=cluster_float4_short 2>&1 | FileCheck %s --check-prefix=CLUSTER4-SHORT
 // RUN: not sinterc %s -emit=cuda --model=streamed_two_levels 2>&1 | FileCheck %s --check-prefix=STREAMED
+// RUN: not sinterc %s -emit=cuda --model=tiles_transposed 2>&1 | FileCheck %s --check-prefix=TILES
 // RUN: rm -rf %t && not sinterc %s -emit=cuda --model=computed_operand -o %t
 // RUN: not ls %t/computed_operand.cu
 
@@ -52,6 +53,23 @@ module {
         sinter.yield %s : tensor<?x1xf32>
       }
       return %0 : tensor<?x1xf32>
+    }
+  }
+
+  // A hand-written tile_rows plan over a kernel that transposes within its
+  // rows: a tile holds rows in row-major order, so the emitter refuses it.
+  module @tiles_transposed {
+    func.func @forward(%x: tensor<64x5x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", "", ""]})
+        -> (tensor<64x5x5xf32> {sinter.name = "y", sinter.dim_names = ["", "", ""]}) {
+      // TILES: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: tiled rows are of a static length, every cached input and output of whole rows or one element a row, every reduction over whole rows, no shape op but a reshape
+      %0 = sinter.kernel row_reduction(%x) {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 2, rows_per_block = 128, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>} : (tensor<64x5x5xf32>) -> tensor<64x5x5xf32> {
+      ^bb0(%a: tensor<64x5x5xf32>):
+        %t = sinter.transpose %a perm [0, 2, 1] : tensor<64x5x5xf32>
+        %m = sinter.max %t dims [1, 2] keepdim : tensor<64x5x5xf32>
+        %d = sinter.sub %t, %m : tensor<64x5x5xf32>, tensor<64x1x1xf32>
+        sinter.yield %d : tensor<64x5x5xf32>
+      }
+      return %0 : tensor<64x5x5xf32>
     }
   }
 
