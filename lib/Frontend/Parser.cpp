@@ -128,6 +128,16 @@ static std::string getModelName(ModuleOp module) {
   return module.getSymName().value_or("model").str();
 }
 
+/// Returns where a diagnostic about the whole file points: the top module,
+/// or where the parser wrapped the file's ops in one (it gives that module
+/// line 0), the first of them.
+static Location getFileLoc(ModuleOp top) {
+  auto loc = dyn_cast<FileLineColLoc>(top.getLoc());
+  if (loc && loc.getLine() == 0 && !top.getBody()->empty())
+    return top.getBody()->front().getLoc();
+  return top.getLoc();
+}
+
 /// Parses a .mlir file and verifies it.
 static OwningOpRef<ModuleOp> parseMLIR(llvm::SourceMgr &sourceMgr,
                                        MLIRContext *context) {
@@ -137,8 +147,9 @@ static OwningOpRef<ModuleOp> parseMLIR(llvm::SourceMgr &sourceMgr,
   if (!top)
     return nullptr;
   if (getModelModules(*top).empty()) {
-    top->emitError("no model in the file: expected a module with "
-                   "func.func @forward, or modules that hold one each");
+    emitError(getFileLoc(*top),
+              "no model in the file: expected a module with "
+              "func.func @forward, or modules that hold one each");
     return nullptr;
   }
   return top;

@@ -358,6 +358,13 @@ static int emitCUDA(ModuleOp module, const CompileOptions &options) {
   return ExitSuccess;
 }
 
+/// Returns whether the command line named the registered option `name`.
+static bool isOptionGiven(StringRef name) {
+  auto &options = cl::getRegisteredOptions();
+  auto it = options.find(name);
+  return it != options.end() && it->second->getNumOccurrences() > 0;
+}
+
 /// Compile mode: sinterc [options] <file.sinter|file.mlir>.
 static int compileMain(int argc, char **argv) {
   CompileOptions options;
@@ -413,6 +420,10 @@ static int compileMain(int argc, char **argv) {
   DialectRegistry registry;
   registry.insert<sinter::SinterDialect, func::FuncDialect>();
   MLIRContext context(registry);
+  // An error quotes the user's line (file:line:col); MLIR's dump of the
+  // failing op is for compiler developers, who ask for it by its flag.
+  if (!isOptionGiven("mlir-print-op-on-diagnostic"))
+    context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnosticHandler(sourceMgr, &context);
