@@ -349,12 +349,56 @@ HELD_OUT = [
     ("scale_bias_2560x512x7x7", "x * w + b", [2560, 512, 7, 7], "x * w + b",
      {"w": [512, 1, 1], "b": [512, 1, 1]}),
     ("bias_1d_128x512x1023", "x + b", [128, 512, 1023], "x + b", {"b": [512, 1]}),
+    # A fifth set (2026-11-27, run before this session's changes), layers as
+    # models fuse them: residual adds into layer and RMS norms (BERT-large,
+    # Llama), Whisper's masked attention over 1500 frames, a bias into GELU,
+    # SwiGLU's gate, Stable Diffusion's group norm into SiLU, MobileNet's
+    # batch norm into ReLU, instance norm over odd maps, an ImageNet argmax,
+    # Cityscapes' 19 classes, an ensemble's mean over 3, a logsumexp over a
+    # middle dim of 50, variance over rows of 24, pairs, L1 norms of rows,
+    # ViT-H's hidden size, Llama-3's vocabulary, an odd 1-D sum, a max over
+    # 33 frames and centering the columns. A shape dict names several inputs.
+    ("add_layer_norm_65536x1024", "layer_norm(x + r, [1024], weight=w, bias=b)",
+     {"x": [65536, 1024], "r": [65536, 1024]}, "F.layer_norm(x + r, (1024,), w, b)",
+     {"w": [1024], "b": [1024]}),
+    ("add_rms_norm_16384x4096", "rms_norm(x + r, [4096], weight=w)",
+     {"x": [16384, 4096], "r": [16384, 4096]}, "F.rms_norm(x + r, (4096,), w)", {"w": [4096]}),
+    ("softmax_mask_44739x1500", "softmax(x * 0.125 + m, dim=1)", [44739, 1500],
+     "torch.softmax(x * 0.125 + m, dim=1)", {"m": [1500]}),
+    ("bias_gelu_21845x3072", "gelu(x + b)", [21845, 3072], "F.gelu(x + b)", {"b": [3072]}),
+    ("swiglu_16384x4096", "silu(x) * y", {"x": [16384, 4096], "y": [16384, 4096]},
+     "F.silu(x) * y", {}),
+    ("group_norm_silu_16x640x80x80_g32", "silu(group_norm(x, 32, weight=w, bias=b))",
+     [16, 640, 80, 80], "F.silu(F.group_norm(x, 32, w, b))", {"w": [640], "b": [640]}),
+    ("batch_norm_relu_96x24x150x150", "relu(batch_norm(x, weight=w, bias=b, training=true))",
+     [96, 24, 150, 150], "torch.relu(F.batch_norm(x, None, None, w, b, training=True))",
+     {"w": [24], "b": [24]}),
+    ("instance_norm_64x64x127x127", "instance_norm(x, weight=w, bias=b)", [64, 64, 127, 127],
+     "F.instance_norm(x, weight=w, bias=b)", {"w": [64], "b": [64]}),
+    ("argmax_last_67108x1000", "argmax(x, dim=1)", [67108, 1000], "x.argmax(dim=1)", {}),
+    ("softmax_classes_16x19x256x862", "softmax(x, dim=1)", [16, 19, 256, 862],
+     "torch.softmax(x, dim=1)", {}),
+    ("mean_first_3x22369621", "mean(x, dim=0)", [3, 22369621], "x.mean(dim=0)", {}),
+    ("logsumexp_mid_128x50x10485", "logsumexp(x, dim=1)", [128, 50, 10485],
+     "torch.logsumexp(x, dim=1)", {}),
+    ("var_last_2796202x24", "var(x, dim=1)", [2796202, 24], "x.var(dim=1)", {}),
+    ("softmax_33554432x2", "softmax(x, dim=1)", [33554432, 2], "torch.softmax(x, dim=1)", {}),
+    ("l1_rows_223696x300", "sum(abs(x), dim=1)", [223696, 300], "x.abs().sum(dim=1)", {}),
+    ("layer_norm_52428x1280", "layer_norm(x, [1280], weight=w, bias=b)", [52428, 1280],
+     "F.layer_norm(x, (1280,), w, b)", {"w": [1280], "b": [1280]}),
+    ("log_softmax_523x128256", "log_softmax(x, dim=1)", [523, 128256],
+     "torch.log_softmax(x, dim=1)", {}),
+    ("sum_all_67108859", "sum(x, dim=0)", [67108859], "x.sum(dim=0)", {}),
+    ("max_frames_256x33x7943", "amax(x, dim=1)", [256, 33, 7943], "x.amax(dim=1)", {}),
+    ("center_cols_262144x256", "x - mean(x, dim=0, keepdim=true)", [262144, 256],
+     "x - x.mean(dim=0, keepdim=True)", {}),
 ]
 
 
 def held_out_cases():
     """The held-out family: HELD_OUT's shapes."""
-    return [case("held_out", name, [f"return {body}"], {"x": shape}, expr, params)
+    return [case("held_out", name, [f"return {body}"],
+                 shape if isinstance(shape, dict) else {"x": shape}, expr, params)
             for name, body, shape, expr, params in HELD_OUT]
 
 

@@ -36,12 +36,12 @@ func.func @elementwise_odd_rows(%x: tensor<?x7xf32>, %b: tensor<7xf32>) -> tenso
 
 // -----
 
-// Softmax over rows of 32: eight lanes per row (a float4 group each), 32
+// Softmax over rows of 32: four lanes per row (two float4 groups each), 64
 // rows per block of 256 threads, the row held in registers, so HBM is read
 // once.
 // CHECK-LABEL: func.func @subwarp_per_row
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK-SAME: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 4, rows_per_block = 64, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
 func.func @subwarp_per_row(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<?x32xf32>
   %d = sinter.sub %x, %m : tensor<?x32xf32>, tensor<?x1xf32>
@@ -53,13 +53,35 @@ func.func @subwarp_per_row(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
 
 // -----
 
-// Rows of 20: five float4 groups, so eight lanes (a power of two), three of
-// them idle.
+// Rows of 36: nine float4 groups over two lanes (five and four), the
+// fewest idle group slots (four lanes would leave three, eight seven).
 // CHECK-LABEL: func.func @subwarp_partial
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
-func.func @subwarp_partial(%x: tensor<?x20xf32>) -> tensor<?xi64> {
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 2, rows_per_block = 128, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @subwarp_partial(%x: tensor<?x36xf32>) -> tensor<?x1xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x36xf32>
+  return %m : tensor<?x1xf32>
+}
+
+// -----
+
+// Argmax over rows of 20: five float4 groups, and an argmax's lanes take at
+// least four each, so one lane a row.
+// CHECK-LABEL: func.func @subwarp_argmax
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @subwarp_argmax(%x: tensor<?x20xf32>) -> tensor<?xi64> {
   %i = sinter.argmax %x dims [1] : tensor<?x20xf32>
   return %i : tensor<?xi64>
+}
+
+// -----
+
+// Rows of 64 (16 float4 groups): eight lanes of two groups each.
+// CHECK-LABEL: func.func @subwarp_two_a_lane
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @subwarp_two_a_lane(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x64xf32>
+  %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<?x1xf32>
+  return %d : tensor<?x64xf32>
 }
 
 // -----
@@ -227,14 +249,28 @@ func.func @block_per_row(%x: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
 
 // -----
 
-// Two inputs over rows of 8192 would take 64 floats of registers per
-// thread: both cached in shared memory instead, as float4 groups.
-// CHECK-LABEL: func.func @block_shared
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none>
-func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tensor<?x8192xf32> {
-  %p = sinter.mul %x, %y : tensor<?x8192xf32>, tensor<?x8192xf32>
+// Two inputs over rows of 8192 (a residual add into a norm) take 32 floats
+// of registers each, 64 per thread: held in registers.
+// CHECK-LABEL: func.func @block_two_held
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @block_two_held(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>) -> tensor<?x8192xf32> {
+  %p = sinter.add %x, %y : tensor<?x8192xf32>, tensor<?x8192xf32>
   %m = sinter.mean %p dims [1] keepdim : tensor<?x8192xf32>
   %d = sinter.sub %p, %m : tensor<?x8192xf32>, tensor<?x1xf32>
+  return %d : tensor<?x8192xf32>
+}
+
+// -----
+
+// Three inputs over rows of 8192 would take 96 floats of registers per
+// thread: all cached in shared memory instead, as float4 groups.
+// CHECK-LABEL: func.func @block_shared
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1, 2], passes = 1, launches = 1, epilogue = none>
+func.func @block_shared(%x: tensor<?x8192xf32>, %y: tensor<?x8192xf32>, %z: tensor<?x8192xf32>) -> tensor<?x8192xf32> {
+  %p = sinter.mul %x, %y : tensor<?x8192xf32>, tensor<?x8192xf32>
+  %q = sinter.add %p, %z : tensor<?x8192xf32>, tensor<?x8192xf32>
+  %m = sinter.mean %q dims [1] keepdim : tensor<?x8192xf32>
+  %d = sinter.sub %q, %m : tensor<?x8192xf32>, tensor<?x1xf32>
   return %d : tensor<?x8192xf32>
 }
 

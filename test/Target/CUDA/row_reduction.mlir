@@ -61,17 +61,17 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // -----
 
 // CHECK-LABEL: // ===== short_rows.h =====
-// layer_norm over rows of 64: 16 lanes per row (a float4 group each), 16
+// layer_norm over rows of 64: 8 lanes per row (two float4 groups each), 32
 // rows per block, the row loaded into registers once (float4 when aligned,
 // scalars otherwise) and read from there by two reductions of different
 // levels (mean, then the variance of x - mean) and the output loop, which
 // reads gamma and beta as float4 groups too; no scalar loop over the row.
 // CHECK: //   short_rows_k0_row_reduction: mean, sub, mul, mean, add, rsqrt, mul, mul, add
-// CHECK-NEXT: //       16 lanes per row, rows held in registers, float4 when aligned
-// CHECK: float [[ROW:x_rv[0-9]+]][4];
+// CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
+// CHECK: float [[ROW:x_rv[0-9]+]][8];
 // CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 64;
 // CHECK-NEXT: #pragma unroll
-// CHECK-NEXT: for (int k = 0; k < 1; ++k) {
+// CHECK-NEXT: for (int k = 0; k < 2; ++k) {
 // CHECK-NEXT: const float4 [[F:x_fv[0-9]+]] = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK-NEXT: [[ROW]][4 * k] = [[F]].x;
 // CHECK: float [[ACC:acc[0-9]+]][4] = {dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity(), dev::SumOp::identity()};
@@ -92,7 +92,7 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: rsqrtf
 // CHECK: dev::storeFour(y + [[BASE]] + 4 * (tid + k * kThreads), make_float4(y_out[0], y_out[1], y_out[2], y_out[3]), vec);
 // CHECK-NOT: j < 64
-// CHECK: return launch_short_rows_k0_row_reduction_rows<16>(
+// CHECK: return launch_short_rows_k0_row_reduction_rows<8>(
 // CHECK-NEXT: ctx, stream, x, gamma, beta, y, B, vec);
 module @short_rows attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
@@ -163,10 +163,10 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // of x) and the weight and bias by channel, (group / 16) % 8, once per
 // float4 group (its lanes share a channel: a row of W holds whole groups).
 // CHECK: //   group_norm_nchw_k0_row_reduction: reshape, mean, sub, mul, mean, add, rsqrt, mul, reshape, reshape, mul, reshape, add
-// CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
+// CHECK-NEXT: //       4 lanes per row, rows held in registers, float4 when aligned
 // CHECK-LABEL: group_norm_nchw_k0_row_reduction(
 // CHECK: r < (B * 4);
-// CHECK: float [[ROW:x_rv[0-9]+]][4];
+// CHECK: float [[ROW:x_rv[0-9]+]][8];
 // CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 32;
 // CHECK: const float4 {{x_fv[0-9]+}} = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK: float y_out[4];

@@ -12,8 +12,8 @@
 //     when every output has the full shape (where four consecutive
 //     elements may straddle a broadcast row, each lane reads the broadcast
 //     values at its own coordinates);
-//   - a row kernel gives each row to a group of lanes (a lane per float4
-//     group of rows up to 64, several rows per warp), a warp (rows up to
+//   - a row kernel gives each row to a group of lanes (1 to 16 lanes of a
+//     few float4 groups each, several rows per warp), a warp (rows up to
 //     1024, several rows per block) or a block (256 threads up to 8192, 1024
 //     beyond), or lets the launch choose when the row length is symbolic; it
 //     holds in registers the inputs that more than one pass over the row
@@ -73,9 +73,14 @@ static constexpr int64_t kMediumRowLimit = 8192;
 /// leaving room for the static storage of block reductions).
 static constexpr int64_t kMaxSharedBytes = 160 * 1024;
 /// The floats of its rows that one thread of a row kernel may hold in
-/// registers, over every operand it holds (more would spill, or cut the
-/// threads an SM runs).
-static constexpr int64_t kMaxRegisterFloats = 32;
+/// registers for one operand, and over every operand it holds (more would
+/// spill, or cut the threads an SM runs). Two operands of 32 floats a
+/// thread (a residual add into a norm) ran faster held than cached in
+/// shared memory: layer_norm(x + r) over rows of 768 at 0.86x torch.compile
+/// cached, 1.00x held, over rows of 8192 at 0.66x and 1.03x, softmax(x + r)
+/// over rows of 1024 at 0.87x and 1.00x (the H200).
+static constexpr int64_t kMaxRegisterFloatsPerOperand = 32;
+static constexpr int64_t kMaxRegisterFloats = 64;
 /// The most lanes that share a short row (a row of more float4 groups takes
 /// a warp).
 static constexpr int64_t kMaxSubwarpLanes = 16;
@@ -258,19 +263,40 @@ static bool canWalkRowsWithEdges(KernelOp kernel, int64_t length) {
                       });
 }
 
-/// The team of rows of `length` held in registers: a lane per float4 group
-/// (a power of two, up to kMaxSubwarpLanes lanes); up to 64 groups, a
-/// power of two of lanes with at most 2 groups each, at most 4 each for 32
-/// groups or fewer where `argReductions` (argmax, argmin: whose teams
-/// shuffle two values a level); else as other rows. Over rows of 100 (25
-/// groups) on the H100, a warp left 7 lanes idle: softmax ran at 0.88 of
-/// copy with 32 lanes, 0.998 with 16 (0.91 with 8), layer_norm 0.92 and
-/// 0.99, argmax 0.54, 0.72 and 0.92 with 8; over rows of 256, 32 lanes
+/// The team of rows of `length` held in registers. Rows of at most 4 float4
+/// groups take a lane a group; up to 16 groups, the power of two of lanes
+/// with the fewest idle group slots (of those with 2 to 8 groups a lane, at
+/// least 4 where `argReductions`: argmax, argmin, whose teams shuffle two
+/// values a level), the most lanes among equals; up to 64 groups, a power
+/// of two of lanes with at most 2 groups each (4 each for 32 groups or
+/// fewer where `argReductions`); else as other rows. On the H200: variance
+/// over rows of 24 (6 groups) ran at 0.58 of copy with 8 lanes, 0.90 with
+/// 4, 0.97 with 2; layer_norm over rows of 32 at 0.85 with 8 lanes, 0.97
+/// with 4 (softmax 0.96 and 0.94); over rows of 64 at 0.84 with 16 lanes,
+/// 0.97 with 8; argmax over rows of 32 at 0.50 with 8 lanes, 0.88 with 2;
+/// softmax over rows of 8 and 16 was fastest with a lane a group. Over rows
+/// of 100 (25 groups) on the H100 a warp left 7 lanes idle: softmax ran at
+/// 0.88 of copy with 32 lanes, 0.998 with 16 (0.91 with 8), layer_norm 0.92
+/// and 0.99, argmax 0.54, 0.72 and 0.92 with 8; over rows of 256, 32 lanes
 /// were best for each (16 lanes: argmax 0.97 against 0.98).
 static int64_t getRegisterTeamSize(int64_t length, bool argReductions) {
   int64_t groups = length / 4;
-  if (groups <= kMaxSubwarpLanes)
+  if (groups <= 4)
     return static_cast<int64_t>(llvm::PowerOf2Ceil(groups));
+  if (groups <= kMaxSubwarpLanes) {
+    int64_t best = 0, bestSlots = 0;
+    for (int64_t lanes = 1; lanes <= kMaxSubwarpLanes; lanes *= 2) {
+      int64_t perLane = llvm::divideCeil(groups, lanes);
+      if (perLane < (argReductions ? 4 : 2) || perLane > 8)
+        continue;
+      if (!best || lanes * perLane <= bestSlots) {
+        best = lanes;
+        bestSlots = lanes * perLane;
+      }
+    }
+    if (best)
+      return best;
+  }
   if (groups > 2 * 32)
     return getTeamSize(length);
   int64_t perLane = argReductions && groups <= 32 ? 4 : 2;
@@ -344,6 +370,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
     return getRegisterTeamSize(rowLength, hasArgReductions(kernel));
   };
   bool registers = length && canHoldRowsInRegisters(kernel, *length) &&
+                   getRegisterFloats(*length, registerTeam(*length), 1) <=
+                       kMaxRegisterFloatsPerOperand &&
                    getRegisterFloats(*length, registerTeam(*length),
                                      std::max<int64_t>(1, cached.size())) <=
                        kMaxRegisterFloats;
