@@ -174,6 +174,43 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
   return plan;
 }
 
+/// The coordinates over `shape` of lane `l` (at `laneDepth`) of the float4
+/// group whose first element is `base`, at a linear index `i` that is a
+/// multiple of 4, where rows are not a multiple of 4 long: the lanes share
+/// the leading dims whose trailing dims hold a static multiple of 4
+/// elements (an aligned group lies in one run of them: a channel of
+/// [N, C, 150, 150], whose values broadcast per channel are then read and
+/// computed once a group), and take the trailing ones from their offset in
+/// that run.
+static Coords getLaneCoords(const Coords &base, ArrayRef<DimExpr> shape,
+                            unsigned laneDepth) {
+  Expr lane("i + l", laneDepth);
+  int64_t run = 1;
+  size_t shared = 0;
+  for (size_t d = shape.size(); d-- > 1;) {
+    std::optional<int64_t> size = shape[d].getConstant();
+    if (!size)
+      break;
+    run *= *size;
+    if (run % 4 == 0) {
+      shared = d;
+      break;
+    }
+  }
+  if (shared == 0)
+    return delinearize(lane, shape);
+  Coords trailing = delinearize(
+      addIndex(remIndex(*base.linear, sizeExpr(DimExpr::constant(run))),
+               Expr("l", laneDepth)),
+      shape.drop_front(shared));
+  Coords coords;
+  coords.indices.assign(base.indices.begin(), base.indices.begin() + shared);
+  coords.indices.append(trailing.indices.begin(), trailing.indices.end());
+  coords.linear = lane;
+  coords.linearShape.assign(shape.begin(), shape.end());
+  return coords;
+}
+
 namespace {
 /// Writes the body of one pointwise kernel.
 class PointwiseWriter {
@@ -292,7 +329,7 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
     lane = addLaneOffset(*vectorBase, Expr("l", laneDepth),
                          emitter.bindIndex(vectorBase->indices.back()));
   } else {
-    lane = delinearize(Expr("i + l", laneDepth), plan.shape);
+    lane = getLaneCoords(*vectorBase, plan.shape, laneDepth);
   }
   for (const Buffer *output : plan.outputs) {
     FailureOr<Expr> element = emitter.emit(output->value, lane);

@@ -150,7 +150,7 @@ module @transposed attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NEXT: };
 // CHECK: dense_k0_pointwise(
 // CHECK-NEXT: const float *__restrict__ x, float *__restrict__ out0, int64_t B, int vec) {
-// CHECK: const int64_t [[K:i[0-9]+]] = (i + l) % 4;
+// CHECK: const int64_t [[K:i[0-9]+]] = i % 4 + l;
 // CHECK-NEXT: = dense_const0[[[K]]];
 // CHECK: SINTER_RT_TRY(launch_dense_k0_pointwise(ctx, stream, x, out0, B));
 module @dense attributes {sinter.dims = {B = 8 : i64}} {
@@ -226,5 +226,31 @@ module @by_zero {
       sinter.yield %2 : tensor<8xf32>
     }
     return %0 : tensor<8xf32>
+  }
+}
+// -----
+
+// CHECK-LABEL: // ===== channel_scale.h =====
+// A per-channel scale over [B, 3, 6, 6]: rows of 6 are no float4 groups,
+// but a channel's 36 elements are, so the four lanes of an aligned group
+// share the channel: its index and weight are read once a group, outside
+// the lanes' loop, and each lane takes its own row and column.
+// CHECK-LABEL: channel_scale_k0_pointwise(
+// CHECK: const int64_t i = q * 4;
+// CHECK: const int64_t [[C:i[0-9]+]] = (i / 36) % 3;
+// CHECK-NEXT: const float [[W:v[0-9]+]] = w[[[C]]];
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int l = 0; l < 4; ++l) {
+// CHECK-NEXT: = x_v{{[0-9]+}}[l] * [[W]];
+module @channel_scale attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x3x6x6xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]},
+                     %w: tensor<3x1x1xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", "", ""]})
+      -> (tensor<?x3x6x6xf32> {sinter.name = "out0", sinter.dim_names = ["B", "", "", ""]}) {
+    %0 = sinter.kernel pointwise(%x, %w) : (tensor<?x3x6x6xf32>, tensor<3x1x1xf32>) -> tensor<?x3x6x6xf32> {
+    ^bb0(%a: tensor<?x3x6x6xf32>, %b: tensor<3x1x1xf32>):
+      %1 = sinter.mul %a, %b : tensor<?x3x6x6xf32>, tensor<3x1x1xf32>
+      sinter.yield %1 : tensor<?x3x6x6xf32>
+    }
+    return %0 : tensor<?x3x6x6xf32>
   }
 }
