@@ -36,12 +36,12 @@ func.func @elementwise_odd_rows(%x: tensor<?x7xf32>, %b: tensor<7xf32>) -> tenso
 
 // -----
 
-// Softmax over rows of 32: four lanes per row (two float4 groups each), 64
+// Softmax over rows of 32: eight lanes per row (a float4 group each), 32
 // rows per block of 256 threads, the row held in registers, so HBM is read
 // once.
 // CHECK-LABEL: func.func @subwarp_per_row
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 4, rows_per_block = 64, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK-SAME: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
 func.func @subwarp_per_row(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<?x32xf32>
   %d = sinter.sub %x, %m : tensor<?x32xf32>, tensor<?x1xf32>

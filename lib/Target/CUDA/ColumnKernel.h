@@ -36,11 +36,6 @@ struct ColumnReduction {
   /// block covers one column, else along the kept innermost dim, 4 columns
   /// per thread.
   bool runs = false;
-  /// Whether column runs go along a kept innermost dim that is not a
-  /// multiple of 4 long: a run may straddle two of its rows or end past the
-  /// last column, so each lane reads its own column with a scalar load,
-  /// where it is one.
-  bool unalignedRuns = false;
   /// Whether a block folds each column's partials as a tree (few static
   /// columns, many slices: a whole-tensor sum) rather than one thread per
   /// column in slice order.

@@ -144,7 +144,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
         if (held != stripRegisters.end())
           return Expr(held->second + "[" + registerIndex + "]",
                       writer.getDepth());
-        if (!vectorBase || reduction.unalignedRuns ||
+        if (!vectorBase ||
             ArrayRef<DimExpr>(buffer->shape) != ArrayRef<DimExpr>(shape))
           return loadElement(emitter, *buffer, coords);
         return Expr(loadRun(writer, emitter, *buffer, *vectorBase, vectors) +
@@ -296,16 +296,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   Coords coords =
       interleaveCoords(Expr("column", guardDepth), Expr("q", writer.getDepth()),
                        shape, reduction.info.dims);
-  if (vector && reduction.unalignedRuns) {
-    // Each lane reads its own column, where it is one (the run may straddle
-    // two rows of the kept innermost dim, or end past the last column).
-    vectorBase = coords;
-    writer.openScope(); // over the lanes of a run
-    writer.openScope(); // if (column + l < positions)
-    coords = interleaveCoords(Expr("(column + l)", writer.getDepth()),
-                              Expr("q", writer.getDepth() - 2), shape,
-                              reduction.info.dims);
-  } else if (vector) {
+  if (vector) {
     // The lanes share every coordinate but the innermost (reduced with row
     // runs, kept with column runs) one.
     vectorBase = coords;
@@ -320,8 +311,6 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   if (failed(element))
     return failure();
   writer.line("chunk[" + slot + "] = " + element->text + ";");
-  if (vector && reduction.unalignedRuns)
-    writer.closeScope("if (column + l < " + positions + ") {");
   if (vector) {
     writer.closeScope("#pragma unroll\nfor (int l = 0; l < 4; ++l) {");
     vectorBase.reset();

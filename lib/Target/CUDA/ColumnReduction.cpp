@@ -366,10 +366,6 @@ cuda::generateColumnReduction(EmitterContext &context,
                     : getColumnsPerBlock(context.shapes.getShape(info->input),
                                          info->dims, reduction.positions);
     reduction.runs = kernel.plan && kernel.plan.getVectorWidth() == 4;
-    std::optional<int64_t> innermost =
-        context.shapes.getShape(info->input).back().getConstant();
-    reduction.unalignedRuns =
-        reduction.hasColumnRuns() && (!innermost || *innermost % 4 != 0);
     reduction.laneFold = useLaneFold(reduction);
     reduction.lastBlockFolds = kernel.plan && kernel.plan.getLastBlockFolds();
     reduction.applyInStrip = kernel.plan && kernel.plan.getApplyInStrip();

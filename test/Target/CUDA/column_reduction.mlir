@@ -189,8 +189,8 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // -----
 
 // CHECK-LABEL: // ===== column_sum.h =====
-// Wide rows (2001 columns) under a plan of scalar loads (vector width 1):
-// a block covers 256 adjacent columns with one lane of threads, and writes its
+// Wide rows (2001 columns, not a multiple of 4: scalar loads): a block
+// covers 256 adjacent columns with one lane of threads, and writes its
 // partials without a fold through shared memory. 8 blocks of columns leave
 // up to 128 slices a column: a block of the final kernel covers 32 columns,
 // its 8 lanes of threads each fold every 8th slice in slice order
@@ -219,39 +219,6 @@ module @batch_norm_welford attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK: column_sum_k0_column_reduction_final0, gridBlocks(ctx, 2001, 32), 256, 0,
 // CHECK-NEXT: stream, partial0, stats0, splits0);
 module @column_sum attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x2001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
-      -> (tensor<1x2001xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>} : (tensor<?x2001xf32>) -> tensor<1x2001xf32> {
-    ^bb0(%a: tensor<?x2001xf32>):
-      %s = sinter.sum %a dims [0] keepdim : tensor<?x2001xf32>
-      sinter.yield %s : tensor<1x2001xf32>
-    }
-    return %0 : tensor<1x2001xf32>
-  }
-}
-// -----
-
-// CHECK-LABEL: // ===== column_sum_odd.h =====
-// The planner's choice for the same rows: runs of 4 adjacent columns a
-// thread (4 lanes of 64 threads over the rows), which float4 groups cannot
-// read (a run may straddle two rows, or end past column 2000): each lane
-// loads its own column, where it is one; the lanes fold through shared
-// memory.
-// CHECK-LABEL: column_sum_odd_k0_column_reduction_partial0(
-// CHECK: dev::Accumulator<dev::SumOp, float> accumulator[4];
-// CHECK-NEXT: const int64_t column = static_cast<int64_t>(blockIdx.x) * 256 + 4 * (threadIdx.x % 64);
-// CHECK: if (q0 + k * step < B) {
-// CHECK: #pragma unroll
-// CHECK-NEXT: for (int l = 0; l < 4; ++l) {
-// CHECK-NEXT: if (column + l < 2001) {
-// CHECK-NEXT: const int64_t [[I:i[0-9]+]] = q * 2001 + (column + l);
-// CHECK-NEXT: const float [[V:v[0-9]+]] = x[[[I]]];
-// CHECK-NEXT: chunk[4 * l + k] = [[V]];
-// CHECK-NOT: float4
-// CHECK: __shared__ float slices[4][256];
-// CHECK: if (threadIdx.x < 256 && first < 2001) {
-// CHECK-LABEL: column_sum_odd_k0_column_reduction_final0(
-module @column_sum_odd attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x2001xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<1x2001xf32> {sinter.name = "s", sinter.dim_names = ["", ""]}) {
     %0 = sinter.kernel column_reduction(%x) : (tensor<?x2001xf32>) -> tensor<1x2001xf32> {

@@ -163,10 +163,10 @@ module @groups attributes {sinter.dims = {B = 8 : i64}} {
 // of x) and the weight and bias by channel, (group / 16) % 8, once per
 // float4 group (its lanes share a channel: a row of W holds whole groups).
 // CHECK: //   group_norm_nchw_k0_row_reduction: reshape, mean, sub, mul, mean, add, rsqrt, mul, reshape, reshape, mul, reshape, add
-// CHECK-NEXT: //       4 lanes per row, rows held in registers, float4 when aligned
+// CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
 // CHECK-LABEL: group_norm_nchw_k0_row_reduction(
 // CHECK: r < (B * 4);
-// CHECK: float [[ROW:x_rv[0-9]+]][8];
+// CHECK: float [[ROW:x_rv[0-9]+]][4];
 // CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 32;
 // CHECK: const float4 {{x_fv[0-9]+}} = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
 // CHECK: float y_out[4];

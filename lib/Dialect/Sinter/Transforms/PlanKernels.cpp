@@ -264,24 +264,29 @@ static bool canWalkRowsWithEdges(KernelOp kernel, int64_t length) {
 }
 
 /// The team of rows of `length` held in registers. Rows of at most 4 float4
-/// groups take a lane a group; up to 16 groups, the power of two of lanes
-/// with the fewest idle group slots (of those with 2 to 8 groups a lane, at
-/// least 4 where `argReductions`: argmax, argmin, whose teams shuffle two
-/// values a level), the most lanes among equals; up to 64 groups, a power
-/// of two of lanes with at most 2 groups each (4 each for 32 groups or
-/// fewer where `argReductions`); else as other rows. On the H200: variance
-/// over rows of 24 (6 groups) ran at 0.58 of copy with 8 lanes, 0.90 with
-/// 4, 0.97 with 2; layer_norm over rows of 32 at 0.85 with 8 lanes, 0.97
-/// with 4 (softmax 0.96 and 0.94); over rows of 64 at 0.84 with 16 lanes,
-/// 0.97 with 8; argmax over rows of 32 at 0.50 with 8 lanes, 0.88 with 2;
-/// softmax over rows of 8 and 16 was fastest with a lane a group. Over rows
-/// of 100 (25 groups) on the H100 a warp left 7 lanes idle: softmax ran at
-/// 0.88 of copy with 32 lanes, 0.998 with 16 (0.91 with 8), layer_norm 0.92
-/// and 0.99, argmax 0.54, 0.72 and 0.92 with 8; over rows of 256, 32 lanes
-/// were best for each (16 lanes: argmax 0.97 against 0.98).
+/// groups, or of 8 without `argReductions`, take a lane a group (no lane
+/// idles); up to 16 groups, the power of two of lanes with the fewest idle
+/// group slots (of those with 2 to 8 groups a lane, at least 4 where
+/// `argReductions`: argmax, argmin, whose teams shuffle two values a
+/// level), the most lanes among equals; up to 64 groups, a power of two of
+/// lanes with at most 2 groups each (4 each for 32 groups or fewer where
+/// `argReductions`); else as other rows. On the H200 (runs 3 and 5 of
+/// 2026-11-27), in fractions of copy:
+///   - rows of 24 (6 groups): variance 0.58 with 8 lanes, 0.90 with 4, 0.97
+///     with 2;
+///   - rows of 32, 8 lanes against 4: softmax 0.96 and 0.93, rms_norm 0.99
+///     and 0.97, group_norm over 2 channels of 4x4 0.97 and 0.83, layer_norm
+///     0.84 and 0.97; argmax 0.50 with 8 lanes, 0.88 with 2;
+///   - rows of 64: layer_norm 0.84 with 16 lanes, 0.97 with 8 (variance 0.76
+///     and 0.96);
+///   - rows of 8 and 16: softmax fastest with a lane a group.
+/// Over rows of 100 (25 groups) on the H100 a warp left 7 lanes idle:
+/// softmax ran at 0.88 of copy with 32 lanes, 0.998 with 16 (0.91 with 8),
+/// layer_norm 0.92 and 0.99, argmax 0.54, 0.72 and 0.92 with 8; over rows
+/// of 256, 32 lanes were best for each (16 lanes: argmax 0.97 against 0.98).
 static int64_t getRegisterTeamSize(int64_t length, bool argReductions) {
   int64_t groups = length / 4;
-  if (groups <= 4)
+  if (groups <= 4 || (groups == 8 && !argReductions))
     return static_cast<int64_t>(llvm::PowerOf2Ceil(groups));
   if (groups <= kMaxSubwarpLanes) {
     int64_t best = 0, bestSlots = 0;

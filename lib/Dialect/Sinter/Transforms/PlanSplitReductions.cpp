@@ -44,16 +44,12 @@ static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
 }
 
 /// Whether the partial kernels of a split reduction can read runs of 4
-/// adjacent elements: every reduction's innermost dim is static, reduced
-/// when a block covers one position (runs along the rows, a multiple of 4
-/// long: float4), kept when it covers 4 or more (4 adjacent positions a
-/// thread: float4 where the dim is a multiple of 4 long, else, over a
-/// block's width of columns, a scalar load a lane, each lane's column its
-/// own), and its input is computed
-/// elementwise from the kernel's arguments (a reshape only as the one use
-/// of an argument, which the emitter reads as a view). Over 3 rows of
-/// 22369621 columns, a mean ran at 0.64 of copy with a column a thread
-/// (3 loads in flight), ... with 4 (the H100).
+/// adjacent elements (float4): every reduction's innermost dim is static and
+/// a multiple of 4 long, reduced when a block covers one position (runs
+/// along the rows), kept when it covers 4 or more (4 adjacent positions a
+/// thread), and its input is computed elementwise from the kernel's
+/// arguments (a reshape only as the one use of an argument, which the
+/// emitter reads as a view).
 static bool canReadRuns(ArrayRef<Operation *> reductions,
                         int64_t columnsPerBlock) {
   if (columnsPerBlock != 1 && columnsPerBlock < 4)
@@ -64,9 +60,7 @@ static bool canReadRuns(ArrayRef<Operation *> reductions,
     bool innermostReduced = llvm::is_contained(
         reduction.getDims(), static_cast<int64_t>(shape.size()) - 1);
     if (shape.empty() || ShapedType::isDynamic(shape.back()) ||
-        innermostReduced != (columnsPerBlock == 1) ||
-        (shape.back() % 4 != 0 &&
-         (innermostReduced || columnsPerBlock < kBlockThreads)))
+        shape.back() % 4 != 0 || innermostReduced != (columnsPerBlock == 1))
       return false;
     SmallVector<Value> stack = {reduction.getInput()};
     llvm::DenseSet<Operation *> seen;
