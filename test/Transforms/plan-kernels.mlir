@@ -149,6 +149,21 @@ func.func @short_scalar_rows_7(%x: tensor<?x7xf32>) -> tensor<?xf32> {
 
 // -----
 
+// Softmax over rows of 2: three passes read each row, so it is staged in
+// tiles of 256 rows (a thread a row) as rows of 5 and more are.
+// CHECK-LABEL: func.func @tile_rows_pairs
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+func.func @tile_rows_pairs(%x: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x2xf32>
+  %d = sinter.sub %x, %m : tensor<?x2xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x2xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x2xf32>
+  %y = sinter.div %e, %s : tensor<?x2xf32>, tensor<?x1xf32>
+  return %y : tensor<?x2xf32>
+}
+
+// -----
+
 // Softmax over rows of 77 (CLIP's text length: no float4 groups): 8 lanes
 // a row (at most 16 elements a lane), the block's 32 rows staged as a tile,
 // the outputs' too; over rows of 49, 4 lanes; over rows of 129, a warp, the

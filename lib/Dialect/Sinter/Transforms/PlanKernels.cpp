@@ -440,7 +440,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   // Short rows that are not float4 groups are staged as the block's tiles.
   std::optional<RowTiles> tiles;
   if (length && !registers)
-    tiles = getRowTiles(kernel, *length, resultShape);
+    tiles = getRowTiles(kernel, *length, resultShape, maxPasses > 1);
   bool tileRows = tiles.has_value();
   if (tiles) {
     cached = tiles->cached;

@@ -79,14 +79,17 @@ static bool hasElementsPerRow(Value value, ArrayRef<int64_t> resultShape,
 }
 
 /// Whether a row kernel stages its rows of `length` as the block's tile:
-/// short rows that are not float4 groups, of 5 or more elements (a thread
-/// a row of 3 read it directly at 0.91x torch.compile, in tiles at 0.89x,
-/// on the H100), every reduction over whole rows (no matvec, whose operands
+/// short rows that are not float4 groups, of 5 or more elements, or of 2 or
+/// 3 where `severalPasses` read an input (a thread a row of 3 read it
+/// directly for a mean at 0.91x torch.compile, in tiles at 0.89x, on the
+/// H100; softmax over rows of 2, whose three passes read the thread's row
+/// from shared memory, ran at 0.22 of copy directly and 0.57 in tiles on
+/// the H200), every reduction over whole rows (no matvec, whose operands
 /// are not rows of the output's shape), every input and output of whole
 /// rows of that length or one element a row, at least one input, no shape
 /// op but a reshape.
 static bool canTileRows(KernelOp kernel, int64_t length,
-                        ArrayRef<int64_t> resultShape) {
+                        ArrayRef<int64_t> resultShape, bool severalPasses) {
   Block &body = kernel.getBody().front();
   // A tile holds rows in row-major order, which only a reshape keeps.
   if (llvm::any_of(body.without_terminator(), [](Operation &op) {
@@ -103,8 +106,8 @@ static bool canTileRows(KernelOp kernel, int64_t length,
       return false;
     inputs |= whole;
   }
-  return inputs && length > 4 && length % 4 != 0 &&
-         length <= kMaxTileRowLength &&
+  return inputs && (length > 4 || (severalPasses && length > 1)) &&
+         length % 4 != 0 && length <= kMaxTileRowLength &&
          kernel.getKind() == KernelKind::row_reduction &&
          llvm::all_of(getReductions(body),
                       [&](Operation *reduction) {
@@ -116,8 +119,9 @@ static bool canTileRows(KernelOp kernel, int64_t length,
 }
 
 std::optional<RowTiles> sinter::getRowTiles(KernelOp kernel, int64_t length,
-                                            ArrayRef<int64_t> resultShape) {
-  if (!canTileRows(kernel, length, resultShape))
+                                            ArrayRef<int64_t> resultShape,
+                                            bool severalPasses) {
+  if (!canTileRows(kernel, length, resultShape, severalPasses))
     return std::nullopt;
   Block &body = kernel.getBody().front();
   RowTiles tiles;

@@ -136,9 +136,11 @@ struct RowTiles {
 
 /// The tiles of a row kernel whose rows of `length` (the results of
 /// `resultShape`) are short and not float4 groups, where it can stage them
-/// (PlanSharedRows.cpp); std::nullopt otherwise.
+/// (PlanSharedRows.cpp); `severalPasses` where some input is read by more
+/// than one pass over a row. std::nullopt otherwise.
 std::optional<RowTiles> getRowTiles(KernelOp kernel, int64_t length,
-                                    ArrayRef<int64_t> resultShape);
+                                    ArrayRef<int64_t> resultShape,
+                                    bool severalPasses);
 
 /// The blocks a multiprocessor holds at most of a streamed row kernel's
 /// persistent grid (the plan's stream_blocks): with blocks of 256 threads,
