@@ -25,8 +25,9 @@
 //     read from L2), and otherwise reads them once per pass, computing pairs of
 //     statistics that one pass can (online softmax, Welford) in one, with
 //     16-byte vectors when rows are a multiple of 4 long; short rows that
-//     are not (5 to 128 elements) are staged as the block's tiles in
-//     shared memory, copied to and from HBM as 16-byte vectors;
+//     are not (5 to 128 elements, or 2 and 3 that several passes read) are
+//     staged as the block's tiles in shared memory, copied to and from HBM
+//     as 16-byte vectors;
 //   - few long rows (fewer than two per SM, longer than 8192) that are not
 //     streamed, and any other
 //     geometry are split reductions: partials over many blocks,

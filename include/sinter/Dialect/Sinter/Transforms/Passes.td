@@ -182,7 +182,8 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     static reduced elements, a thread a column, or 57 to 256, 8 lanes a
     column; every other output of the input's shape, as softmax over the
     classes of [N, C, H, W]); for a row kernel over short rows that are not
-    float4 groups (5 to 128 elements, every reduction over whole rows),
+    float4 groups (5 to 128 elements, or 2 and 3 that several passes read;
+    every reduction over whole rows),
     whether its block stages its rows as tiles in shared memory
     (`tile_rows`: copied to and from HBM by the whole block as float4
     groups, at most 16 elements a lane, a thread a row of up to 16). The CUDA
