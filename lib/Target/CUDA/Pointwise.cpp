@@ -17,7 +17,9 @@
 // Where rows of a static length that is not a multiple of 4 are broadcast
 // along (a per-channel scale over [N, C, 7, 7]), a group may straddle two
 // rows: its full-shape buffers are still read and written as float4, and
-// each lane reads the broadcast values at its own coordinates.
+// each lane reads the broadcast values at its own coordinates, but for the
+// leading dims whose trailing dims hold a multiple of 4 elements, which
+// the group's lanes share (the channel of [N, C, 150, 150]).
 // Outputs whose shapes do not broadcast to that shape (a value and a reshape
 // of it) get one more scalar loop per shape, in the same kernel.
 //
