@@ -130,14 +130,13 @@ func.func @edge_rows_argmax(%x: tensor<?x7001xf32>) -> tensor<?xi64> {
 
 // -----
 
-// Rows of 3 (no float4 group) read from HBM: a thread a row, not a warp.
-// Rows of 7: a thread a row, the block's 256 rows staged as a tile in
-// shared memory (the plan's tile_rows), copied from HBM as float4 groups
-// (128 rows would hold fewer than 1024 elements).
+// Rows of 3 and of 7 (no float4 group): a thread a row, not a warp, each
+// thread's tile of 4 rows (3 and 7 float4 groups) in its registers (the
+// plan's tile_rows with rows_per_thread), 1024 rows a block.
 // CHECK-LABEL: func.func @short_scalar_rows
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 1024, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true, rows_per_thread = 4>
 // CHECK-LABEL: func.func @short_scalar_rows_7
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 1024, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true, rows_per_thread = 4>
 func.func @short_scalar_rows(%x: tensor<?x3xf32>) -> tensor<?xf32> {
   %m = sinter.mean %x dims [1] : tensor<?x3xf32>
   return %m : tensor<?xf32>
@@ -149,10 +148,9 @@ func.func @short_scalar_rows_7(%x: tensor<?x7xf32>) -> tensor<?xf32> {
 
 // -----
 
-// Softmax over rows of 2: three passes read each row, so it is staged in
-// tiles of 256 rows (a thread a row) as rows of 5 and more are.
+// Softmax over rows of 2: a float4 of 2 rows a thread, in its registers.
 // CHECK-LABEL: func.func @tile_rows_pairs
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 512, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true, rows_per_thread = 2>
 func.func @tile_rows_pairs(%x: tensor<?x2xf32>) -> tensor<?x2xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<?x2xf32>
   %d = sinter.sub %x, %m : tensor<?x2xf32>, tensor<?x1xf32>
@@ -190,18 +188,19 @@ func.func @tile_rows_lanes(%x: tensor<?x77xf32>, %w: tensor<?x49xf32>, %z: tenso
 
 // -----
 
-// Tiles of a thread a row of 10 and their limits: two tiled inputs, a
-// tiled output and a statistic a row (four tiles of 128 rows: 20 KiB); a
+// Tiles of a thread a row of 11 and their limits: two tiled inputs, a
+// tiled output and a statistic a row (four tiles of 128 rows: 22 KiB; 4
+// rows a thread in registers would be 132 floats); a
 // norm's weight is read where it is, not tiled; four inputs and an output
 // of rows of 127 take 16 rows a tile, not 32, so that the tiles fit 48 KiB.
 // CHECK-LABEL: func.func @tile_rows_thread
 // CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 128, columns_per_block = 0, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, tile_rows = true>
-func.func @tile_rows_thread(%x: tensor<?x10xf32>, %y: tensor<?x10xf32>) -> (tensor<?x10xf32>, tensor<?xf32>) {
-  %s = sinter.add %x, %y : tensor<?x10xf32>, tensor<?x10xf32>
-  %m = sinter.mean %s dims [1] keepdim : tensor<?x10xf32>
-  %d = sinter.sub %x, %m : tensor<?x10xf32>, tensor<?x1xf32>
-  %l = sinter.max %y dims [1] : tensor<?x10xf32>
-  return %d, %l : tensor<?x10xf32>, tensor<?xf32>
+func.func @tile_rows_thread(%x: tensor<?x11xf32>, %y: tensor<?x11xf32>) -> (tensor<?x11xf32>, tensor<?xf32>) {
+  %s = sinter.add %x, %y : tensor<?x11xf32>, tensor<?x11xf32>
+  %m = sinter.mean %s dims [1] keepdim : tensor<?x11xf32>
+  %d = sinter.sub %x, %m : tensor<?x11xf32>, tensor<?x1xf32>
+  %l = sinter.max %y dims [1] : tensor<?x11xf32>
+  return %d, %l : tensor<?x11xf32>, tensor<?xf32>
 }
 // CHECK-LABEL: func.func @tile_rows_weight
 // CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
@@ -1098,4 +1097,71 @@ func.func @apply_in_strip_thread_columns(%x: tensor<4x21x100x100xf32>) -> tensor
 func.func @tile_rows_one_element(%x: tensor<4x1x?xf32>) -> tensor<4x?xi64> {
   %i = sinter.argmin %x dims [1] : tensor<4x1x?xf32>
   return %i : tensor<4x?xi64>
+}
+
+// -----
+
+// A mean over the first dim of [3, N], N odd (scalar loads, a lane a
+// column): each thread finishes 4 columns, 256 apart, its 12 loads in
+// flight at once (columns_per_thread), one launch and no partials.
+// CHECK-LABEL: func.func @columns_a_thread
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, columns_per_thread = 4>
+func.func @columns_a_thread(%x: tensor<3x22369621xf32>) -> tensor<22369621xf32> {
+  %m = sinter.mean %x dims [0] : tensor<3x22369621xf32>
+  return %m : tensor<22369621xf32>
+}
+
+// -----
+
+// An unbiased variance over the first dim of [5, 300001] (Welford states,
+// the division in the fold's epilogue): 4 columns a thread would leave
+// fewer than 512 blocks, so 2 a thread (10 loads).
+// CHECK-LABEL: func.func @columns_a_thread_welford
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, apply_in_fold = true, columns_per_thread = 2>
+func.func @columns_a_thread_welford(%x: tensor<5x300001xf32>) -> tensor<300001xf32> {
+  %m = sinter.mean %x dims [0] keepdim : tensor<5x300001xf32>
+  %d = sinter.sub %x, %m : tensor<5x300001xf32>, tensor<1x300001xf32>
+  %q = sinter.mul %d, %d : tensor<5x300001xf32>, tensor<5x300001xf32>
+  %s = sinter.sum %q dims [0] : tensor<5x300001xf32>
+  %n = sinter.constant dense<4.0> : tensor<f32>
+  %v = sinter.div %s, %n : tensor<300001xf32>, tensor<f32>
+  return %v : tensor<300001xf32>
+}
+
+// -----
+
+// Columns of 9 rows or more (several slices may split them), columns of
+// float4 runs, and too few columns for 512 blocks of 2 a thread keep a
+// column a thread.
+// CHECK-LABEL: func.func @columns_a_thread_rejected
+// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: columns_per_block = 256, vector_width = 4,
+// CHECK-NOT: columns_per_thread
+// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+func.func @columns_a_thread_rejected(%x: tensor<9x22369621xf32>, %y: tensor<3x22369620xf32>, %z: tensor<3x200001xf32>) -> (tensor<22369621xf32>, tensor<22369620xf32>, tensor<200001xf32>) {
+  %a = sinter.sum %x dims [0] : tensor<9x22369621xf32>
+  %b = sinter.sum %y dims [0] : tensor<3x22369620xf32>
+  %c = sinter.sum %z dims [0] : tensor<3x200001xf32>
+  return %a, %b, %c : tensor<22369621xf32>, tensor<22369620xf32>, tensor<200001xf32>
+}
+
+// -----
+
+// Rows of 10 whose statistic a row is all a thread's tiles write (2 rows,
+// 20 floats of the input, a float2 of maxima): thread tiles; with four
+// inputs (80 floats a thread), or an output of whole rows (5 float4 stores
+// a thread at a stride of 80 bytes), the block's tiles in shared memory.
+// CHECK-LABEL: func.func @thread_tiles_budget
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 512, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true, rows_per_thread = 2>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 128, columns_per_block = 0, vector_width = 1, cached = [0, 1, 2, 3], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 128, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
+func.func @thread_tiles_budget(%x: tensor<?x10xf32>, %y: tensor<8x10xf32>, %z: tensor<8x10xf32>, %u: tensor<8x10xf32>, %v: tensor<8x10xf32>, %w: tensor<16x10xf32>) -> (tensor<?xf32>, tensor<8xf32>, tensor<16x10xf32>) {
+  %m = sinter.max %x dims [1] : tensor<?x10xf32>
+  %a = sinter.add %y, %z : tensor<8x10xf32>, tensor<8x10xf32>
+  %b = sinter.add %a, %u : tensor<8x10xf32>, tensor<8x10xf32>
+  %c = sinter.add %b, %v : tensor<8x10xf32>, tensor<8x10xf32>
+  %s = sinter.sum %c dims [1] : tensor<8x10xf32>
+  %mw = sinter.max %w dims [1] keepdim : tensor<16x10xf32>
+  %dw = sinter.sub %w, %mw : tensor<16x10xf32>, tensor<16x1xf32>
+  return %m, %s, %dw : tensor<?xf32>, tensor<8xf32>, tensor<16x10xf32>
 }

@@ -31,6 +31,10 @@ struct ColumnReduction {
   /// The columns (kept positions) a block of the partial kernel covers (see
   /// getColumnsPerBlock).
   int64_t columnsPerBlock = 32;
+  /// The columns each thread of the partial kernel covers, 256 apart (the
+  /// plan's columns_per_thread): above 1, a column has one slice, which
+  /// the thread finishes (no partials, no fold).
+  int64_t columnsPerThread = 1;
   /// Whether the partial kernel's threads read runs of 4 adjacent elements
   /// (the plan's vector width 4): along the reduced innermost dim when a
   /// block covers one column, else along the kept innermost dim, 4 columns

@@ -15,6 +15,7 @@
 
 #include "ColumnKernel.h"
 
+#include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 #include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -69,6 +70,9 @@ static std::string loadRun(CodeWriter &writer, ScalarEmitter &emitter,
 /// runs along the rows near 48 registers, 5 blocks of 256 threads per SM,
 /// where 8 runs took 80 and 3 blocks, and ran slower on the H100).
 static constexpr int64_t kChunk = 8;
+// Several columns a thread (the plan's columns_per_thread) load each
+// column's reduced elements, at most kSplitRowsPerThread, as one chunk.
+static_assert(kChunk >= kSplitRowsPerThread);
 static constexpr int64_t kVectorChunk = 4;
 /// Online softmax states push their chunks of runs of 4 columns with as
 /// many loads in flight (kVectorChunk): since a chunk rescales a state's
@@ -183,9 +187,41 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   const bool strips = reduction.applyInStrip;
   if (strips)
     writer.openScope(); // over the block's strips
+  // The chunks of a pair's states hold the values, and how many of them
+  // are rows (the identity of a sum or a max past them). With column runs,
+  // the values of column l are chunk[loads * l + k]. Chunks of an argmax or
+  // argmin hold the values too: the slots give the indices.
+  const bool welford = reduction.pairs(SinglePassForm::Welford);
+  const bool softmax = reduction.pairs(SinglePassForm::OnlineSoftmax);
+  const bool paired = welford || softmax;
+  const bool isArg = reduction.info.isArg();
+  const std::string chunkType = paired || isArg ? "float" : accType;
+  const std::string chunkSize =
+      std::to_string(vector ? 4 * kVectorChunk : kChunk);
+  // With several columns a thread (one slice: the thread finishes its
+  // columns), thread t of the block covers columns u * 256 + t of its
+  // group: it loads every column's chunk (all of its rows), then combines
+  // each and stores it, so that the loads of them all are in flight at once.
+  const int64_t columnsPerThread = reduction.columnsPerThread;
+  const bool oneSlice = columnsPerThread > 1;
+  const std::string overColumns = "#pragma unroll\nfor (int u = 0; u < " +
+                                  std::to_string(columnsPerThread) + "; ++u) {";
+  if (oneSlice) {
+    writer.line(chunkType + " chunks[" + std::to_string(columnsPerThread) +
+                "][" + chunkSize + "] = {};");
+    if (paired)
+      writer.line("int rowsOf[" + std::to_string(columnsPerThread) + "] = {};");
+    writer.openScope(); // over the thread's columns, loading
+  }
   const std::string blockColumns =
-      strips ? "strip" : "static_cast<int64_t>(blockIdx.x)";
-  writer.line(accumulator + " accumulator" + (columnRuns ? "[4]" : "") + ";");
+      strips     ? "strip"
+      : oneSlice ? "(static_cast<int64_t>(blockIdx.x) * " +
+                       std::to_string(columnsPerThread) + " + u)"
+                 : "static_cast<int64_t>(blockIdx.x)";
+  const std::string accumulatorDecl =
+      accumulator + " accumulator" + (columnRuns ? "[4]" : "") + ";";
+  if (!oneSlice)
+    writer.line(accumulatorDecl);
   // A block covers `columns` columns; its threads split into `lanes` lanes
   // of adjacent columns (4 a thread with column runs; or, for one column,
   // adjacent reduced elements).
@@ -195,10 +231,12 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   std::string inBlock = "threadIdx.x % " + threads;
   if (columnRuns)
     inBlock = "4 * (" + inBlock + ")";
-  writer.line(oneColumn ? std::string("const int64_t column = ") +
-                              (strips ? "strip" : "blockIdx.x") + ";"
-                        : "const int64_t column = " + blockColumns + " * " +
-                              columns + " + " + inBlock + ";");
+  const std::string columnDecl =
+      oneColumn ? std::string("const int64_t column = ") +
+                      (strips ? "strip" : "blockIdx.x") + ";"
+                : "const int64_t column = " + blockColumns + " * " + columns +
+                      " + " + inBlock + ";";
+  writer.line(columnDecl);
   const unsigned columnDepth = writer.getDepth();
   // Under apply_in_strip, each thread holds its elements of the inputs of
   // the reduced shape in registers: element k of its column is row
@@ -220,8 +258,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   }
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
-  writer.line("const int64_t step = " + (strips ? lanes : "splits * " + lanes) +
-              ";");
+  writer.line("const int64_t step = " +
+              (strips || oneSlice ? lanes : "splits * " + lanes) + ";");
   if (strips) {
     // Every load of the strip in flight at once.
     writer.openScope(); // over the thread's elements
@@ -247,15 +285,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   writer.openScope(); // over this slice's rows, a chunk at a time
   if (strips)
     writer.line("const int64_t q0 = " + lane + " + c0 * " + lanes + ";");
-  // The chunks of a pair's states hold the values, and how many of them
-  // are rows (the identity of a sum or a max past them). With column runs,
-  // the values of column l are chunk[loads * l + k].
-  const bool welford = reduction.pairs(SinglePassForm::Welford);
-  const bool softmax = reduction.pairs(SinglePassForm::OnlineSoftmax);
-  const bool paired = welford || softmax;
   const std::string loads = std::to_string(vector ? kVectorChunk : kChunk);
-  const std::string chunkSize =
-      std::to_string(vector ? 4 * kVectorChunk : kChunk);
   const std::string chunkCombiner =
       welford   ? "dev::SumOp"
       : softmax ? getCombinerInfo(reduction.info.kind).deviceFunctor.str()
@@ -263,13 +293,19 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   std::string slot = !vector      ? "k"
                      : columnRuns ? loads + " * l + k"
                                   : "4 * k + l";
-  // Chunks of an argmax or argmin hold the values too: the slots give the
-  // indices.
-  const bool isArg = reduction.info.isArg();
-  writer.line((paired || isArg ? "float" : accType) + " chunk[" + chunkSize +
-              "];");
-  if (paired)
-    writer.line("int rows = 0;");
+  // (One slice: the chunk is the column's in the thread's chunks.)
+  auto declareChunk = [&] {
+    if (oneSlice) {
+      writer.line(chunkType + " (&chunk)[" + chunkSize + "] = chunks[u];");
+      if (paired)
+        writer.line("int &rows = rowsOf[u];");
+      return;
+    }
+    writer.line(chunkType + " chunk[" + chunkSize + "];");
+    if (paired)
+      writer.line("int rows = 0;");
+  };
+  declareChunk();
   writer.openScope(); // over the loads of one chunk
   if (vector)
     writer.line("for (int l = 0; l < 4; ++l)");
@@ -338,7 +374,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                           ");");
   } else if (pushChunks) {
     writer.line("accumulator.pushChunk<" + chunkSize + ">(chunk, rows);");
-  } else {
+  } else if (!oneSlice) {
     writer.line(
         "accumulator.push(" +
         getChunkTree(reduction, "chunk", chunkSize, rowRuns ? "q0 * 4" : "q0",
@@ -349,10 +385,24 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     writer.closeScope("#pragma unroll\nfor (int c0 = 0; c0 < " +
                       std::to_string(*stripLoads) + "; c0 += " + loads + ") {");
   else
-    writer.closeScope("for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * " +
-                      lanes + " + " + lane + "; q0 < " + count +
-                      "; q0 += " + loads + " * step) {");
+    writer.closeScope("for (int64_t q0 = " +
+                      (oneSlice ? std::string("0")
+                                : "static_cast<int64_t>(blockIdx.y) * " +
+                                      lanes + " + " + lane) +
+                      "; q0 < " + count + "; q0 += " + loads + " * step) {");
   writer.closeScope("if (column < " + positions + ") {");
+  if (oneSlice) {
+    // Every column's loads are in flight: combine each (its one chunk,
+    // rows 0 to 7) and finish it.
+    writer.closeScope(overColumns);
+    writer.openScope(); // over the thread's columns, finishing
+    writer.line(columnDecl);
+    writer.line(accumulatorDecl);
+    declareChunk();
+    writer.line("accumulator.push(" +
+                getChunkTree(reduction, "chunk", chunkSize, "0", "1", "1") +
+                ");");
+  }
   const ColumnReduction *second =
       reduction.second ? &reductions[*reduction.second] : nullptr;
   // Stores `value`, made of the block's `total` for column `p`, as the
@@ -363,8 +413,9 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     std::string store =
         ("partial[blockIdx.y * " + positions + " + " + p + "] = " + value + ";")
             .str();
-    if (strips) {
-      // The strip's block read every reduced element: its total is final.
+    if (strips || oneSlice) {
+      // The strip's block (the thread, of one slice) read every reduced
+      // element: its total is final.
       if (p != "p")
         writer.line(indent + "const int64_t p = " + p + ";");
       std::string finish = finishColumn(reduction, second, "");
@@ -395,6 +446,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     writer.line("if (column < " + positions + ") {");
     storePartial("  ", "column", "total");
     writer.line("}");
+    if (oneSlice)
+      writer.closeScope(overColumns);
   } else if (oneColumn) {
     // The whole block shares one column: a tree over its threads (in
     // double for sums).
@@ -460,7 +513,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                       "strip += gridDim.x) {");
   }
   std::string body = writer.finish(1);
-  if (reduction.lastBlockFolds)
+  if (reduction.lastBlockFolds && !oneSlice)
     body += writeLastBlockFold(reduction, second);
 
   dims.assign(findUsedDims(body, allDims));
@@ -468,7 +521,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   for (const Buffer &stats : statsBuffers)
     parameters.push_back("const " + stats.getElementType().str() +
                          " *__restrict__ " + stats.name);
-  if (!strips)
+  if (!strips && !oneSlice)
     parameters.push_back(reduction.getPartialType().str() +
                          " *__restrict__ partial");
   // A kernel that finishes its columns stores their statistics and writes
@@ -484,10 +537,11 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                                        {}, strips ? reduction.applyOutputs
                                                   : reduction.epilogueOutputs));
   }
-  if (reduction.lastBlockFolds)
+  if (reduction.lastBlockFolds && !oneSlice)
     parameters.push_back("unsigned *__restrict__ tickets");
   llvm::append_range(parameters, getDimParameters(dims));
-  parameters.push_back(strips ? "int64_t strips" : "int64_t splits");
+  if (!oneSlice)
+    parameters.push_back(strips ? "int64_t strips" : "int64_t splits");
   if (vector)
     parameters.push_back("int vec");
   // The blocks per multiprocessor the plan asks for (Occupancy.h decides for
@@ -508,8 +562,12 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
       strips ? "/// " + what + " over dims [" + dimList + "] of " +
                    formatShape(shape) + ", a strip of " + columns +
                    " columns at a time, then the outputs over the strip.\n"
-             : "/// Partial " + what + " over dims [" + dimList + "] of " +
-                   formatShape(shape) + ", per column and slice of rows.\n";
+      : oneSlice
+          ? "/// " + what + " over dims [" + dimList + "] of " +
+                formatShape(shape) + ", " + std::to_string(columnsPerThread) +
+                " columns a thread, each whole.\n"
+          : "/// Partial " + what + " over dims [" + dimList + "] of " +
+                formatShape(shape) + ", per column and slice of rows.\n";
   return summary +
          formatKernel("__global__ void __launch_bounds__(256" + minBlocks + ")",
                       name, parameters, body);

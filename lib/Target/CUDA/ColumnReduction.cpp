@@ -366,6 +366,8 @@ cuda::generateColumnReduction(EmitterContext &context,
                     : getColumnsPerBlock(context.shapes.getShape(info->input),
                                          info->dims, reduction.positions);
     reduction.runs = kernel.plan && kernel.plan.getVectorWidth() == 4;
+    reduction.columnsPerThread =
+        kernel.plan ? kernel.plan.getColumnsPerThread() : 1;
     reduction.laneFold = useLaneFold(reduction);
     reduction.lastBlockFolds = kernel.plan && kernel.plan.getLastBlockFolds();
     reduction.applyInStrip = kernel.plan && kernel.plan.getApplyInStrip();
@@ -419,10 +421,13 @@ cuda::generateColumnReduction(EmitterContext &context,
 
   GeneratedKernel result;
   SmallVector<std::string> allDims = collectDims(context.shapes, kernel);
-  std::string launchBody = "  char *cursor = static_cast<char *>(scratch);\n";
+  const std::string takeScratch =
+      "  char *cursor = static_cast<char *>(scratch);\n";
+  std::string launchBody = takeScratch;
   SmallVector<std::string> scratch;
-  context.helpers.insert("align");
-  if (!(kernel.plan && kernel.plan.getApplyInStrip()))
+  // Strips and columns of one slice a thread need no splits.
+  if (!(kernel.plan && (kernel.plan.getApplyInStrip() ||
+                        kernel.plan.getColumnsPerThread() > 1)))
     context.helpers.insert("column_splits");
   // The vector path reads runs of 4 from the inputs that are not broadcast
   // along the innermost dim, as float4s when all are aligned.
@@ -512,7 +517,8 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::string suffix = std::to_string(index);
     std::string positions = reduction.positions.str();
     std::string splits = "splits" + suffix;
-    int64_t columnsPerBlock = reduction.columnsPerBlock;
+    int64_t columnsPerBlock =
+        reduction.columnsPerBlock * reduction.columnsPerThread;
     std::string columnBlocks = "(" + positions + " + " +
                                std::to_string(columnsPerBlock - 1) + ") / " +
                                std::to_string(columnsPerBlock);
@@ -535,7 +541,10 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::string partialBytes = "sinterAlign(static_cast<size_t>(" + splitsExpr +
                                ") * " + positions + " * sizeof(" + accType +
                                "))";
-    scratch.push_back(partialBytes);
+    // Several columns a thread: one slice, nothing to fold.
+    const bool oneSlice = reduction.columnsPerThread > 1;
+    if (!oneSlice)
+      scratch.push_back(partialBytes);
 
     SmallVector<std::string> partialDims, finalDims;
 
@@ -551,31 +560,41 @@ cuda::generateColumnReduction(EmitterContext &context,
           writeFinalKernel(reduction, second, finalName, allDims, finalDims) +
           "\n";
 
-    launchBody += "  const int64_t " + splits + " = " + splitsExpr + ";\n";
-    launchBody += "  " + accType + " *const " + reduction.partial +
-                  " = reinterpret_cast<" + accType + " *>(cursor);\n";
-    launchBody += "  cursor += " + partialBytes + ";\n";
+    if (!oneSlice) {
+      launchBody += "  const int64_t " + splits + " = " + splitsExpr + ";\n";
+      launchBody += "  " + accType + " *const " + reduction.partial +
+                    " = reinterpret_cast<" + accType + " *>(cursor);\n";
+      launchBody += "  cursor += " + partialBytes + ";\n";
+    }
     SmallVector<std::string> partialArgs = getBufferNames(kernel.inputs);
     for (size_t i = 0; i < index; ++i)
       partialArgs.push_back(reductions[i].stats);
-    partialArgs.push_back(reduction.partial);
+    if (!oneSlice)
+      partialArgs.push_back(reduction.partial);
     if (reduction.lastBlockFolds) {
       partialArgs.push_back(reduction.stats);
       if (second)
         partialArgs.push_back(second->stats);
       llvm::append_range(partialArgs,
                          getBufferNames(reduction.epilogueOutputs));
-      partialArgs.push_back("tickets");
-      result.usesTickets = true;
+      if (!oneSlice) {
+        partialArgs.push_back("tickets");
+        result.usesTickets = true;
+      }
     }
     llvm::append_range(partialArgs, partialDims);
-    partialArgs.push_back(splits);
+    if (!oneSlice)
+      partialArgs.push_back(splits);
     if (vector)
       partialArgs.push_back("vec");
     std::string grid = "grid" + suffix;
-    launchBody += "  const dim3 " + grid + "(static_cast<unsigned>(" +
-                  columnBlocks + "),\n" + std::string(14 + grid.size(), ' ') +
-                  "static_cast<unsigned>(" + splits + "));\n";
+    if (oneSlice)
+      launchBody += "  const dim3 " + grid + "(static_cast<unsigned>(" +
+                    columnBlocks + "));\n";
+    else
+      launchBody += "  const dim3 " + grid + "(static_cast<unsigned>(" +
+                    columnBlocks + "),\n" + std::string(14 + grid.size(), ' ') +
+                    "static_cast<unsigned>(" + splits + "));\n";
     launchBody += "  " +
                   formatLaunch(partialName, grid, "256", "0", partialArgs, 1) +
                   "\n";
@@ -627,12 +646,19 @@ cuda::generateColumnReduction(EmitterContext &context,
         "\n";
   }
 
+  // Columns that need no workspace (of one slice each, finishing where
+  // they are read, into the kernel's outputs) take none.
+  if (scratch.empty())
+    launchBody = launchBody.substr(takeScratch.size());
+  else
+    context.helpers.insert("align");
   result.scratchBytes = scratch;
   result.dims = findUsedDims(launchBody + llvm::join(scratch, " + "), allDims);
   SmallVector<std::string> parameters =
       getBufferParameters(kernel.inputs, kernel.outputs);
   llvm::append_range(parameters, getDimParameters(result.dims));
-  parameters.push_back("void *scratch");
+  if (!scratch.empty())
+    parameters.push_back("void *scratch");
   if (result.usesTickets)
     parameters.push_back("unsigned *tickets");
   result.launchCode = applyLaunch +

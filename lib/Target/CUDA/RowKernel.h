@@ -158,6 +158,15 @@ struct RowPlan {
   bool tileRows = false;
   int64_t tileRowsPerBlock = 0;
   SmallVector<const Buffer *> tiledOutputs;
+  /// The plan's rows_per_thread: above 1, each thread's tile of that many
+  /// rows lives in its registers (loaded and stored as float4 groups where
+  /// aligned, dev::loadThreadTile), not the block's in shared memory.
+  int64_t rowsPerThread = 1;
+  /// Under thread tiles, the outputs of one element a row (a mean a row),
+  /// gathered in a tile of their own, stored as one group.
+  SmallVector<const Buffer *> tiledStatistics;
+  /// Whether the tiles are each thread's, in its registers.
+  bool hasThreadTiles() const { return tileRows && rowsPerThread > 1; }
 
   /// The float4 groups of a row held in registers that one thread holds.
   int64_t groupsPerThread() const {
@@ -356,6 +365,11 @@ private:
   void openTileLoop();
   /// Stores the tile of each tiled output and closes the loop over tiles.
   void closeTileLoop();
+  /// Under rows_per_thread: opens the loop over the thread's tiles in its
+  /// registers and over the rows of each, and closes them, storing the
+  /// tiled outputs.
+  void openThreadTileLoop();
+  void closeThreadTileLoop();
   /// Loads the cached inputs' parts of the row into registers
   /// (RowVectors.cpp).
   void writeRegisterFill();

@@ -403,6 +403,7 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
   plan.tileRows = kernel.plan && kernel.plan.getTileRows();
   if (plan.tileRows) {
     plan.tileRowsPerBlock = kernel.plan.getRowsPerBlock();
+    plan.rowsPerThread = kernel.plan.getRowsPerThread();
     std::optional<DimExpr> length;
     if (plan.staticRowLength)
       length = DimExpr::constant(*plan.staticRowLength);
@@ -425,6 +426,8 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
         plan.tiledOutputs.push_back(&output);
       else if (!perRow.isConstant(1))
         tiled = false;
+      else if (plan.hasThreadTiles() && !output.isIndex)
+        plan.tiledStatistics.push_back(&output);
     }
     if (!tiled)
       return emitError(kernel.body->getParentOp()->getLoc(),
@@ -435,6 +438,8 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
     for (auto &[buffer, perRow] : plan.cached)
       plan.vectorBuffers.push_back(buffer->name);
     for (const Buffer *output : plan.tiledOutputs)
+      plan.vectorBuffers.push_back(output->name);
+    for (const Buffer *output : plan.tiledStatistics)
       plan.vectorBuffers.push_back(output->name);
   }
   plan.vectorCache =

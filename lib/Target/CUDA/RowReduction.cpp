@@ -135,7 +135,8 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   std::string threads = "kThreads < 256 ? 256 : kThreads";
   std::string rowsPerBlock = "kThreads < 256 ? 256 / kThreads : 1";
   if (plan->tileRows) {
-    threads = std::to_string(plan->tileRowsPerBlock) + " * kThreads";
+    threads = std::to_string(plan->tileRowsPerBlock / plan->rowsPerThread) +
+              " * kThreads";
     rowsPerBlock = std::to_string(plan->tileRowsPerBlock);
   }
   result.deviceCode = formatKernel(
@@ -260,7 +261,11 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
   }
   launch +=
       "  " +
-      formatLaunch(kernel.name + "<kThreads>", grid, "kRowsPerBlock * kThreads",
+      formatLaunch(kernel.name + "<kThreads>", grid,
+                   plan->hasThreadTiles()
+                       ? "kRowsPerBlock / " +
+                             std::to_string(plan->rowsPerThread) + " * kThreads"
+                       : std::string("kRowsPerBlock * kThreads"),
                    sharedBytes, templateArguments, 1, plan->cluster) +
       "\n";
   launch +=
@@ -307,6 +312,11 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
                         std::to_string(plan->getRowSlice()) +
                         ", one block of " + std::to_string(staticTeam) +
                         " threads a slice (a persistent grid)";
+    else if (plan->hasThreadTiles())
+      result.strategy += ", each thread's " +
+                         std::to_string(plan->rowsPerThread) +
+                         " rows held in its registers, loaded and stored as "
+                         "float4 when aligned";
     else if (plan->tileRows)
       result.strategy += ", the block's " +
                          std::to_string(plan->tileRowsPerBlock) +

@@ -31,7 +31,10 @@ bool RowWriter::usesShared() const {
 }
 
 std::string RowWriter::getSharedFloats(StringRef cached) const {
-  // A tile row of each cached input and tiled output.
+  // A tile row of each cached input and tiled output (in registers when
+  // the tiles are each thread's).
+  if (plan.hasThreadTiles())
+    return "0";
   if (plan.tileRows)
     return std::to_string(
         *plan.staticRowLength *
@@ -153,6 +156,35 @@ void RowWriter::writeCacheFill() {
 
 void RowWriter::declareTiles() {
   const int64_t length = *plan.staticRowLength;
+  if (plan.hasThreadTiles()) {
+    // The thread's tile of each cached input and tiled output; the rows'
+    // names are declared for each row (openTileLoop).
+    const std::string floats = std::to_string(plan.rowsPerThread * length);
+    writer.line("// The thread's tiles of " +
+                std::to_string(plan.rowsPerThread) +
+                " rows, in registers: each cached input's, then each");
+    writer.line("// output's of whole rows, then each statistic's (one a "
+                "row).");
+    auto declare = [&](const Buffer &buffer) {
+      std::string tile = writer.freshName(buffer.name + "_tile");
+      tiles[&buffer] = tile;
+      writer.line("float " + tile + "[" + floats + "];");
+      return writer.freshName(buffer.name + "_row");
+    };
+    for (auto &[buffer, perRow] : plan.cached)
+      sharedRows[buffer->value] = declare(*buffer);
+    for (const Buffer *output : plan.tiledOutputs)
+      tiledOutputRows[output] = declare(*output);
+    // A statistic a row: its rows' values, stored as one group.
+    for (const Buffer *output : plan.tiledStatistics) {
+      std::string tile = writer.freshName(output->name + "_tile");
+      tiles[output] = tile;
+      writer.line("float " + tile + "[" + std::to_string(plan.rowsPerThread) +
+                  "];");
+      tiledOutputRows[output] = writer.freshName(output->name + "_row");
+    }
+    return;
+  }
   const std::string row = "threadIdx.x / kThreads * " + std::to_string(length);
   writer.line("// The block's tiles of kRowsPerBlock rows, 16-byte aligned: "
               "each cached");
@@ -175,7 +207,58 @@ void RowWriter::declareTiles() {
     tiledOutputRows[output] = declare(*output);
 }
 
+void RowWriter::openThreadTileLoop() {
+  const std::string length = std::to_string(*plan.staticRowLength);
+  const std::string rows = plan.rows.str();
+  const std::string count = std::to_string(plan.rowsPerThread);
+  writer.openScope(); // over the thread's tiles
+  writer.line("const int64_t tileRows = " + rows + " - first < " + count +
+              " ? " + rows + " - first : " + count + ";");
+  writer.line("const int64_t tileFloats = tileRows * " + length + ";");
+  for (auto &[buffer, perRow] : plan.cached)
+    writer.line("dev::loadThreadTile(" + tiles.lookup(buffer) + ", " +
+                buffer->name + " + first * " + length + ", tileFloats, vec);");
+  writer.openScope(); // over the tile's rows
+  writer.line("const int64_t r = first + g;");
+  auto declareRow = [&](const Buffer *buffer, const std::string &row) {
+    writer.line("float *const " + row + " = " + tiles.lookup(buffer) +
+                " + g * " + length + ";");
+  };
+  for (auto &[buffer, perRow] : plan.cached)
+    declareRow(buffer, sharedRows[buffer->value]);
+  for (const Buffer *output : plan.tiledOutputs)
+    declareRow(output, tiledOutputRows[output]);
+  for (const Buffer *output : plan.tiledStatistics)
+    writer.line("float *const " + tiledOutputRows[output] + " = " +
+                tiles.lookup(output) + " + g;");
+  writer.openScope(); // the row, if the tile has it
+  rowDepth = writer.getDepth();
+}
+
+void RowWriter::closeThreadTileLoop() {
+  const std::string length = std::to_string(*plan.staticRowLength);
+  const std::string rows = plan.rows.str();
+  const std::string count = std::to_string(plan.rowsPerThread);
+  writer.closeScope("if (r < " + rows + ") {");
+  writer.closeScope("#pragma unroll\nfor (int g = 0; g < " + count +
+                    "; ++g) {");
+  for (const Buffer *output : plan.tiledOutputs)
+    writer.line("dev::storeThreadTile(" + output->name + " + first * " +
+                length + ", " + tiles.lookup(output) + ", tileFloats, vec);");
+  for (const Buffer *output : plan.tiledStatistics)
+    writer.line("dev::storeThreadTile(" + output->name + " + first, " +
+                tiles.lookup(output) + ", tileRows, vec);");
+  writer.closeScope("for (int64_t first = (static_cast<int64_t>(blockIdx.x) "
+                    "* (kRowsPerBlock / " +
+                    count + ") + threadIdx.x) * " + count + "; first < " +
+                    rows +
+                    "; first += static_cast<int64_t>(gridDim.x) * "
+                    "kRowsPerBlock) {");
+}
+
 void RowWriter::openTileLoop() {
+  if (plan.hasThreadTiles())
+    return openThreadTileLoop();
   const std::string length = std::to_string(*plan.staticRowLength);
   const std::string rows = plan.rows.str();
   writer.openScope(); // over the block's tiles
@@ -193,6 +276,8 @@ void RowWriter::openTileLoop() {
 }
 
 void RowWriter::closeTileLoop() {
+  if (plan.hasThreadTiles())
+    return closeThreadTileLoop();
   const std::string length = std::to_string(*plan.staticRowLength);
   const std::string rows = plan.rows.str();
   writer.closeScope("if (r < " + rows + ") {");

@@ -117,6 +117,62 @@ __device__ __forceinline__ void blockCopy(float *__restrict__ dst,
     dst[j] = src[j];
 }
 
+/// Copies the \p count floats at \p src (at most \p N, a multiple of 4) into
+/// \p dst, a thread's tile of rows held in registers: \p N / 4 16-byte
+/// loads when the tile is whole and \p vec (then \p src must be 16-byte
+/// aligned), else one by one. Every index is static, so that \p dst stays
+/// in registers.
+template <int N>
+__device__ __forceinline__ void loadThreadTile(float (&dst)[N],
+                                               const float *__restrict__ src,
+                                               int64_t count, int vec) {
+  static_assert(N % kVectorWidth == 0, "a tile of float4 groups");
+  if (vec && count == N) {
+#pragma unroll
+    for (int q = 0; q < N / kVectorWidth; ++q) {
+      const float4 group = loadFloat4(src + kVectorWidth * q);
+      dst[kVectorWidth * q] = group.x;
+      dst[kVectorWidth * q + 1] = group.y;
+      dst[kVectorWidth * q + 2] = group.z;
+      dst[kVectorWidth * q + 3] = group.w;
+    }
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < count)
+      dst[j] = src[j];
+}
+
+/// Stores the first \p count floats of \p src, a thread's tile of rows held
+/// in registers (\p N floats: a multiple of 4, or the 2 statistics of a
+/// tile of 2 rows), at \p dst: as loadThreadTile reads them (an 8-byte
+/// store for 2).
+template <int N>
+__device__ __forceinline__ void storeThreadTile(float *__restrict__ dst,
+                                                const float (&src)[N],
+                                                int64_t count, int vec) {
+  static_assert(N % kVectorWidth == 0 || N == 2, "a tile of float4 groups");
+  if constexpr (N == 2) {
+    if (vec && count == N) {
+      *reinterpret_cast<float2 *>(dst) = make_float2(src[0], src[1]);
+      return;
+    }
+  } else if (vec && count == N) {
+#pragma unroll
+    for (int q = 0; q < N / kVectorWidth; ++q)
+      storeFloat4(dst + kVectorWidth * q,
+                  make_float4(src[kVectorWidth * q], src[kVectorWidth * q + 1],
+                              src[kVectorWidth * q + 2],
+                              src[kVectorWidth * q + 3]));
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < count)
+      dst[j] = src[j];
+}
+
 /// Stores the four floats of \p value at \p ptr: one 16-byte store when
 /// \p vec (then \p ptr must be 16-byte aligned), four scalar stores
 /// otherwise.

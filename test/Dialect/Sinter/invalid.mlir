@@ -955,3 +955,62 @@ func.func @plan_tile_rows_uncached() attributes {plan = #sinter.plan<strategy = 
 func.func @plan_tile_rows_float4() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 4, rows_per_block = 64, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{columns_per_thread 4: expected a power of two from 2 to 8 (or 1) for split_reduction or split_welford over 256 columns a block, vector width 1, whose last block folds (one slice), not in strips}}
+func.func @plan_columns_per_thread_runs() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 4>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{columns_per_thread 3: expected a power of two from 2 to 8 (or 1) for split_reduction or split_welford over 256 columns a block, vector width 1, whose last block folds (one slice), not in strips}}
+func.func @plan_columns_per_thread_odd() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 3>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{columns_per_thread 2: expected a power of two from 2 to 8 (or 1) for split_reduction or split_welford over 256 columns a block, vector width 1, whose last block folds (one slice), not in strips}}
+func.func @plan_columns_per_thread_two_launches() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, columns_per_thread = 2>} {
+  return
+}
+
+// -----
+
+func.func @plan_columns_per_thread_long_columns(%x: tensor<9x4097xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan columns_per_thread needs columns of a static count of at most 8 reduced elements}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 2>} : (tensor<9x4097xf32>) -> tensor<4097xf32> {
+  ^bb0(%a: tensor<9x4097xf32>):
+    %s = sinter.sum %a dims [0] : tensor<9x4097xf32>
+    sinter.yield %s : tensor<4097xf32>
+  }
+  return
+}
+
+// -----
+
+// expected-error@+1 {{rows_per_thread 2: expected 2 or 4 (or 1) with tile_rows, a lane a row and rows_per_block 256 times it}}
+func.func @plan_rows_per_thread_untiled() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 512, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, rows_per_thread = 2>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{rows_per_thread 3: expected 2 or 4 (or 1) with tile_rows, a lane a row and rows_per_block 256 times it}}
+func.func @plan_rows_per_thread_three() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 768, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true, rows_per_thread = 3>} {
+  return
+}
+
+// -----
+
+func.func @plan_rows_per_thread_length(%x: tensor<64x6xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan rows_per_thread 4 needs rows of a static length that many of make whole float4 groups, of at most 32 elements}}
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 1024, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true, rows_per_thread = 4>} : (tensor<64x6xf32>) -> tensor<64xf32> {
+  ^bb0(%a: tensor<64x6xf32>):
+    %s = sinter.sum %a dims [1] : tensor<64x6xf32>
+    sinter.yield %s : tensor<64xf32>
+  }
+  return
+}

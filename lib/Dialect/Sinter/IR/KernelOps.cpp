@@ -13,6 +13,7 @@
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
 #include "sinter/Dialect/Sinter/IR/SplitReduction.h"
+#include "sinter/Dialect/Sinter/IR/ThreadTiles.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -128,7 +129,8 @@ LogicalResult KernelPlanAttr::verify(
     bool registers, bool lastBlockFolds, int64_t minBlocks,
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
     int64_t cluster, int64_t rowSlices, int64_t streamLag, int64_t streamBlocks,
-    bool applyInStrip, bool tileRows) {
+    bool applyInStrip, bool tileRows, int64_t columnsPerThread,
+    int64_t rowsPerThread) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -238,12 +240,39 @@ LogicalResult KernelPlanAttr::verify(
   // multiple of four floats. A block has at most 1024 threads.
   if (tileRows &&
       (!(subwarp || strategy == KernelStrategy::warp_per_row) ||
-       rowsPerBlock % 4 != 0 || block * rowsPerBlock > 1024 || cached.empty() ||
-       registers || vectorWidth != 1 || passes != 1))
+       rowsPerBlock % 4 != 0 || block * rowsPerBlock / rowsPerThread > 1024 ||
+       cached.empty() || registers || vectorWidth != 1 || passes != 1))
     return emitError() << "tile_rows: rows of subwarp_per_row or "
                           "warp_per_row, a multiple of 4 a block of at most "
                           "1024 threads, cached operands, not in registers, "
                           "vector width 1 and passes 1";
+  // A thread's tile of rows in registers: a lane a row, 256 threads a
+  // block; 2 rows (of 2, 6, 10, 14 elements) or 4 (of odd lengths) make
+  // float4 groups.
+  if (rowsPerThread != 1 &&
+      (!tileRows || !subwarp || block != 1 ||
+       (rowsPerThread != 2 && rowsPerThread != 4) ||
+       rowsPerBlock != kThreadTileThreads * rowsPerThread))
+    return emitError() << "rows_per_thread " << rowsPerThread
+                       << ": expected 2 or 4 (or 1) with tile_rows, a lane a "
+                          "row and rows_per_block "
+                       << kThreadTileThreads << " times it";
+  // Several columns a thread: each thread finishes its columns, every
+  // reduced element of each read at once (one slice, no fold of partials);
+  // scalar loads, 256 apart.
+  if (columnsPerThread != 1 &&
+      (columnsPerThread < 2 || columnsPerThread > kMaxColumnsPerThread ||
+       !llvm::isPowerOf2_64(columnsPerThread) ||
+       (strategy != KernelStrategy::split_reduction &&
+        strategy != KernelStrategy::split_welford) ||
+       columnsPerBlock != 256 || vectorWidth != 1 || !lastBlockFolds ||
+       applyInStrip))
+    return emitError() << "columns_per_thread " << columnsPerThread
+                       << ": expected a power of two from 2 to "
+                       << kMaxColumnsPerThread
+                       << " (or 1) for split_reduction or split_welford "
+                          "over 256 columns a block, vector width 1, whose "
+                          "last block folds (one slice), not in strips";
   if (rowSlices != 1 || applyInStrip
           ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
           : streamBlocks != 0)
@@ -332,6 +361,59 @@ static LogicalResult verifyStrips(KernelOp kernel, KernelPlanAttr plan) {
   return success();
 }
 
+/// Checks what several columns a thread (the plan's columns_per_thread)
+/// rely on: a column kernel whose every column has a static count of
+/// reduced elements, at most kSplitRowsPerThread (one chunk of a thread,
+/// one slice).
+static LogicalResult verifyColumnsPerThread(KernelOp kernel) {
+  if (kernel.getKind() != KernelKind::column_reduction)
+    return kernel.emitOpError("plan columns_per_thread needs a "
+                              "column_reduction kernel");
+  for (Operation &op : kernel.getBody().front()) {
+    auto reduction = dyn_cast<ReductionOpInterface>(op);
+    if (!reduction)
+      continue;
+    auto input = cast<ShapedType>(reduction.getInput().getType());
+    auto result = cast<ShapedType>(op.getResult(0).getType());
+    if (!input.hasStaticShape() || !result.hasStaticShape() ||
+        result.getNumElements() == 0 ||
+        input.getNumElements() / result.getNumElements() > kSplitRowsPerThread)
+      return kernel.emitOpError("plan columns_per_thread needs columns of a "
+                                "static count of at most ")
+             << kSplitRowsPerThread << " reduced elements";
+  }
+  return success();
+}
+
+/// Checks what a thread's tile of rows in registers (the plan's
+/// rows_per_thread) relies on: a row kernel of one static row length that
+/// many rows of make whole float4 groups, of at most kMaxThreadTileFloats
+/// elements an operand.
+static LogicalResult verifyThreadTiles(KernelOp kernel, KernelPlanAttr plan) {
+  if (kernel.getKind() != KernelKind::row_reduction)
+    return kernel.emitOpError("plan rows_per_thread needs a row_reduction "
+                              "kernel");
+  for (Operation &op : kernel.getBody().front()) {
+    auto reduction = dyn_cast<ReductionOpInterface>(op);
+    if (!reduction)
+      continue;
+    auto input = cast<ShapedType>(reduction.getInput().getType());
+    int64_t length = 1;
+    for (int64_t dim : reduction.getDims())
+      length = ShapedType::isDynamic(input.getDimSize(dim)) || length < 0
+                   ? -1
+                   : length * input.getDimSize(dim);
+    if (length < 1 || getThreadTileRows(length) != plan.getRowsPerThread() ||
+        length * plan.getRowsPerThread() > kMaxThreadTileFloats)
+      return kernel.emitOpError("plan rows_per_thread ")
+             << plan.getRowsPerThread()
+             << " needs rows of a static length that many of make whole "
+                "float4 groups, of at most "
+             << kMaxThreadTileFloats << " elements";
+  }
+  return success();
+}
+
 /// Checks a kernel's plan against the kernel: its strategy fits the kind,
 /// and it caches operands the kernel has.
 static LogicalResult verifyKernelPlan(KernelOp kernel) {
@@ -365,6 +447,10 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
     return kernel.emitOpError("plan strategy split_online_softmax needs a max "
                               "and the sum of exp(x - max) around it in the "
                               "kernel");
+  if (plan.getColumnsPerThread() > 1 && failed(verifyColumnsPerThread(kernel)))
+    return failure();
+  if (plan.getRowsPerThread() > 1 && failed(verifyThreadTiles(kernel, plan)))
+    return failure();
   if (plan.getApplyInStrip())
     return verifyStrips(kernel, plan);
   return success();

@@ -76,8 +76,14 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
         summary.strategy += "+cluster" + std::to_string(plan.getCluster());
       if (plan.getRowSlices() > 1)
         summary.strategy += "+streamed" + std::to_string(plan.getRowSlices());
-      if (plan.getTileRows())
+      if (plan.getRowsPerThread() > 1)
+        summary.strategy +=
+            "+thread_tiles" + std::to_string(plan.getRowsPerThread());
+      else if (plan.getTileRows())
         summary.strategy += "+tiles" + std::to_string(plan.getRowsPerBlock());
+      if (plan.getColumnsPerThread() > 1)
+        summary.strategy +=
+            "+columns" + std::to_string(plan.getColumnsPerThread());
       if (plan.getApplyInStrip())
         summary.strategy +=
             "+strips" + std::to_string(plan.getColumnsPerBlock());

@@ -443,6 +443,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   if (length && !registers)
     tiles = getRowTiles(kernel, *length, resultShape, maxPasses > 1);
   bool tileRows = tiles.has_value();
+  int64_t rowsPerThread = tiles ? tiles->rowsPerThread : 1;
   if (tiles) {
     cached = tiles->cached;
     block = tiles->team;
@@ -488,7 +489,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
       cluster, rowSlices, streamLag, rowSlices > 1 ? getStreamBlocks() : 0,
-      /*applyInStrip=*/false, tileRows);
+      /*applyInStrip=*/false, tileRows, /*columnsPerThread=*/1, rowsPerThread);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough

@@ -17,6 +17,9 @@
 #include "PlanUtils.h"
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
+#include "sinter/Dialect/Sinter/IR/ThreadTiles.h"
+
+#include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -78,16 +81,53 @@ static bool hasElementsPerRow(Value value, ArrayRef<int64_t> resultShape,
   return dynamic == rowDynamic && product == rowProduct * perRow;
 }
 
-/// Whether a row kernel stages its rows of `length` as the block's tile:
-/// short rows that are not float4 groups, of 5 or more elements, or of 2 or
-/// 3 where `severalPasses` read an input (a thread a row of 3 read it
-/// directly for a mean at 0.91x torch.compile, in tiles at 0.89x, on the
-/// H100; softmax over rows of 2, whose three passes read the thread's row
-/// from shared memory, ran at 0.22 of copy directly and 0.57 in tiles on
-/// the H200), every reduction over whole rows (no matvec, whose operands
-/// are not rows of the output's shape), every input and output of whole
-/// rows of that length or one element a row, at least one input, no shape
-/// op but a reshape.
+/// The rows of each thread's tile in its registers (the plan's
+/// rows_per_thread) for rows of `length` of a row kernel: rows a lane walks
+/// alone (at most kMaxTileLaneElements), as many as make whole float4
+/// groups, within kMaxThreadTileFloats an operand (an input or an output of
+/// whole rows) and kMaxThreadTileFloatsInAll in all, where each output of
+/// whole rows is one float4 a thread and each statistic a row a float
+/// (stored as a group); 1 (the block's tile in shared memory) otherwise.
+/// Loads of a thread's float4 groups at a stride of several serve a warp
+/// well, stores do not. On the H100: softmax over rows of 2 ran at 0.76 of
+/// copy in the block's tiles, 0.99 with 2 rows (a float4) a thread; a mean
+/// over rows of 3 at 0.94 a thread a row, 1.04 with 4 rows (3 float4s) a
+/// thread and its 4 means stored as a float4, 0.78 stored one by one;
+/// log_softmax over rows of 10 at 0.99 in the block's tiles, 0.65 with 2
+/// rows a thread (5 float4 stores at a stride of 80 bytes); logsumexp over
+/// them at 0.92 and 0.95.
+static int64_t getThreadTileRowCount(KernelOp kernel, int64_t length,
+                                     ArrayRef<int64_t> resultShape) {
+  Block &body = kernel.getBody().front();
+  int64_t rows = getThreadTileRows(length);
+  int64_t inputs = llvm::count_if(body.getArguments(), [&](Value argument) {
+    return hasWholeRows(argument, resultShape);
+  });
+  ValueRange outputs = body.getTerminator()->getOperands();
+  int64_t rowOutputs = llvm::count_if(outputs, [&](Value output) {
+    return hasElementsPerRow(output, resultShape, length);
+  });
+  bool indices = llvm::any_of(outputs, [](Value output) {
+    return !isa<FloatType>(getElementTypeOrSelf(output.getType()));
+  });
+  if (rows == 1 || length > kMaxTileLaneElements || indices ||
+      rows * length > kMaxThreadTileFloats ||
+      rows * length * (inputs + rowOutputs) > kMaxThreadTileFloatsInAll ||
+      (rowOutputs > 0 && rows * length != 4))
+    return 1;
+  return rows;
+}
+
+/// Whether a row kernel stages its rows of `length` as tiles: short rows
+/// that are not float4 groups, of 5 or more elements, or of 2 or 3 where
+/// `severalPasses` read an input or a thread's tile holds them in
+/// registers (a thread a row of 3 read it directly for a mean at 0.91x
+/// torch.compile, in the block's tiles at 0.89x, on the H100; softmax over
+/// rows of 2, whose three passes read the thread's row from shared memory,
+/// ran at 0.22 of copy directly and 0.57 in tiles on the H200), every
+/// reduction over whole rows (no matvec, whose operands are not rows of the
+/// output's shape), every input and output of whole rows of that length or
+/// one element a row, at least one input, no shape op but a reshape.
 static bool canTileRows(KernelOp kernel, int64_t length,
                         ArrayRef<int64_t> resultShape, bool severalPasses) {
   Block &body = kernel.getBody().front();
@@ -106,7 +146,9 @@ static bool canTileRows(KernelOp kernel, int64_t length,
       return false;
     inputs |= whole;
   }
-  return inputs && (length > 4 || (severalPasses && length > 1)) &&
+  bool threadTiles = getThreadTileRowCount(kernel, length, resultShape) > 1;
+  return inputs &&
+         (length > 4 || (length > 1 && (severalPasses || threadTiles))) &&
          length % 4 != 0 && length <= kMaxTileRowLength &&
          kernel.getKind() == KernelKind::row_reduction &&
          llvm::all_of(getReductions(body),
@@ -128,14 +170,16 @@ std::optional<RowTiles> sinter::getRowTiles(KernelOp kernel, int64_t length,
   for (BlockArgument argument : body.getArguments())
     if (hasWholeRows(argument, resultShape))
       tiles.cached.push_back(argument.getArgNumber());
-  int64_t rowOutputs =
+  int64_t operands =
+      static_cast<int64_t>(tiles.cached.size()) +
       llvm::count_if(body.getTerminator()->getOperands(), [&](Value output) {
         return hasElementsPerRow(output, resultShape, length);
       });
   tiles.team = getTileTeamSize(length);
-  tiles.rowsPerBlock = getTileRowsPerBlock(
-      tiles.team, length,
-      static_cast<int64_t>(tiles.cached.size()) + rowOutputs);
+  tiles.rowsPerThread = getThreadTileRowCount(kernel, length, resultShape);
+  tiles.rowsPerBlock = tiles.rowsPerThread > 1
+                           ? kThreadTileThreads * tiles.rowsPerThread
+                           : getTileRowsPerBlock(tiles.team, length, operands);
   return tiles;
 }
 

@@ -109,6 +109,39 @@ static bool canFoldInLastBlock(Operation *op, int64_t columnsPerBlock,
                                             kMaxFoldPerThread * kBlockThreads);
 }
 
+/// The columns each thread of the partial kernel finishes (the plan's
+/// columns_per_thread): where a block covers kBlockThreads columns a lane
+/// each, of scalar loads, and every reduction's columns have at most
+/// kSplitRowsPerThread rows (one slice, finished by the last block's
+/// rule), enough columns for kColumnLoadsInFlight loads a thread, as long
+/// as kSplitTargetBlocks blocks remain; else 1.
+static int64_t getColumnsPerThread(ArrayRef<Operation *> reductions,
+                                   int64_t columnsPerBlock, bool runs,
+                                   bool lastBlockFolds) {
+  if (columnsPerBlock != kBlockThreads || runs || !lastBlockFolds)
+    return 1;
+  int64_t rows = 1, positions = 0;
+  for (Operation *op : reductions) {
+    auto reduction = cast<ReductionOpInterface>(op);
+    std::optional<int64_t> kept = getStaticCount(getShape(op->getResult(0)));
+    std::optional<int64_t> elements =
+        getStaticCount(getShape(reduction.getInput()));
+    if (!kept || !elements || *kept == 0)
+      return 1;
+    rows = std::max(rows, *elements / *kept);
+    positions = std::max(positions, *kept);
+  }
+  if (rows > kSplitRowsPerThread)
+    return 1;
+  int64_t columns = std::min<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(kColumnLoadsInFlight, rows)),
+      kMaxColumnsPerThread);
+  while (columns > 1 && llvm::divideCeil(positions, kBlockThreads * columns) <
+                            kSplitTargetBlocks)
+    columns /= 2;
+  return columns;
+}
+
 /// Whether `value` is computed in its kernel from one of `statistics`.
 static bool isComputedFrom(Value value,
                            const llvm::DenseSet<Value> &statistics) {
@@ -300,7 +333,8 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
         /*lastBlockFolds=*/false, getSplitMinBlocks(), /*applyMinBlocks=*/0,
         /*applyRowsPerThread=*/1, /*applyInFold=*/false, /*cluster=*/1,
         /*rowSlices=*/1, /*streamLag=*/0, kMaxStripBlocks,
-        /*applyInStrip=*/true, /*tileRows=*/false);
+        /*applyInStrip=*/true, /*tileRows=*/false, /*columnsPerThread=*/1,
+        /*rowsPerThread=*/1);
   return KernelPlanAttr::get(
       context, strategy, first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0,
       columnsPerBlock, runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
@@ -311,5 +345,10 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
       applyLaunches ? getApplyMinBlocks(statistics) : 0,
       applyLaunches ? getApplyRowsPerThread(statistics, rowParams) : 1,
       applyInFold, /*cluster=*/1, /*rowSlices=*/1, /*streamLag=*/0,
-      /*streamBlocks=*/0, /*applyInStrip=*/false, /*tileRows=*/false);
+      /*streamBlocks=*/0, /*applyInStrip=*/false, /*tileRows=*/false,
+      strategy == KernelStrategy::split_online_softmax
+          ? 1
+          : getColumnsPerThread(reductions, columnsPerBlock, runs,
+                                lastBlockFolds),
+      /*rowsPerThread=*/1);
 }

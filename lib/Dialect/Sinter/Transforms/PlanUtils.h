@@ -131,6 +131,9 @@ inline bool hasWholeRows(Value argument, ArrayRef<int64_t> resultShape) {
 struct RowTiles {
   int64_t team = 0;
   int64_t rowsPerBlock = 0;
+  /// Above 1, each thread's tile of that many rows in its registers (the
+  /// plan's rows_per_thread).
+  int64_t rowsPerThread = 1;
   SmallVector<int64_t> cached;
 };
 

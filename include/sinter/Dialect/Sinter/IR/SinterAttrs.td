@@ -88,7 +88,18 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     of their own, which the whole block stores likewise: short rows that
     are not float4 groups (of 10, of 49, of 197) move through HBM in
     coalesced 16-byte accesses, however few lanes share a row (1: a thread
-    a row).
+    a row); `columns_per_thread` (split_reduction and split_welford, printed
+    when not 1): each thread of the one partial kernel covers that many
+    columns, `columns_per_block` (256) apart, every reduced element of each
+    (a column's few elements are one slice, so the columns are finished
+    where they are read), so that all their loads are in flight at once: a
+    mean over the first dim of [3, N] with N odd reads 3 scalars a column;
+    `rows_per_thread` (with tile_rows, a lane a row, printed when not 1):
+    each thread's tile is that many consecutive rows, held in its registers
+    rather than the block's tile in shared memory, so many that they are
+    whole float4 groups (2 rows of 2, 4 of 3), loaded and stored as such
+    where aligned; `rows_per_block` counts the rows of the block's 256
+    threads.
 
     Example:
 
@@ -128,7 +139,9 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"int64_t", "0">:$stream_lag,
     DefaultValuedParameter<"int64_t", "0">:$stream_blocks,
     DefaultValuedParameter<"bool", "false">:$apply_in_strip,
-    DefaultValuedParameter<"bool", "false">:$tile_rows);
+    DefaultValuedParameter<"bool", "false">:$tile_rows,
+    DefaultValuedParameter<"int64_t", "1">:$columns_per_thread,
+    DefaultValuedParameter<"int64_t", "1">:$rows_per_thread);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -147,7 +160,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*apply_in_fold=*/false, /*cluster=*/1,
                    /*row_slices=*/1, /*stream_lag=*/0,
                    /*stream_blocks=*/0,
-                   /*apply_in_strip=*/false, /*tile_rows=*/false);
+                   /*apply_in_strip=*/false, /*tile_rows=*/false,
+                   /*columns_per_thread=*/1, /*rows_per_thread=*/1);
     }]>];
   let genVerifyDecl = 1;
 }
