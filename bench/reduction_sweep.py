@@ -392,6 +392,46 @@ HELD_OUT = [
     ("max_frames_256x33x7943", "amax(x, dim=1)", [256, 33, 7943], "x.amax(dim=1)", {}),
     ("center_cols_262144x256", "x - mean(x, dim=0, keepdim=true)", [262144, 256],
      "x - x.mean(dim=0, keepdim=True)", {}),
+    # A sixth set (2026-11-27, written after this session's changes and run
+    # once, none tuned on): Gemma's RMS norm, ViT's attention softmax over
+    # 197 keys, COCO's 81 classes, group and instance norms of other maps,
+    # batch norm over [N, 512], short rows of 5 and 6 (a sum, a max, a
+    # softmax), few-row column reductions over odd columns (a mean over 5, a
+    # variance over 7, an argmin over 2), logsumexp over 64, L2 norms of
+    # rows, global average pooling of 14x14 maps, a max over 96 channels,
+    # softmax over 8000, layer norm over odd rows of 2049, a sum over an odd
+    # middle dim, and an odd tanh-GELU.
+    ("rms_norm_32768x2048", "rms_norm(x, [2048], weight=w)", [32768, 2048],
+     "F.rms_norm(x, (2048,), w)", {"w": [2048]}),
+    ("softmax_attn_128x12x197x197", "softmax(x, dim=3)", [128, 12, 197, 197],
+     "torch.softmax(x, dim=3)", {}),
+    ("log_softmax_classes_8x81x384x384", "log_softmax(x, dim=1)", [8, 81, 384, 384],
+     "torch.log_softmax(x, dim=1)", {}),
+    ("group_norm_8x256x128x128_g16", "group_norm(x, 16, weight=w, bias=b)", [8, 256, 128, 128],
+     "F.group_norm(x, 16, w, b)", {"w": [256], "b": [256]}),
+    ("instance_norm_32x128x96x96", "instance_norm(x)", [32, 128, 96, 96],
+     "F.instance_norm(x)", {}),
+    ("batch_norm_131072x512", "batch_norm(x, weight=w, bias=b, training=true)", [131072, 512],
+     "F.batch_norm(x, None, None, w, b, training=True)", {"w": [512], "b": [512]}),
+    ("sum_rows_13421772x5", "sum(x, dim=1)", [13421772, 5], "x.sum(dim=1)", {}),
+    ("max_rows_11184810x6", "amax(x, dim=1)", [11184810, 6], "x.amax(dim=1)", {}),
+    ("softmax_rows_11184810x6", "softmax(x, dim=1)", [11184810, 6], "torch.softmax(x, dim=1)", {}),
+    ("mean_first_5x13421771", "mean(x, dim=0)", [5, 13421771], "x.mean(dim=0)", {}),
+    ("var_first_7x9586981", "var(x, dim=0)", [7, 9586981], "x.var(dim=0)", {}),
+    ("argmin_first_2x33554431", "argmin(x, dim=0)", [2, 33554431], "x.argmin(dim=0)", {}),
+    ("logsumexp_last_1048576x64", "logsumexp(x, dim=1)", [1048576, 64],
+     "torch.logsumexp(x, dim=1)", {}),
+    ("l2_rows_524288x128", "sqrt(sum(x * x, dim=1))", [524288, 128],
+     "torch.sqrt((x * x).sum(dim=1))", {}),
+    ("mean_hw_512x512x14x14", "mean(x, dim=[2, 3])", [512, 512, 14, 14],
+     "x.mean(dim=(2, 3))", {}),
+    ("amax_channels_64x96x128x128", "amax(x, dim=1)", [64, 96, 128, 128], "x.amax(dim=1)", {}),
+    ("softmax_8192x8000", "softmax(x, dim=1)", [8192, 8000], "torch.softmax(x, dim=1)", {}),
+    ("layer_norm_30000x2049", "layer_norm(x, [2049], weight=w, bias=b)", [30000, 2049],
+     "F.layer_norm(x, (2049,), w, b)", {"w": [2049], "b": [2049]}),
+    ("sum_middle_64x999x1001", "sum(x, dim=1)", [64, 999, 1001], "x.sum(dim=1)", {}),
+    ("gelu_tanh_33333x2017", "gelu(x, approximate='tanh')", [33333, 2017],
+     "F.gelu(x, approximate='tanh')", {}),
 ]
 
 

@@ -305,18 +305,23 @@ func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32>
 // -----
 
 // Rows of 150528 (588 KiB, layer_norm over the last two dims of [448, 196,
-// 768]) need slices over 64 KiB: a cluster of 4 slices of 147 KiB, before
-// streaming; rows of 262144 (1 MiB) would take 8 slices of 128 KiB, which
-// ran slower than streaming: streamed in 32 slices.
+// 768]) need slices over 64 KiB: a cluster of 4 slices of 147 KiB would
+// leave one block a multiprocessor, so the reduction is split (two passes,
+// two launches); rows of 100003 take 4 slices of 98 KiB (two blocks a
+// multiprocessor; not a multiple of 4 long: scalar); rows of 262144 (1 MiB) would take 8 slices of 128 KiB,
+// which ran slower than streaming: streamed in 32 slices.
 // CHECK-LABEL: func.func @cluster_before_stream
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 32, stream_lag = 256, stream_blocks = 4>
-func.func @cluster_before_stream(%x: tensor<448x150528xf32>, %z: tensor<1024x262144xf32>) -> (tensor<448x150528xf32>, tensor<1024x262144xf32>) {
+func.func @cluster_before_stream(%x: tensor<448x150528xf32>, %y: tensor<671x100003xf32>, %z: tensor<1024x262144xf32>) -> (tensor<448x150528xf32>, tensor<671x100003xf32>, tensor<1024x262144xf32>) {
   %m = sinter.mean %x dims [1] keepdim : tensor<448x150528xf32>
   %d = sinter.sub %x, %m : tensor<448x150528xf32>, tensor<448x1xf32>
+  %my = sinter.mean %y dims [1] keepdim : tensor<671x100003xf32>
+  %dy = sinter.sub %y, %my : tensor<671x100003xf32>, tensor<671x1xf32>
   %mz = sinter.mean %z dims [1] keepdim : tensor<1024x262144xf32>
   %dz = sinter.sub %z, %mz : tensor<1024x262144xf32>, tensor<1024x1xf32>
-  return %d, %dz : tensor<448x150528xf32>, tensor<1024x262144xf32>
+  return %d, %dy, %dz : tensor<448x150528xf32>, tensor<671x100003xf32>, tensor<1024x262144xf32>
 }
 
 // -----

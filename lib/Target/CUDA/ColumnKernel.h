@@ -19,6 +19,11 @@
 
 namespace mlir::sinter::cuda {
 
+/// The locals that hold a column's statistic, and the second of its pair,
+/// where the fold's epilogue reads them (apply_in_fold).
+inline constexpr const char *kStatisticNames[] = {"statistic",
+                                                  "secondStatistic"};
+
 /// One reduction of a column kernel.
 struct ColumnReduction {
   ReductionInfo info;
@@ -70,6 +75,13 @@ struct ColumnReduction {
   /// and write.
   std::string epilogue;
   std::vector<Buffer> epilogueInputs, epilogueOutputs;
+  /// Under apply_in_fold, whether the statistic, and the second of its
+  /// pair, are stored (outputs of the kernel) rather than only read by the
+  /// epilogue from locals (kStatisticNames).
+  bool stored = true, secondStored = true;
+  /// Under apply_in_fold, whether the epilogue reads the statistic, and the
+  /// second of its pair, from its local.
+  bool readsLocal = false, secondReadsLocal = false;
   /// Under the plan's apply_in_strip: the partial kernel's block walks
   /// strips of `columnsPerBlock` positions, every reduced element of each,
   /// stores their statistics, then writes `applyOutputs` (the outputs that
@@ -182,6 +194,24 @@ writeColumnStrips(EmitterContext &context, const EvalKernel &kernel,
 LogicalResult writeFoldEpilogue(EmitterContext &context,
                                 const EvalKernel &apply, ColumnReduction &owner,
                                 const ColumnReduction *second);
+
+/// The columns a block of the final kernel folds where it folds in lanes of
+/// slices (ColumnFold.cpp).
+inline constexpr int64_t kFoldColumns = 32;
+
+/// Whether the final kernel of `reduction` folds in lanes: its columns are
+/// static and few enough that sinterColumnSplits' target of
+/// kSplitTargetBlocks partial blocks (HostCode.cpp) allows kLaneFoldSplits
+/// slices.
+bool useLaneFold(const ColumnReduction &reduction);
+
+/// Writes the final kernel `name` of `reduction` (and of `second`, which
+/// its states compute, if not null), which folds each column's partials;
+/// `dims` receives the dims it takes, among `allDims`.
+std::string writeFinalKernel(const ColumnReduction &reduction,
+                             const ColumnReduction *second, StringRef name,
+                             ArrayRef<std::string> allDims,
+                             SmallVectorImpl<std::string> &dims);
 
 /// The statements that finish column `p` from its `total` (of the fold's
 /// type, or the partials'): the mean's division, the store of the result

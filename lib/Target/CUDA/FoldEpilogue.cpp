@@ -37,10 +37,24 @@ LogicalResult cuda::writeFoldEpilogue(EmitterContext &context,
   }
   CodeWriter writer;
   llvm::DenseMap<Value, const Buffer *> leafBuffers;
+  // A statistic read at p comes from the fold's local; read anywhere else,
+  // from its stored buffer.
+  bool readsLocal[2] = {false, false}, readsStored[2] = {false, false};
   ScalarEmitter emitter(
       writer, context.shapes, context.constants,
       [&](Value value, const Coords &coords) -> FailureOr<Expr> {
-        return loadElement(emitter, *leafBuffers.lookup(value), coords);
+        const Buffer &buffer = *leafBuffers.lookup(value);
+        for (auto [index, name] :
+             llvm::enumerate(ArrayRef<std::string>{"stats", secondName})) {
+          if (buffer.name != name)
+            continue;
+          if (linearize(coords, buffer.shape).text == "p") {
+            readsLocal[index] = true;
+            return Expr(kStatisticNames[index], 0);
+          }
+          readsStored[index] = true;
+        }
+        return loadElement(emitter, buffer, coords);
       });
   addKernelLeaves(emitter, epilogue, leafBuffers);
   // Element p of an output whose sizes but for unit dims are the
@@ -65,6 +79,12 @@ LogicalResult cuda::writeFoldEpilogue(EmitterContext &context,
     writer.line(output.name + "[p] = " + element->text + ";");
   }
   owner.epilogue = writer.finish(0);
+  // A statistic that the epilogue reads elsewhere than at p is stored (the
+  // caller stores those the kernel returns too).
+  owner.stored = readsStored[0];
+  owner.secondStored = readsStored[1];
+  owner.readsLocal = readsLocal[0];
+  owner.secondReadsLocal = readsLocal[1];
   // The buffers it reads beside the statistics, and those it writes.
   owner.epilogueInputs.clear();
   for (const Buffer &input : epilogue.inputs)

@@ -1014,3 +1014,26 @@ func.func @plan_rows_per_thread_length(%x: tensor<64x6xf32>) {
   }
   return
 }
+
+// -----
+
+// A block-wide team smaller than 256 threads would fold the rows of two
+// teams together (argmax over rows of 1000 gave wrong indices).
+// expected-error@+1 {{a team of 128 threads of block_per_row with rows_per_block 1: expected one warp for warp_per_row, 256 threads or more for block_per_row, and 256 / block rows a block (1 from 256 threads)}}
+func.func @plan_block_per_row_small_team() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 128, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a team of 64 threads of warp_per_row with rows_per_block 4: expected one warp for warp_per_row, 256 threads or more for block_per_row, and 256 / block rows a block (1 from 256 threads)}}
+func.func @plan_warp_per_row_two_warps() attributes {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 64, rows_per_block = 4, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a team of 8 threads of subwarp_per_row with rows_per_block 16: expected one warp for warp_per_row, 256 threads or more for block_per_row, and 256 / block rows a block (1 from 256 threads)}}
+func.func @plan_subwarp_rows_per_block() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 16, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>} {
+  return
+}

@@ -279,6 +279,20 @@ LogicalResult KernelPlanAttr::verify(
     return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "
                        << kMaxStreamBlocks
                        << " where rows are streamed or strips walked, else 0";
+  // A team walks each row: one warp for warp_per_row, the whole block (256
+  // threads or more) for block_per_row, whose reductions fold every thread
+  // of the block; a block holds 256 / block teams (one of 256 threads or
+  // more), but for tiles.
+  if (rows && block != 0 && !tileRows &&
+      ((strategy == KernelStrategy::warp_per_row && block != 32) ||
+       (strategy == KernelStrategy::block_per_row && block < 256) ||
+       rowsPerBlock != std::max<int64_t>(1, 256 / block)))
+    return emitError() << "a team of " << block << " threads of "
+                       << stringifyKernelStrategy(strategy)
+                       << " with rows_per_block " << rowsPerBlock
+                       << ": expected one warp for warp_per_row, 256 "
+                          "threads or more for block_per_row, and 256 / "
+                          "block rows a block (1 from 256 threads)";
   return verifyMinBlocks(emitError, strategy, block, rowsPerBlock, minBlocks,
                          applyMinBlocks);
 }

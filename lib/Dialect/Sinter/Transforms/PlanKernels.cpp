@@ -25,11 +25,14 @@
 //     read from L2), and otherwise reads them once per pass, computing pairs of
 //     statistics that one pass can (online softmax, Welford) in one, with
 //     16-byte vectors when rows are a multiple of 4 long; short rows that
-//     are not (5 to 128 elements, or 2 and 3 that several passes read) are
-//     staged as the block's tiles in shared memory, copied to and from HBM
-//     as 16-byte vectors;
+//     are not (5 to 128 elements, or 2 to 4 that several passes read or a
+//     thread's tile holds) are staged as the block's tiles in shared
+//     memory, copied to and from HBM as 16-byte vectors, or held as each
+//     thread's tile of the rows that make whole float4 groups in its
+//     registers (2 rows of 2, 4 of 3: PlanSharedRows.cpp);
 //   - few long rows (fewer than two per SM, longer than 8192) that are not
-//     streamed, and any other
+//     streamed, rows that only a cluster's slices over 112 KiB hold, and
+//     any other
 //     geometry are split reductions: partials over many blocks,
 //     an ordered fold, an apply step when some output is not a statistic;
 //     a mean and a variance around it (training batch_norm, var) are one
@@ -38,7 +41,8 @@
 //     (split_online_softmax);
 //     a block covers one position (its threads split the reduced elements)
 //     when the innermost dim is reduced, up to 256 adjacent positions
-//     otherwise;
+//     otherwise, and each thread several positions of columns of at most 8
+//     rows read by scalar loads;
 //   - a GEMM runs in the library, its epilogue in cuBLASLt when it is
 //     exactly bias (+ relu or tanh-gelu), in one generated kernel otherwise.
 // Launch bounds ask for the blocks per SM that ran fastest (Occupancy.cpp).
@@ -66,10 +70,6 @@ namespace mlir::sinter {
 using namespace mlir;
 using namespace mlir::sinter;
 
-/// Rows up to this length go to one warp, up to kMediumRowLimit to 256
-/// threads, longer ones to 1024.
-static constexpr int64_t kWarpRowLimit = 1024;
-static constexpr int64_t kMediumRowLimit = 8192;
 /// The shared memory a row kernel may use per block (below Hopper's 227 KiB,
 /// leaving room for the static storage of block reductions).
 static constexpr int64_t kMaxSharedBytes = 160 * 1024;
@@ -82,9 +82,6 @@ static constexpr int64_t kMaxSharedBytes = 160 * 1024;
 /// over rows of 1024 at 0.87x and 1.00x (the H200).
 static constexpr int64_t kMaxRegisterFloatsPerOperand = 32;
 static constexpr int64_t kMaxRegisterFloats = 64;
-/// The most lanes that share a short row (a row of more float4 groups takes
-/// a warp).
-static constexpr int64_t kMaxSubwarpLanes = 16;
 /// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
 /// GPU idle with a block per row: rows longer than kMediumRowLimit are then
 /// split over many blocks.
@@ -233,11 +230,6 @@ static llvm::DenseSet<Operation *> getSinglePassReductions(Block &body,
   return fused;
 }
 
-/// The team size of rows of `length` elements.
-static int64_t getTeamSize(int64_t length) {
-  return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
-}
-
 /// Whether a row kernel with rows of `length` can hold them in registers:
 /// float4 groups (a length that is a multiple of 4), every reduction over a
 /// whole row.
@@ -264,79 +256,11 @@ static bool canWalkRowsWithEdges(KernelOp kernel, int64_t length) {
                       });
 }
 
-/// The team of rows of `length` held in registers. Rows of at most 4 float4
-/// groups, or of 8 without `argReductions`, take a lane a group (no lane
-/// idles); up to 16 groups, the power of two of lanes with the fewest idle
-/// group slots (of those with 2 to 8 groups a lane, at least 4 where
-/// `argReductions`: argmax, argmin, whose teams shuffle two values a
-/// level), the most lanes among equals; up to 64 groups, a power of two of
-/// lanes with at most 2 groups each (4 each for 32 groups or fewer where
-/// `argReductions`); else as other rows. On the H200 (runs 3 and 5 of
-/// 2026-11-27), in fractions of copy:
-///   - rows of 24 (6 groups): variance 0.58 with 8 lanes, 0.90 with 4, 0.97
-///     with 2;
-///   - rows of 32, 8 lanes against 4: softmax 0.96 and 0.93, rms_norm 0.99
-///     and 0.97, group_norm over 2 channels of 4x4 0.97 and 0.83, layer_norm
-///     0.84 and 0.97; argmax 0.50 with 8 lanes, 0.88 with 2;
-///   - rows of 64: layer_norm 0.84 with 16 lanes, 0.97 with 8 (variance 0.76
-///     and 0.96);
-///   - rows of 8 and 16: softmax fastest with a lane a group.
-/// Over rows of 100 (25 groups) on the H100 a warp left 7 lanes idle:
-/// softmax ran at 0.88 of copy with 32 lanes, 0.998 with 16 (0.91 with 8),
-/// layer_norm 0.92 and 0.99, argmax 0.54, 0.72 and 0.92 with 8; over rows
-/// of 256, 32 lanes were best for each (16 lanes: argmax 0.97 against 0.98).
-static int64_t getRegisterTeamSize(int64_t length, bool argReductions) {
-  int64_t groups = length / 4;
-  if (groups <= 4 || (groups == 8 && !argReductions))
-    return static_cast<int64_t>(llvm::PowerOf2Ceil(groups));
-  if (groups <= kMaxSubwarpLanes) {
-    int64_t best = 0, bestSlots = 0;
-    for (int64_t lanes = 1; lanes <= kMaxSubwarpLanes; lanes *= 2) {
-      int64_t perLane = llvm::divideCeil(groups, lanes);
-      if (perLane < (argReductions ? 4 : 2) || perLane > 8)
-        continue;
-      if (!best || lanes * perLane <= bestSlots) {
-        best = lanes;
-        bestSlots = lanes * perLane;
-      }
-    }
-    if (best)
-      return best;
-  }
-  if (groups > 2 * 32)
-    return getTeamSize(length);
-  int64_t perLane = argReductions && groups <= 32 ? 4 : 2;
-  return static_cast<int64_t>(
-      llvm::PowerOf2Ceil(llvm::divideCeil(groups, perLane)));
-}
-
-/// The team of rows of `length` that are not held in registers: a lane per
-/// 4 elements (a power of two) up to kMaxSubwarpLanes lanes, kMaxSubwarpLanes
-/// lanes up to 8 elements a lane, else as getTeamSize. On the H100, a warp a
-/// row of 3 ran a mean at 0.035 of copy (0.03x torch.compile); softmax over
-/// rows of 77 ran at 0.73x torch.compile with a warp a row, 0.92x with 8
-/// lanes, 0.97x with 16.
-static int64_t getScalarTeamSize(int64_t length) {
-  int64_t groups = llvm::divideCeil(length, 4);
-  if (groups <= kMaxSubwarpLanes)
-    return static_cast<int64_t>(llvm::PowerOf2Ceil(groups));
-  if (groups <= 2 * kMaxSubwarpLanes)
-    return kMaxSubwarpLanes;
-  return getTeamSize(length);
-}
-
 /// Whether `kernel` has an argmax or argmin.
 static bool hasArgReductions(KernelOp kernel) {
   return llvm::any_of(
       getReductions(kernel.getBody().front()),
       [](Operation *op) { return isa<ArgmaxOp, ArgminOp>(op); });
-}
-
-/// The floats one thread of a team of `team` holds for `operands` rows of
-/// `length` in registers.
-static int64_t getRegisterFloats(int64_t length, int64_t team,
-                                 int64_t operands) {
-  return operands * 4 * llvm::divideCeil(length / 4, team);
 }
 
 /// The times a row kernel without cached rows reads its inputs from HBM
@@ -416,6 +340,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       // 0.83x in a cluster of 4 slices of 147 KiB (the H100); but over
       // rows of 262144 (1 MiB) softmax and layer_norm ran at 0.46 and 0.40
       // of copy in 8 slices of 128 KiB, 0.59 and 0.56 streamed (the H200).
+      // (planKernel splits the reduction where the slices are larger than
+      // kMaxClusterSliceBytes: see cachesLargeSlices.)
       if (shares)
         cluster = getRowCluster(kernel, *length, floats, resultShape,
                                 kClusterSliceBytes, /*shortSlice=*/fits);
@@ -497,6 +423,26 @@ static KernelPlanAttr planRows(KernelOp kernel) {
 /// slices the whole grid walks.
 static bool readsFewRowsOnce(KernelPlanAttr plan) {
   return plan.getRowSlices() > 1;
+}
+
+/// The cluster slices above which a row kernel is split instead: larger
+/// ones leave one block a multiprocessor (of 228 KiB of shared memory),
+/// loading and then storing in turn.
+static constexpr int64_t kMaxClusterSliceBytes = 112 * 1024;
+
+/// Whether a plan of rows caches them in a cluster's slices larger than
+/// kMaxClusterSliceBytes: a split reduction, which reads HBM twice from
+/// many blocks at once, is faster. On the H100, layer_norm over 448 rows of
+/// 150528 (588 KiB) ran at 0.83x torch.compile in a cluster of 4 slices of
+/// 147 KiB, 0.95x reading each row twice a block a row, 1.02x split; but
+/// log_softmax over rows of 100003 (4 slices of 98 KiB, two blocks a
+/// multiprocessor) at 1.81x in a cluster, 1.53x split.
+static bool cachesLargeSlices(KernelOp kernel, KernelPlanAttr plan) {
+  std::optional<int64_t> length = getStaticRowLength(kernel.getBody().front());
+  int64_t floats =
+      static_cast<int64_t>(plan.getCached().size()) * length.value_or(0);
+  return plan.getCluster() > 1 &&
+         floats * 4 / plan.getCluster() > kMaxClusterSliceBytes;
 }
 
 /// Whether the outputs of an elementwise kernel can be computed four at a
@@ -597,12 +543,14 @@ static KernelPlanAttr planKernel(KernelOp kernel) {
       if (getShape(matmul.getResult()).back() != 1)
         return planGemm(kernel);
     return planRows(kernel);
-  case KernelKind::row_reduction:
-    if (hasFewLongRows(kernel.getBody().front())) {
-      KernelPlanAttr rows = planRows(kernel);
-      return readsFewRowsOnce(rows) ? rows : planSplitReduction(kernel);
-    }
-    return planRows(kernel);
+  case KernelKind::row_reduction: {
+    KernelPlanAttr rows = planRows(kernel);
+    bool fewLongRows = hasFewLongRows(kernel.getBody().front());
+    if ((fewLongRows && !readsFewRowsOnce(rows)) ||
+        cachesLargeSlices(kernel, rows))
+      return planSplitReduction(kernel);
+    return rows;
+  }
   case KernelKind::column_reduction:
     return planSplitReduction(kernel);
   case KernelKind::pointwise:

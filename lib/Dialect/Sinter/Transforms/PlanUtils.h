@@ -152,6 +152,29 @@ std::optional<RowTiles> getRowTiles(KernelOp kernel, int64_t length,
 /// threads, 4 (all that fit) 0.82, 3 0.81, 2 0.74 (the H100).
 inline int64_t getStreamBlocks() { return 4; }
 
+//===----------------------------------------------------------------------===//
+// Row teams (PlanRowTeams.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Rows up to this length go to one warp, up to kMediumRowLimit to 256
+/// threads, longer ones to 1024.
+inline constexpr int64_t kWarpRowLimit = 1024;
+inline constexpr int64_t kMediumRowLimit = 8192;
+/// The most lanes that share a short row (a row of more float4 groups takes
+/// a warp).
+inline constexpr int64_t kMaxSubwarpLanes = 16;
+
+/// The team size of rows of `length` elements: a warp, 256 or 1024 threads.
+int64_t getTeamSize(int64_t length);
+/// The team of rows of `length` held in registers (a few float4 groups a
+/// lane), with argmax or argmin among the reductions if `argReductions`.
+int64_t getRegisterTeamSize(int64_t length, bool argReductions);
+/// The team of rows of `length` that are not held in registers.
+int64_t getScalarTeamSize(int64_t length);
+/// The floats one thread of a team of `team` holds for `operands` rows of
+/// `length` in registers.
+int64_t getRegisterFloats(int64_t length, int64_t team, int64_t operands);
+
 } // namespace mlir::sinter
 
 #endif // SINTER_LIB_DIALECT_SINTER_TRANSFORMS_PLANUTILS_H

@@ -181,12 +181,21 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     registers (`apply_in_strip`: one pass of statistics over at most 32
     static reduced elements, a thread a column, or 57 to 256, 8 lanes a
     column; every other output of the input's shape, as softmax over the
-    classes of [N, C, H, W]); for a row kernel over short rows that are not
-    float4 groups (5 to 128 elements, or 2 and 3 that several passes read;
-    every reduction over whole rows),
-    whether its block stages its rows as tiles in shared memory
-    (`tile_rows`: copied to and from HBM by the whole block as float4
-    groups, at most 16 elements a lane, a thread a row of up to 16). The CUDA
+    classes of [N, C, H, W]), or the columns each thread of its one partial
+    kernel finishes (`columns_per_thread`: columns of at most 8 rows whose
+    kept innermost dim is not a multiple of 4, 256 apart, enough for 12
+    loads in flight, as a mean over the first dim of [3, N]); for a row
+    kernel over short rows that are not float4 groups (5 to 128 elements,
+    or 2 to 4 that several passes read or a thread's tile holds; every
+    reduction over whole rows), whether its block stages its rows as tiles
+    in shared memory (`tile_rows`: copied to and from HBM by the whole block
+    as float4 groups, at most 16 elements a lane, a thread a row of up to
+    16), or each thread holds a tile of the rows that make whole float4
+    groups in its registers (`rows_per_thread`: 2 rows of 2, 4 rows of 3,
+    at most 32 floats an operand, where each output of whole rows is one
+    float4 a thread and statistics a row are stored as a group). Rows whose
+    cached operands need a cluster's slices over 112 KiB are split instead
+    (a block a multiprocessor holds no second slice in flight). The CUDA
     emitter and the fusion plan's traffic estimate read the attribute;
     legality is decided here, once. Kernels that already have a plan keep
     it. Runs after sinter-form-kernels.

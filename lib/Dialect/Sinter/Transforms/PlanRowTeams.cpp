@@ -1,0 +1,93 @@
+//===- PlanRowTeams.cpp - The teams of lanes that share a row -------------===//
+//
+// Part of the Sinter project: a fusion compiler from model descriptions to
+// CUDA, built on MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// sinter-plan-kernels' team sizes for row kernels: the lanes that share a
+// row held in registers (a few float4 groups a lane), read from HBM (a lane
+// per 4 elements), or walked by a warp or a block, and the registers a
+// thread of a team holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanUtils.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::sinter;
+
+/// The team size of rows of `length` elements.
+int64_t sinter::getTeamSize(int64_t length) {
+  return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
+}
+
+/// The team of rows of `length` held in registers. Rows of at most 4 float4
+/// groups, or of 8 without `argReductions`, take a lane a group (no lane
+/// idles); up to 16 groups, the power of two of lanes with the fewest idle
+/// group slots (of those with 2 to 8 groups a lane, at least 4 where
+/// `argReductions`: argmax, argmin, whose teams shuffle two values a
+/// level), the most lanes among equals; up to 64 groups, a power of two of
+/// lanes with at most 2 groups each (4 each for 32 groups or fewer where
+/// `argReductions`); else as other rows. On the H200 (runs 3 and 5 of
+/// 2026-11-27), in fractions of copy:
+///   - rows of 24 (6 groups): variance 0.58 with 8 lanes, 0.90 with 4, 0.97
+///     with 2;
+///   - rows of 32, 8 lanes against 4: softmax 0.96 and 0.93, rms_norm 0.99
+///     and 0.97, group_norm over 2 channels of 4x4 0.97 and 0.83, layer_norm
+///     0.84 and 0.97; argmax 0.50 with 8 lanes, 0.88 with 2;
+///   - rows of 64: layer_norm 0.84 with 16 lanes, 0.97 with 8 (variance 0.76
+///     and 0.96);
+///   - rows of 8 and 16: softmax fastest with a lane a group.
+/// Over rows of 100 (25 groups) on the H100 a warp left 7 lanes idle:
+/// softmax ran at 0.88 of copy with 32 lanes, 0.998 with 16 (0.91 with 8),
+/// layer_norm 0.92 and 0.99, argmax 0.54, 0.72 and 0.92 with 8; over rows
+/// of 256, 32 lanes were best for each (16 lanes: argmax 0.97 against 0.98).
+int64_t sinter::getRegisterTeamSize(int64_t length, bool argReductions) {
+  int64_t groups = length / 4;
+  if (groups <= 4 || (groups == 8 && !argReductions))
+    return static_cast<int64_t>(llvm::PowerOf2Ceil(groups));
+  if (groups <= kMaxSubwarpLanes) {
+    int64_t best = 0, bestSlots = 0;
+    for (int64_t lanes = 1; lanes <= kMaxSubwarpLanes; lanes *= 2) {
+      int64_t perLane = llvm::divideCeil(groups, lanes);
+      if (perLane < (argReductions ? 4 : 2) || perLane > 8)
+        continue;
+      if (!best || lanes * perLane <= bestSlots) {
+        best = lanes;
+        bestSlots = lanes * perLane;
+      }
+    }
+    if (best)
+      return best;
+  }
+  if (groups > 2 * 32)
+    return getTeamSize(length);
+  int64_t perLane = argReductions && groups <= 32 ? 4 : 2;
+  return static_cast<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(groups, perLane)));
+}
+
+/// The team of rows of `length` that are not held in registers: a lane per
+/// 4 elements (a power of two) up to kMaxSubwarpLanes lanes, kMaxSubwarpLanes
+/// lanes up to 8 elements a lane, else as getTeamSize. On the H100, a warp a
+/// row of 3 ran a mean at 0.035 of copy (0.03x torch.compile); softmax over
+/// rows of 77 ran at 0.73x torch.compile with a warp a row, 0.92x with 8
+/// lanes, 0.97x with 16.
+int64_t sinter::getScalarTeamSize(int64_t length) {
+  int64_t groups = llvm::divideCeil(length, 4);
+  if (groups <= kMaxSubwarpLanes)
+    return static_cast<int64_t>(llvm::PowerOf2Ceil(groups));
+  if (groups <= 2 * kMaxSubwarpLanes)
+    return kMaxSubwarpLanes;
+  return getTeamSize(length);
+}
+
+/// The floats one thread of a team of `team` holds for `operands` rows of
+/// `length` in registers.
+int64_t sinter::getRegisterFloats(int64_t length, int64_t team,
+                                  int64_t operands) {
+  return operands * 4 * llvm::divideCeil(length / 4, team);
+}
