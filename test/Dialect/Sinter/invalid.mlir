@@ -1037,3 +1037,10 @@ func.func @plan_warp_per_row_two_warps() attributes {plan = #sinter.plan<strateg
 func.func @plan_subwarp_rows_per_block() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 16, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>} {
   return
 }
+
+// -----
+
+// expected-error@+1 {{a team of 128 threads of block_per_row with rows_per_block 2: expected one warp for warp_per_row, 256 threads or more for block_per_row, and 256 / block rows a block (1 from 256 threads)}}
+func.func @plan_block_per_row_two_teams() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 128, rows_per_block = 2, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>} {
+  return
+}
