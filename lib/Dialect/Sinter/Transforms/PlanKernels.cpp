@@ -25,7 +25,7 @@
 //     read from L2), and otherwise reads them once per pass, computing pairs of
 //     statistics that one pass can (online softmax, Welford) in one, with
 //     16-byte vectors when rows are a multiple of 4 long; short rows that
-//     are not (5 to 128 elements, or 2 to 4 that several passes read or a
+//     are not (5 to 128 elements, or 2 and 3 that several passes read or a
 //     thread's tile holds) are staged as the block's tiles in shared
 //     memory, copied to and from HBM as 16-byte vectors, or held as each
 //     thread's tile of the rows that make whole float4 groups in its

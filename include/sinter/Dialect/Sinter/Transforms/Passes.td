@@ -186,7 +186,7 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     kept innermost dim is not a multiple of 4, 256 apart, enough for 12
     loads in flight, as a mean over the first dim of [3, N]); for a row
     kernel over short rows that are not float4 groups (5 to 128 elements,
-    or 2 to 4 that several passes read or a thread's tile holds; every
+    or 2 and 3 that several passes read or a thread's tile holds; every
     reduction over whole rows), whether its block stages its rows as tiles
     in shared memory (`tile_rows`: copied to and from HBM by the whole block
     as float4 groups, at most 16 elements a lane, a thread a row of up to
