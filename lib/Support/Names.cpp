@@ -91,7 +91,12 @@ static const llvm::StringSet<> &getReservedWords() {
         // Rows walked as float4 groups between scalar edges (RowVectors.cpp).
         "vecHead", "vecGroups", "vecEdges",
         // Rows staged as the block's tile (RowShared.cpp).
-        "tile", "tileFloats", "blockCopy"};
+        "tile", "tileFloats", "blockCopy",
+        // Strips of columns (ColumnPartial.cpp, ColumnStrips.cpp) and
+        // columns a thread owns (ColumnPartial.cpp).
+        "strip", "strips", "stripBlocks", "stripShared", "stripStatistic",
+        "stripSecondStatistic", "stripUnit", "stripOffset", "stripColumn",
+        "statistic", "secondStatistic", "owned", "chunks", "rowsOf"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :
@@ -133,23 +138,25 @@ static bool hasReservedPrefix(StringRef name) {
 /// Whether `name` has the form of a local that generated code derives
 /// (CodeWriter::freshName of a fixed stem or of a buffer's name): i0, v3,
 /// acc1, red0, segment2, stats0, partial1, splits0, slot0, k2, p0, kernel1,
-/// a0, b1, four0, state2, grid0, n1, <buffer>_row, <buffer>_out, and
-/// <buffer>_v<n>, _rv<n>, _fv<n> and _run<n>, each also with a trailing 4
-/// (its float4).
+/// a0, b1, four0, state2, grid0, n1, statistic0, secondStatistic0,
+/// <buffer>_row, <buffer>_out, and <buffer>_v<n>, _rv<n>, _fv<n>, _run<n>
+/// and _strip<n>, each also with a trailing 4 (its float4).
 static bool isGeneratedLocal(StringRef name) {
   auto isNumber = [](StringRef text) {
     return !text.empty() && llvm::all_of(text, llvm::isDigit);
   };
   for (StringRef prefix :
-       {"i", "v", "acc", "red", "segment", "stats", "partial", "splits", "slot",
-        "k", "p", "kernel", "a", "b", "four", "state", "grid", "n"}) {
+       {"i",     "v",       "acc",    "red",       "segment",
+        "stats", "partial", "splits", "slot",      "k",
+        "p",     "kernel",  "a",      "b",         "four",
+        "state", "grid",    "n",      "statistic", "secondStatistic"}) {
     StringRef rest = name;
     if (rest.consume_front(prefix) && isNumber(rest))
       return true;
   }
   if (name.ends_with("_row") || name.ends_with("_out"))
     return true;
-  for (StringRef infix : {"_v", "_rv", "_fv", "_run"}) {
+  for (StringRef infix : {"_v", "_rv", "_fv", "_run", "_strip"}) {
     size_t at = name.rfind(infix);
     if (at != StringRef::npos && isNumber(name.drop_front(at + infix.size())))
       return true;

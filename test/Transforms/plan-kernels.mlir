@@ -65,9 +65,10 @@ func.func @subwarp_partial(%x: tensor<?x36xf32>) -> tensor<?x1xf32> {
 // -----
 
 // Argmax over rows of 20: five float4 groups, and an argmax's lanes take at
-// least four each, so one lane a row.
+// least four each, so one lane a row; its row is cached in registers,
+// loaded whole before the pass.
 // CHECK-LABEL: func.func @subwarp_argmax
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 256, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
 func.func @subwarp_argmax(%x: tensor<?x20xf32>) -> tensor<?xi64> {
   %i = sinter.argmax %x dims [1] : tensor<?x20xf32>
   return %i : tensor<?xi64>
@@ -104,7 +105,7 @@ func.func @subwarp_two_groups(%x: tensor<?x100xf32>) -> tensor<?x100xf32> {
 // Argmax over rows of 100, whose team shuffles a value and an index a
 // level: four groups a lane, 8 lanes.
 // CHECK-LABEL: func.func @subwarp_four_groups
-// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
 func.func @subwarp_four_groups(%x: tensor<?x100xf32>) -> tensor<?xi64> {
   %i = sinter.argmax %x dims [1] : tensor<?x100xf32>
   return %i : tensor<?xi64>
@@ -1012,10 +1013,9 @@ func.func @occupancy_long_held_rows(%x: tensor<4096x32768xf32>) -> tensor<4096x3
 // Softmax over the 150 classes of NCHW: a strip of 32 columns holds 19
 // elements a thread (8 lanes of rows), so one kernel reads it once into
 // registers, computes the max and sum of exp, then writes the output over
-// the strip (apply_in_strip: one pass, one launch, a persistent grid of 8
-// blocks a multiprocessor).
+// the strip (apply_in_strip: one pass, one launch, a block a strip).
 // CHECK-LABEL: func.func @apply_in_strip_classes
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, stream_blocks = 8, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true>
 func.func @apply_in_strip_classes(%x: tensor<4x150x40x40xf32>) -> tensor<4x150x40x40xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<4x150x40x40xf32>
   %d = sinter.sub %x, %m : tensor<4x150x40x40xf32>, tensor<4x1x40x40xf32>
@@ -1028,13 +1028,14 @@ func.func @apply_in_strip_classes(%x: tensor<4x150x40x40xf32>) -> tensor<4x150x4
 // -----
 
 // A mean and the variance around it over the leading dim of 256 rows: 32
-// loads a thread, the most a strip holds; over 257 rows, a split Welford.
+// loads a thread, the most a strip holds in registers; over 257 rows, the
+// strip is staged in shared memory (its operand cached, three blocks a
+// multiprocessor).
 // CHECK-LABEL: func.func @apply_in_strip_welford
-// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32
-// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 4, stream_blocks = 8, apply_in_strip = true>
-// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading
-// CHECK-NOT: apply_in_strip
-// CHECK-SAME: launches = 3
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = []
+// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0]
+// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>
 func.func @apply_in_strip_welford(%x: tensor<256x8192xf32>, %z: tensor<257x8192xf32>) -> (tensor<256x8192xf32>, tensor<257x8192xf32>) {
   %m = sinter.mean %x dims [0] keepdim : tensor<256x8192xf32>
   %d = sinter.sub %x, %m : tensor<256x8192xf32>, tensor<1x8192xf32>
@@ -1078,10 +1079,59 @@ func.func @apply_in_strip_rejected(%a: tensor<4x21x40x40xf32>, %b: tensor<100x40
 
 // -----
 
+// Softmax over a middle dim of 512: 64 loads a thread, too many for
+// registers, so the strip of 32 columns is staged in shared memory (64 KiB,
+// the most a strip stages); over 513 rows, a split online softmax. Two
+// inputs of the reduced shape are both staged (2 x 32 KiB).
+// CHECK-LABEL: func.func @apply_in_strip_staged
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle
+// CHECK-NOT: apply_in_strip
+// CHECK-SAME: launches = 3
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>
+func.func @apply_in_strip_staged(%x: tensor<32x512x256xf32>, %z: tensor<32x513x256xf32>, %a: tensor<32x256x256xf32>, %b: tensor<32x256x256xf32>) -> (tensor<32x512x256xf32>, tensor<32x513x256xf32>, tensor<32x256x256xf32>) {
+  %m = sinter.max %x dims [1] keepdim : tensor<32x512x256xf32>
+  %d = sinter.sub %x, %m : tensor<32x512x256xf32>, tensor<32x1x256xf32>
+  %e = sinter.exp %d : tensor<32x512x256xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<32x512x256xf32>
+  %y = sinter.div %e, %s : tensor<32x512x256xf32>, tensor<32x1x256xf32>
+  %mz = sinter.max %z dims [1] keepdim : tensor<32x513x256xf32>
+  %dz = sinter.sub %z, %mz : tensor<32x513x256xf32>, tensor<32x1x256xf32>
+  %ez = sinter.exp %dz : tensor<32x513x256xf32>
+  %sz = sinter.sum %ez dims [1] keepdim : tensor<32x513x256xf32>
+  %yz = sinter.div %ez, %sz : tensor<32x513x256xf32>, tensor<32x1x256xf32>
+  %ab = sinter.add %a, %b : tensor<32x256x256xf32>, tensor<32x256x256xf32>
+  %mab = sinter.max %ab dims [1] keepdim : tensor<32x256x256xf32>
+  %dab = sinter.sub %ab, %mab : tensor<32x256x256xf32>, tensor<32x1x256xf32>
+  %eab = sinter.exp %dab : tensor<32x256x256xf32>
+  %sab = sinter.sum %eab dims [1] keepdim : tensor<32x256x256xf32>
+  %yab = sinter.div %eab, %sab : tensor<32x256x256xf32>, tensor<32x1x256xf32>
+  return %y, %yz, %yab : tensor<32x512x256xf32>, tensor<32x513x256xf32>, tensor<32x256x256xf32>
+}
+
+// -----
+
+// A mean and the variance around it over 448 rows of 150528 (588 KiB, too
+// long for a cluster's slices: split, a row's slices a column): one slice
+// a row fills one wave (448 blocks of 528) where two would overshoot it
+// into a second (896); with one slice, the last block folds.
+// CHECK-LABEL: func.func @split_one_wave
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4>
+func.func @split_one_wave(%x: tensor<448x150528xf32>) -> tensor<448x150528xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<448x150528xf32>
+  %d = sinter.sub %x, %m : tensor<448x150528xf32>, tensor<448x1xf32>
+  %q = sinter.mul %d, %d : tensor<448x150528xf32>, tensor<448x150528xf32>
+  %v = sinter.mean %q dims [1] keepdim : tensor<448x150528xf32>
+  %y = sinter.div %d, %v : tensor<448x150528xf32>, tensor<448x1xf32>
+  return %y : tensor<448x150528xf32>
+}
+
+// -----
+
 // Softmax over 21 classes of 40000 columns: a thread holds a whole column
 // (21 loads), 256 columns a strip, no fold across lanes.
 // CHECK-LABEL: func.func @apply_in_strip_thread_columns
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, stream_blocks = 8, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true>
 func.func @apply_in_strip_thread_columns(%x: tensor<4x21x100x100xf32>) -> tensor<4x21x100x100xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<4x21x100x100xf32>
   %d = sinter.sub %x, %m : tensor<4x21x100x100xf32>, tensor<4x1x100x100xf32>

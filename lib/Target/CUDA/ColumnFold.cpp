@@ -110,8 +110,10 @@ static std::string storeColumn(const ColumnReduction &reduction,
                           reduction.stored, reduction.readsLocal});
   }
   // Under apply_in_fold, the epilogue reads a statistic at p from a local
-  // (kStatisticNames); the statistic is stored where its buffer is read
-  // elsewhere (an output of the kernel).
+  // (kStatisticNames); under apply_in_strip, the strip's threads read it
+  // from the strip's shared array (kStripStatisticNames; the finishing
+  // thread's index in the strip is its column's). The statistic is stored
+  // where its buffer is read elsewhere (an output of the kernel).
   for (auto [index, statistic] : llvm::enumerate(statistics)) {
     if (!statistic.readsLocal) {
       if (statistic.stored)
@@ -122,6 +124,9 @@ static std::string storeColumn(const ColumnReduction &reduction,
     const char *local = kStatisticNames[index];
     text += indent.str() + "const " + statistic.type + " " + local + " = " +
             statistic.value + ";\n";
+    if (reduction.applyInStrip)
+      text += indent.str() + kStripStatisticNames[index] +
+              "[threadIdx.x] = " + local + ";\n";
     if (statistic.stored)
       text += indent.str() + statistic.buffer + "[p] = " + local + ";\n";
   }

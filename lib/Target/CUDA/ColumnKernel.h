@@ -23,6 +23,11 @@ namespace mlir::sinter::cuda {
 /// where the fold's epilogue reads them (apply_in_fold).
 inline constexpr const char *kStatisticNames[] = {"statistic",
                                                   "secondStatistic"};
+/// The shared arrays through which a strip's threads read its columns'
+/// statistic, and the second of its pair (apply_in_strip): element c is
+/// the statistic of the strip's column c.
+inline constexpr const char *kStripStatisticNames[] = {"stripStatistic",
+                                                       "stripSecondStatistic"};
 
 /// One reduction of a column kernel.
 struct ColumnReduction {
@@ -75,12 +80,15 @@ struct ColumnReduction {
   /// and write.
   std::string epilogue;
   std::vector<Buffer> epilogueInputs, epilogueOutputs;
-  /// Under apply_in_fold, whether the statistic, and the second of its
-  /// pair, are stored (outputs of the kernel) rather than only read by the
-  /// epilogue from locals (kStatisticNames).
+  /// Under apply_in_fold or apply_in_strip, whether the statistic, and the
+  /// second of its pair, are stored (outputs of the kernel, or read at
+  /// another column) rather than only read by the epilogue or the strip's
+  /// apply step from locals (kStatisticNames; under apply_in_strip, shared
+  /// arrays too, kStripStatisticNames).
   bool stored = true, secondStored = true;
-  /// Under apply_in_fold, whether the epilogue reads the statistic, and the
-  /// second of its pair, from its local.
+  /// Under apply_in_fold or apply_in_strip, whether the epilogue or the
+  /// strip's apply step reads the statistic, and the second of its pair,
+  /// at its own column, from its local.
   bool readsLocal = false, secondReadsLocal = false;
   /// Under the plan's apply_in_strip: the partial kernel's block walks
   /// strips of `columnsPerBlock` positions, every reduced element of each,
@@ -160,25 +168,71 @@ writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
                          StringRef name, ArrayRef<std::string> allDims,
                          SmallVectorImpl<std::string> &dims);
 
+/// Where a strip's thread holds an input of the reduced shape (the plan's
+/// apply_in_strip): in its registers, element k of its column at
+/// `name[k]`, or in the strip's shared memory (the plan's cached operands),
+/// row q of the strip's column c at `name[q * columns + c]`, where each
+/// thread copied its own elements asynchronously.
+struct StripArray {
+  std::string name;
+  bool shared = false;
+
+  /// The thread's element in register `slot`, of row `q` of the strip's
+  /// column `columnInStrip`, of `columns` a strip.
+  std::string getElement(StringRef slot, StringRef columnInStrip,
+                         int64_t columns) const {
+    if (!shared)
+      return (name + "[" + slot + "]").str();
+    return (name + "[q * " + Twine(columns) + " + " + columnInStrip + "]")
+        .str();
+  }
+};
+
+/// Writes the copies of a strip's staged inputs (those of `registers` in
+/// shared memory) into it, before each thread reads its elements there:
+/// the block's threads copy the strip's elements of the reduced `shape` a
+/// row after another, asynchronously, runs of 4 columns at a time (16
+/// bytes where `vec`, the kernel's parameter, says the buffers are
+/// aligned) where the kept innermost dim is a multiple of 4, then wait and
+/// meet at a barrier. Returns whether it reads `vec` (ColumnStrips.cpp).
+bool writeStripCopies(ScalarEmitter &emitter, CodeWriter &writer,
+                      const ColumnReduction &reduction, const Shape &shape,
+                      ArrayRef<Buffer> inputs,
+                      const llvm::DenseMap<Value, StripArray> &registers);
+
+/// Whether a strip stages `input`, a buffer of `kernel`, in shared memory
+/// rather than registers: the plan's cached operands.
+bool isStagedInStrip(const EvalKernel &kernel, const Buffer &input);
+
+/// Where the apply step of a strip reads each statistic of a pair (or the
+/// one statistic, first): at its own column, and at another.
+struct StripStatisticReads {
+  bool atColumn[2] = {false, false};
+  bool elsewhere[2] = {false, false};
+};
+
 /// Writes the apply step of a strip (the plan's apply_in_strip), after the
-/// block's threads have stored the strip's statistics, into `writer`: a
+/// block's threads have finished the strip's columns, into `writer`: a
 /// barrier, then each thread writes every output of the apply step at its
-/// `loads` elements of `column` (element k is row `lane` + k * lanes),
-/// reading the inputs of the reduced shape from the registers that hold
-/// them (`registers`, by value), others and the statistics as the fold
-/// stored them (`stats` and the second statistic's parameter) from memory
-/// (ColumnStrips.cpp).
+/// `loads` elements of `column` (element k is row `lane` + k * lanes; the
+/// column is the strip's `columnInStrip`), reading the inputs of the
+/// reduced shape where the thread holds them (`registers`, by value),
+/// others from memory, and the statistics at its column from the strip's
+/// shared arrays (kStripStatisticNames), elsewhere as the fold stored them
+/// (`stats` and the second statistic's parameter); `reads` receives where
+/// it read them (ColumnStrips.cpp).
 LogicalResult
 writeStripApply(EmitterContext &context, const EvalKernel &viewed,
                 const ColumnReduction &reduction, const ColumnReduction *second,
-                CodeWriter &writer, const Expr &column, StringRef lane,
-                int64_t loads,
-                const llvm::DenseMap<Value, std::string> &registers);
+                CodeWriter &writer, const Expr &column, StringRef columnInStrip,
+                StringRef lane, int64_t loads,
+                const llvm::DenseMap<Value, StripArray> &registers,
+                StripStatisticReads &reads);
 
 /// Under the plan's apply_in_strip, writes the one kernel of reduction
 /// `index` of `reductions` (the first of its pair) over `strips` strips of
 /// columns, which writes the apply step's outputs (its applyOutputs), and
-/// appends its launch, over a persistent grid, to `launchBody`; returns its
+/// appends its launch, a block a strip, to `launchBody`; returns its
 /// device code (ColumnStrips.cpp).
 FailureOr<std::string>
 writeColumnStrips(EmitterContext &context, const EvalKernel &kernel,

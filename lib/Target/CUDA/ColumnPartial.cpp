@@ -133,10 +133,12 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     statsBuffers.push_back(stats);
   }
   // Under apply_in_strip, the inputs of the reduced shape that the thread
-  // holds in registers (their arrays, by value), and the index of the
-  // element being read in them.
-  llvm::DenseMap<Value, std::string> stripRegisters;
+  // holds (their arrays, by value), the index of the register being read
+  // in them, and the strip's column of the thread.
+  llvm::DenseMap<Value, StripArray> stripRegisters;
   std::string registerIndex;
+  const std::string columnInStrip =
+      "threadIdx.x % " + std::to_string(reduction.getThreadsPerRow());
   ScalarEmitter emitter(
       writer, context.shapes, context.constants,
       [&](Value value, const Coords &coords) -> FailureOr<Expr> {
@@ -146,7 +148,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                                            "reads a later result");
         auto held = stripRegisters.find(value);
         if (held != stripRegisters.end())
-          return Expr(held->second + "[" + registerIndex + "]",
+          return Expr(held->second.getElement(registerIndex, columnInStrip,
+                                              reduction.columnsPerBlock),
                       writer.getDepth());
         if (!vectorBase ||
             ArrayRef<DimExpr>(buffer->shape) != ArrayRef<DimExpr>(shape))
@@ -204,8 +207,9 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   // each and stores it, so that the loads of them all are in flight at once.
   const int64_t columnsPerThread = reduction.columnsPerThread;
   const bool oneSlice = columnsPerThread > 1;
-  const std::string overColumns = "#pragma unroll\nfor (int u = 0; u < " +
-                                  std::to_string(columnsPerThread) + "; ++u) {";
+  const std::string overColumns =
+      "#pragma unroll\nfor (int owned = 0; owned < " +
+      std::to_string(columnsPerThread) + "; ++owned) {";
   if (oneSlice) {
     writer.line(chunkType + " chunks[" + std::to_string(columnsPerThread) +
                 "][" + chunkSize + "] = {};");
@@ -216,7 +220,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   const std::string blockColumns =
       strips     ? "strip"
       : oneSlice ? "(static_cast<int64_t>(blockIdx.x) * " +
-                       std::to_string(columnsPerThread) + " + u)"
+                       std::to_string(columnsPerThread) + " + owned)"
                  : "static_cast<int64_t>(blockIdx.x)";
   const std::string accumulatorDecl =
       accumulator + " accumulator" + (columnRuns ? "[4]" : "") + ";";
@@ -239,9 +243,12 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   writer.line(columnDecl);
   const unsigned columnDepth = writer.getDepth();
   // Under apply_in_strip, each thread holds its elements of the inputs of
-  // the reduced shape in registers: element k of its column is row
-  // lane + k * lanes (the reduced elements are static).
+  // the reduced shape, element k of its column being row lane + k * lanes
+  // (the reduced elements are static): in registers, or for the plan's
+  // cached operands in the strip's shared memory, one after another
+  // (getStripSharedFloats).
   std::optional<int64_t> stripLoads;
+  bool stagedRuns = false;
   if (strips) {
     std::optional<int64_t> reduced = reduction.groupSize.getConstant();
     if (!reduced)
@@ -249,18 +256,38 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                        "CUDA emitter: apply_in_strip over a symbolic count "
                        "of reduced elements");
     stripLoads = llvm::divideCeil(*reduced, reduction.getLanes());
-    for (const Buffer &input : viewed.inputs)
-      if (ArrayRef<DimExpr>(input.shape) == ArrayRef<DimExpr>(shape)) {
-        std::string name = writer.freshName(input.name + "_strip");
-        writer.line("float " + name + "[" + std::to_string(*stripLoads) + "];");
-        stripRegisters[input.value] = name;
+    int64_t staged = 0;
+    for (auto [input, operand] : llvm::zip(viewed.inputs, kernel.inputs)) {
+      if (ArrayRef<DimExpr>(input.shape) != ArrayRef<DimExpr>(shape))
+        continue;
+      StripArray array{writer.freshName(input.name + "_strip"),
+                       isStagedInStrip(kernel, operand)};
+      if (array.shared) {
+        if (staged == 0)
+          writer.line("extern __shared__ float stripShared[];");
+        writer.line(
+            "float *const " + array.name + " = stripShared + " +
+            std::to_string(staged * *reduced * reduction.columnsPerBlock) +
+            ";");
+        ++staged;
+      } else {
+        writer.line("float " + array.name + "[" + std::to_string(*stripLoads) +
+                    "];");
       }
+      stripRegisters[input.value] = std::move(array);
+    }
+    // The block copies the staged inputs' elements of the strip, then
+    // every thread reads its own.
+    stagedRuns = writeStripCopies(emitter, writer, reduction, shape,
+                                  viewed.inputs, stripRegisters);
   }
   writer.openScope(); // if (column < positions)
   unsigned guardDepth = writer.getDepth();
   writer.line("const int64_t step = " +
               (strips || oneSlice ? lanes : "splits * " + lanes) + ";");
-  if (strips) {
+  const bool loadsRegisters = llvm::any_of(
+      stripRegisters, [](const auto &held) { return !held.second.shared; });
+  if (loadsRegisters) {
     // Every load of the strip in flight at once.
     writer.openScope(); // over the thread's elements
     writer.openScope(); // if (q < reduced)
@@ -271,17 +298,18 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
                                       reduction.info.dims);
     for (const Buffer &input : viewed.inputs) {
       auto held = stripRegisters.find(input.value);
-      if (held == stripRegisters.end())
+      if (held == stripRegisters.end() || held->second.shared)
         continue;
       Expr load = loadElement(emitter, input, element);
-      writer.line(held->second + "[k] = " + load.text + ";");
+      writer.line(held->second.name + "[k] = " + load.text + ";");
     }
     writer.closeScope("if (" + lane + " + k * " + lanes + " < " +
                       reduction.groupSize.str() + ") {");
     writer.closeScope("#pragma unroll\nfor (int k = 0; k < " +
                       std::to_string(*stripLoads) + "; ++k) {");
-    registerIndex = "c0 + k";
   }
+  if (strips)
+    registerIndex = "c0 + k";
   writer.openScope(); // over this slice's rows, a chunk at a time
   if (strips)
     writer.line("const int64_t q0 = " + lane + " + c0 * " + lanes + ";");
@@ -296,9 +324,9 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   // (One slice: the chunk is the column's in the thread's chunks.)
   auto declareChunk = [&] {
     if (oneSlice) {
-      writer.line(chunkType + " (&chunk)[" + chunkSize + "] = chunks[u];");
+      writer.line(chunkType + " (&chunk)[" + chunkSize + "] = chunks[owned];");
       if (paired)
-        writer.line("int &rows = rowsOf[u];");
+        writer.line("int &rows = rowsOf[owned];");
       return;
     }
     writer.line(chunkType + " chunk[" + chunkSize + "];");
@@ -405,6 +433,36 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   }
   const ColumnReduction *second =
       reduction.second ? &reductions[*reduction.second] : nullptr;
+  // Under apply_in_strip, a dry run of the apply step tells where it reads
+  // the statistics: at its own column from the strip's shared arrays, which
+  // the finishing threads fill, elsewhere from their buffers, which they
+  // store (as they do the kernel's outputs).
+  ColumnReduction finishing = reduction;
+  if (strips) {
+    CodeWriter dryWriter = writer;
+    ConstantPool dryConstants = context.constants;
+    EmitterContext dryContext{context.shapes, dryConstants, context.precision,
+                              context.fp32Gemm, context.helpers};
+    StripStatisticReads reads;
+    if (failed(writeStripApply(dryContext, viewed, reduction, second, dryWriter,
+                               Expr("column", columnDepth), columnInStrip, lane,
+                               *stripLoads, stripRegisters, reads)))
+      return failure();
+    finishing.readsLocal = reads.atColumn[0];
+    finishing.secondReadsLocal = reads.atColumn[1];
+    finishing.stored = reduction.stored || reads.elsewhere[0];
+    finishing.secondStored = reduction.secondStored || reads.elsewhere[1];
+    const std::string types[2] = {
+        reduction.pairs(SinglePassForm::OnlineSoftmax) ||
+                reduction.pairs(SinglePassForm::Welford)
+            ? "float"
+            : reduction.getStatsType().str(),
+        "float"};
+    for (int i = 0; i < 2; ++i)
+      if (reads.atColumn[i])
+        writer.line("__shared__ " + types[i] + " " + kStripStatisticNames[i] +
+                    "[" + columns + "];");
+  }
   // Stores `value`, made of the block's `total` for column `p`, as the
   // partial of its slice, in lines that begin with `indent`; under
   // last_block_folds with one slice, finishes the column instead (the fold
@@ -416,9 +474,10 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     if (strips || oneSlice) {
       // The strip's block (the thread, of one slice) read every reduced
       // element: its total is final.
-      if (p != "p")
+      std::string finish = finishColumn(finishing, second, "");
+      // (A strip's statistics it only shares need no p.)
+      if (p != "p" && !findUsedDims(finish, {"p"}).empty())
         writer.line(indent + "const int64_t p = " + p + ";");
-      std::string finish = finishColumn(reduction, second, "");
       for (StringRef line : llvm::split(StringRef(finish).rtrim('\n'), '\n'))
         writer.line(indent + line);
       return;
@@ -505,9 +564,10 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     writer.line("}");
   }
   if (strips) {
+    StripStatisticReads reads;
     if (failed(writeStripApply(context, viewed, reduction, second, writer,
-                               Expr("column", columnDepth), lane, *stripLoads,
-                               stripRegisters)))
+                               Expr("column", columnDepth), columnInStrip, lane,
+                               *stripLoads, stripRegisters, reads)))
       return failure();
     writer.closeScope("for (int64_t strip = blockIdx.x; strip < strips; "
                       "strip += gridDim.x) {");
@@ -542,7 +602,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   llvm::append_range(parameters, getDimParameters(dims));
   if (!oneSlice)
     parameters.push_back(strips ? "int64_t strips" : "int64_t splits");
-  if (vector)
+  if (vector || stagedRuns)
     parameters.push_back("int vec");
   // The blocks per multiprocessor the plan asks for (Occupancy.h decides for
   // the epilogue of a GEMM, which has none).

@@ -239,8 +239,16 @@ cuda::generateColumnReduction(EmitterContext &context,
       return emitError(kernel.body->getParentOp()->getLoc(),
                        "CUDA emitter: apply_in_strip needs exactly one pass "
                        "of statistics");
-    for (ColumnReduction &reduction : reductions)
+    // The strip's kernel stores a statistic the kernel returns, and one its
+    // apply step reads at another column (writeColumnPartialKernel).
+    for (ColumnReduction &reduction : reductions) {
       reduction.applyOutputs = apply.outputs;
+      const ColumnReduction *second =
+          reduction.second ? &reductions[*reduction.second] : nullptr;
+      reduction.stored = findOutput(kernel, reduction.info.result) != nullptr;
+      reduction.secondStored =
+          second && findOutput(kernel, second->info.result) != nullptr;
+    }
   }
   if (applyInFold) {
     auto owner = llvm::find_if(reductions, [](const ColumnReduction &r) {
@@ -424,10 +432,12 @@ cuda::generateColumnReduction(EmitterContext &context,
                   : " sum(s) of exp in online softmax states)");
   result.strategy =
       std::to_string(reductions.size()) + " reduction(s)" + paired +
-      (applyInStrip ? ": a persistent grid over strips of " +
+      (applyInStrip ? ": a block a strip of " +
                           std::to_string(reductions.front().columnsPerBlock) +
-                          " columns, each held in registers: its "
-                          "statistics, then the outputs over it"
+                          " columns, held in " +
+                          (kernel.plan.getCached().empty() ? "registers"
+                                                           : "shared memory") +
+                          ": its statistics, then the outputs over it"
        : applyInFold ? ": per-slice partials, then an ordered fold that "
                        "computes the outputs"
                      : ": per-slice partials, ordered fold, then pointwise "

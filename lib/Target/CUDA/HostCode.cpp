@@ -380,18 +380,23 @@ sinter_status sinterFill(sinter_rt_context *ctx, cudaStream_t stream,
   if (name == "column_splits") {
     // getColumnSplits (SplitReduction.h), in the generated host code.
     std::string target = std::to_string(kSplitTargetBlocks);
+    std::string wave = std::to_string(kSplitWaveBlocks);
     std::string rows = std::to_string(kSplitRowsPerThread);
     return "/// The slices the rows of a column reduction are split into, for "
            "`blocks` blocks\n/// along the columns whose threads split each "
            "slice into `lanes`: about " +
-           target + "\n/// blocks in all, and at least " + rows +
-           " rows per thread. A function of the shape only,\n/// so that "
-           "results do not depend on the GPU.\n"
+           target + "\n/// blocks in all, at most " + wave +
+           " (a wave) where fewer slices fit in it, and at\n/// least " + rows +
+           " rows per thread. A function of the shape only, so that results "
+           "do\n/// not depend on the GPU.\n"
            "int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t "
            "blocks) {\n"
            "  int64_t splits = (" +
            target +
            " + blocks - 1) / blocks;\n"
+           "  if (splits > 1 && splits * blocks > " +
+           wave + ")\n    splits = " + wave + " / blocks > 1 ? " + wave +
+           " / blocks : 1;\n"
            "  const int64_t most = (rows + " +
            rows + " * lanes - 1) / (" + rows +
            " * lanes);\n"

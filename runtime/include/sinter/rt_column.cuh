@@ -251,6 +251,35 @@ template <typename T> __device__ __forceinline__ T loadFromL2(const T *ptr) {
   return loaded.value;
 }
 
+/// Copies *\p global into *\p shared without passing through registers
+/// (cp.async, 4 bytes, cached in L1 as a load would be): a strip staged in
+/// shared memory has every one of its thread's loads in flight at once.
+/// The copy lands by waitAsyncCopies (copyAsync16: 16 bytes).
+__device__ __forceinline__ void copyAsync(float *shared, const float *global) {
+  const unsigned address =
+      static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(address),
+               "l"(global)
+               : "memory");
+}
+
+/// Copies the 16 bytes at \p global into \p shared (both 16-byte
+/// aligned) as copyAsync does, through L2 only (cp.async.cg).
+__device__ __forceinline__ void copyAsync16(float *shared,
+                                            const float *global) {
+  const unsigned address =
+      static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address),
+               "l"(global)
+               : "memory");
+}
+
+/// Waits for every copyAsync of this thread: its own copies are then
+/// visible to it (to other threads after a barrier).
+__device__ __forceinline__ void waitAsyncCopies() {
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+
 /// Whether this block is the last of the gridDim.y blocks of its column
 /// group (blockIdx.x) to finish: every thread calls it after storing its
 /// partials. The last one resets the group's ticket to 0 for the next

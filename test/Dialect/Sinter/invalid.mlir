@@ -705,14 +705,14 @@ func.func @plan_stream_lag_unstreamed() attributes {plan = #sinter.plan<strategy
 
 // -----
 
-// expected-error@+1 {{stream_blocks 0: expected 1 to 32 where rows are streamed or strips walked, else 0}}
+// expected-error@+1 {{stream_blocks 0: expected 1 to 32 where rows are streamed, else 0}}
 func.func @plan_stream_blocks_missing() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 64, stream_lag = 256>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{stream_blocks 4: expected 1 to 32 where rows are streamed or strips walked, else 0}}
+// expected-error@+1 {{stream_blocks 4: expected 1 to 32 where rows are streamed, else 0}}
 func.func @plan_stream_blocks_unstreamed() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 2, launches = 1, epilogue = none, stream_blocks = 4>} {
   return
 }
@@ -720,21 +720,22 @@ func.func @plan_stream_blocks_unstreamed() attributes {plan = #sinter.plan<strat
 // -----
 
 // expected-error@+1 {{apply_in_strip: a split reduction of 256 threads over strips of 8 or more positions, one pass and one launch, vector width 1, without a fold or an apply step of its own}}
-func.func @plan_apply_in_strip_two_launches() attributes {plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, stream_blocks = 8, apply_in_strip = true>} {
+func.func @plan_apply_in_strip_two_launches() attributes {plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, apply_in_strip = true>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{apply_in_strip: a split reduction of 256 threads over strips of 8 or more positions, one pass and one launch, vector width 1, without a fold or an apply step of its own}}
-func.func @plan_apply_in_strip_rows() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} {
+func.func @plan_apply_in_strip_rows() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{stream_blocks 0: expected 1 to 32 where rows are streamed or strips walked, else 0}}
-func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy = split_welford, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} {
+// A block takes a strip: no persistent grid.
+// expected-error@+1 {{stream_blocks 8: expected 1 to 32 where rows are streamed, else 0}}
+func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy = split_welford, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} {
   return
 }
 
@@ -742,7 +743,7 @@ func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy =
 
 func.func @plan_apply_in_strip_row_kernel(%x: tensor<16x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip needs a column_reduction kernel}}
-  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} : (tensor<16x4096xf32>) -> tensor<16x4096xf32> {
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} : (tensor<16x4096xf32>) -> tensor<16x4096xf32> {
   ^bb0(%a: tensor<16x4096xf32>):
     %m = sinter.max %a dims [1] keepdim : tensor<16x4096xf32>
     %d = sinter.sub %a, %m : tensor<16x4096xf32>, tensor<16x1xf32>
@@ -755,7 +756,7 @@ func.func @plan_apply_in_strip_row_kernel(%x: tensor<16x4096xf32>) {
 
 func.func @plan_apply_in_strip_registers(%x: tensor<512x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: a thread would hold 64 elements in registers, more than 32}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} : (tensor<512x4096xf32>) -> tensor<512x4096xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} : (tensor<512x4096xf32>) -> tensor<512x4096xf32> {
   ^bb0(%a: tensor<512x4096xf32>):
     %m = sinter.max %a dims [0] keepdim : tensor<512x4096xf32>
     %d = sinter.sub %a, %m : tensor<512x4096xf32>, tensor<1x4096xf32>
@@ -766,9 +767,46 @@ func.func @plan_apply_in_strip_registers(%x: tensor<512x4096xf32>) {
 
 // -----
 
+// Only row kernels and strips cache operands.
+// expected-error@+1 {{only row kernels and strips (apply_in_strip) cache operands}}
+func.func @plan_cached_split() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 2, epilogue = none>} {
+  return
+}
+
+// -----
+
+// A strip stages operands of the reduced input's shape only.
+func.func @plan_apply_in_strip_cached_shape(%x: tensor<512x4096xf32>, %w: tensor<1x4096xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip caches operand #1, which does not have the reduced input's shape}}
+  %0 = sinter.kernel column_reduction (%x, %w) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>} : (tensor<512x4096xf32>, tensor<1x4096xf32>) -> tensor<512x4096xf32> {
+  ^bb0(%a: tensor<512x4096xf32>, %b: tensor<1x4096xf32>):
+    %m = sinter.max %a dims [0] keepdim : tensor<512x4096xf32>
+    %d = sinter.sub %a, %m : tensor<512x4096xf32>, tensor<1x4096xf32>
+    %y = sinter.mul %d, %b : tensor<512x4096xf32>, tensor<1x4096xf32>
+    sinter.yield %y : tensor<512x4096xf32>
+  }
+  return
+}
+
+// -----
+
+// 513 rows of a strip of 32 columns: 65664 bytes staged, over 64 KiB.
+func.func @plan_apply_in_strip_shared_bytes(%x: tensor<513x4096xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: a strip would stage 65664 bytes in shared memory, more than 65536}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>} : (tensor<513x4096xf32>) -> tensor<513x4096xf32> {
+  ^bb0(%a: tensor<513x4096xf32>):
+    %m = sinter.max %a dims [0] keepdim : tensor<513x4096xf32>
+    %d = sinter.sub %a, %m : tensor<513x4096xf32>, tensor<1x4096xf32>
+    sinter.yield %d : tensor<513x4096xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @plan_apply_in_strip_output(%x: tensor<64x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: an output that is not a statistic has another shape than the reduced input}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} : (tensor<64x4096xf32>) -> tensor<1x4096xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} : (tensor<64x4096xf32>) -> tensor<1x4096xf32> {
   ^bb0(%a: tensor<64x4096xf32>):
     %m = sinter.max %a dims [0] keepdim : tensor<64x4096xf32>
     %d = sinter.mul %m, %m : tensor<1x4096xf32>, tensor<1x4096xf32>

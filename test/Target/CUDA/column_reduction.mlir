@@ -8,7 +8,13 @@
 // computes the variance in a second pass after the mean.
 // CHECK: //   batch_norm_k0_column_reduction: mean, sub, mul, mean, add, rsqrt, mul
 // CHECK-NEXT: //       2 reduction(s): per-slice partials, ordered fold, then pointwise apply
+// The slices: about 512 blocks in all, rounded down to one wave (528) where
+// rounding up would overshoot it (251 column blocks: 2 slices, not 3).
 // CHECK: int64_t sinterColumnSplits(int64_t rows, int64_t lanes, int64_t blocks) {
+// CHECK-NEXT: int64_t splits = (512 + blocks - 1) / blocks;
+// CHECK-NEXT: if (splits > 1 && splits * blocks > 528)
+// CHECK-NEXT: splits = 528 / blocks > 1 ? 528 / blocks : 1;
+// CHECK-NEXT: const int64_t most = (rows + 8 * lanes - 1) / (8 * lanes);
 // The first level: the mean's partials over slices of the batch, at least 4
 // blocks a multiprocessor (64 registers a thread at most).
 // CHECK: /// Partial mean over dims [0] of [B, 96], per column and slice of rows.

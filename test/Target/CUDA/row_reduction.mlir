@@ -219,18 +219,21 @@ module @group_norm_nchw attributes {sinter.dims = {B = 8 : i64}} {
 // CHECK-NOT: struct ArgValue
 // CHECK-NOT: struct ArgMaxOp
 // Rows of 100 are 25 float4 groups: 8 lanes per row, each with up to 4
-// groups (float4 loads when x is aligned, scalar loads otherwise), the
-// lanes' indices 4 * (tid + k * kThreads) + l.
+// groups (float4 loads when x is aligned, scalar loads otherwise), loaded
+// whole into registers before the pass (all in flight), the lanes'
+// indices 4 * (tid + k * kThreads) + l.
 // CHECK: argmax_k0_row_reduction(
 // CHECK-NEXT: const float *__restrict__ x, int64_t *__restrict__ idx, int64_t B,
 // CHECK-NEXT: int vec) {
-// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::argStart(dev::ArgMaxOp(), 0);
-// CHECK: const int64_t [[BASE:i[0-9]+]] = r * 100;
+// CHECK: float [[V:x_rv[0-9]+]][16];
+// CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 100;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int k = 0; k < 4; ++k) {
 // CHECK-NEXT: if ((tid + k * kThreads) < 25) {
-// CHECK-NEXT: const float4 [[V:x_v[0-9]+]]4 = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
-// CHECK: [[ACC]] = dev::argPush(dev::ArgMaxOp(), [[ACC]], [[V]][l], 4 * (tid + k * kThreads) + l);
+// CHECK-NEXT: const float4 [[F:x_fv[0-9]+]] = dev::loadFour(x + [[BASE]] + 4 * (tid + k * kThreads), vec);
+// CHECK-NEXT: [[V]][4 * k] = [[F]].x;
+// CHECK: dev::ArgValue [[ACC:acc[0-9]+]] = dev::argStart(dev::ArgMaxOp(), 0);
+// CHECK: [[ACC]] = dev::argPush(dev::ArgMaxOp(), [[ACC]], [[V]][4 * k + l], 4 * (tid + k * kThreads) + l);
 // CHECK-NOT: if (!vec) {
 // CHECK: const dev::ArgValue [[RED:red[0-9]+]] = teamReduce<kThreads, dev::ArgMaxOp>([[ACC]]);
 // CHECK: for (int k = 0; k < 1; ++k) if (const int j = tid + k * kThreads; j < 1) {

@@ -161,8 +161,10 @@ LogicalResult KernelPlanAttr::verify(
   if (!cached || llvm::any_of(cached.asArrayRef(),
                               [](int64_t index) { return index < 0; }))
     return emitError() << "cached operand indices must be non-negative";
-  if (!cached.empty() && !rows && strategy != KernelStrategy::row_by_length)
-    return emitError() << "only row kernels cache operands";
+  if (!cached.empty() && !rows && strategy != KernelStrategy::row_by_length &&
+      !applyInStrip)
+    return emitError() << "only row kernels and strips (apply_in_strip) "
+                          "cache operands";
   if (passes < 1 || launches < 1)
     return emitError() << "passes and launches must be at least 1";
   if (singlePass && !rows && strategy != KernelStrategy::row_by_length)
@@ -273,12 +275,11 @@ LogicalResult KernelPlanAttr::verify(
                        << " (or 1) for split_reduction or split_welford "
                           "over 256 columns a block, vector width 1, whose "
                           "last block folds (one slice), not in strips";
-  if (rowSlices != 1 || applyInStrip
-          ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
-          : streamBlocks != 0)
+  if (rowSlices != 1 ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
+                     : streamBlocks != 0)
     return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "
                        << kMaxStreamBlocks
-                       << " where rows are streamed or strips walked, else 0";
+                       << " where rows are streamed, else 0";
   // A team walks each row: one warp for warp_per_row, the whole block (256
   // threads or more) for block_per_row, whose reductions fold every thread
   // of the block; a block holds 256 / block teams (one of 256 threads or
@@ -325,9 +326,10 @@ static bool isStrategyForKind(KernelStrategy strategy, KernelKind kind) {
 
 /// Checks what a strip's kernel (the plan's apply_in_strip) relies on: a
 /// column kernel whose reductions share one static input shape and its
-/// reduced dims, whose outputs are statistics or of that shape, and whose
+/// reduced dims, whose outputs are statistics or of that shape, whose
 /// threads hold at most kMaxStripFloats elements of its inputs of that
-/// shape.
+/// shape in registers, and whose strips stage at most kMaxStripSharedBytes
+/// of the cached ones in shared memory.
 static LogicalResult verifyStrips(KernelOp kernel, KernelPlanAttr plan) {
   if (kernel.getKind() != KernelKind::column_reduction)
     return kernel.emitOpError("plan apply_in_strip needs a column_reduction "
@@ -362,16 +364,34 @@ static LogicalResult verifyStrips(KernelOp kernel, KernelPlanAttr plan) {
     if (!llvm::is_contained(first.getDims(), static_cast<int64_t>(dim)))
       positions *= size;
   int64_t reduced = positions ? input.getNumElements() / positions : 0;
-  int64_t held = std::max<int64_t>(
-      1, llvm::count_if(body.getArguments(), [&](Value argument) {
-        return argument.getType() == input;
-      }));
+  // The operands of the input's shape: cached ones staged in the strip's
+  // shared memory, the others in registers (one, for an input the kernel
+  // computes).
+  int64_t staged = 0, held = 0;
+  for (BlockArgument argument : body.getArguments()) {
+    bool cached =
+        llvm::is_contained(plan.getCached().asArrayRef(),
+                           static_cast<int64_t>(argument.getArgNumber()));
+    if (cached && argument.getType() != input)
+      return kernel.emitOpError("plan apply_in_strip caches operand #")
+             << argument.getArgNumber()
+             << ", which does not have the reduced input's shape";
+    if (argument.getType() == input)
+      ++(cached ? staged : held);
+  }
+  if (staged == 0 && held == 0)
+    held = 1;
   int64_t loads =
       llvm::divideCeil(reduced, plan.getBlock() / plan.getColumnsPerBlock());
   if (loads * held > kMaxStripFloats)
     return kernel.emitOpError("plan apply_in_strip: a thread would hold ")
            << loads * held << " elements in registers, more than "
            << kMaxStripFloats;
+  int64_t sharedBytes = staged * reduced * plan.getColumnsPerBlock() * 4;
+  if (sharedBytes > kMaxStripSharedBytes)
+    return kernel.emitOpError("plan apply_in_strip: a strip would stage ")
+           << sharedBytes << " bytes in shared memory, more than "
+           << kMaxStripSharedBytes;
   return success();
 }
 

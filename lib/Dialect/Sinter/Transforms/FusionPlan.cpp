@@ -86,7 +86,8 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
             "+columns" + std::to_string(plan.getColumnsPerThread());
       if (plan.getApplyInStrip())
         summary.strategy +=
-            "+strips" + std::to_string(plan.getColumnsPerBlock());
+            (plan.getCached().empty() ? "+strips" : "+staged_strips") +
+            std::to_string(plan.getColumnsPerBlock());
       summary.launches = plan.getLaunches();
       passes = plan.getPasses();
     }

@@ -26,7 +26,7 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     loads (4: float4 groups; over rows that are not a multiple of 4 long,
     read from HBM by every pass, from each row's first 16-byte boundary,
     between scalar edges), the operands it caches in shared memory (operand
-    indices), how many times it reads each input element from HBM
+    indices; row kernels and strips, see `apply_in_strip`), how many times it reads each input element from HBM
     (`passes`), its launches,
     for a GEMM kernel the epilogue form, and `single_pass` (row strategies
     only, printed when set): whether pairs of statistics that one pass can
@@ -70,17 +70,18 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     `stream_lag` (with row_slices, printed when not 0): the items by which
     a slice's outputs trail its statistics in the queue, at least a row's
     slices (so that a block only waits on running blocks); `stream_blocks`
-    (with row_slices or apply_in_strip, printed when not 0): the blocks of
-    the persistent grid a multiprocessor holds at most (fewer where
-    occupancy allows fewer); `apply_in_strip` (split strategies, printed
-    when set): each block of the one partial kernel reads every reduced
-    element of a strip of `columns_per_block` adjacent kept positions (one
-    slice) into its threads' registers, folds its lanes into the strip's
-    statistics, stores them, then computes the apply step's outputs over
-    the strip from those registers, so that HBM is read once: a persistent
-    grid of `stream_blocks` blocks a multiprocessor walks the strips
-    (softmax over the classes of [N, C, H, W], a layer norm over the
-    channels); `tile_rows` (subwarp_per_row and warp_per_row, printed when
+    (with row_slices, printed when not 0): the blocks of the persistent
+    grid a multiprocessor holds at most (fewer where occupancy allows
+    fewer); `apply_in_strip` (split strategies, printed when set): each
+    block of the one partial kernel reads every reduced element of a strip
+    of `columns_per_block` adjacent kept positions (one slice) into its
+    threads' registers, folds its lanes into the strip's statistics, then
+    computes the apply step's outputs over the strip from those registers,
+    so that HBM is read once, a block a strip (softmax over the classes of
+    [N, C, H, W], a layer norm over the channels); its `cached` operands
+    (of the reduced input's shape) the block copies into shared memory
+    instead, asynchronously, 16 bytes at a time where it can (columns too
+    long for registers: softmax over a middle dim of 512); `tile_rows` (subwarp_per_row and warp_per_row, printed when
     set): the block's `rows_per_block` consecutive rows of each cached
     operand are one contiguous tile in shared memory, which the whole block
     copies from HBM (float4 groups where the buffers are aligned) before its

@@ -27,6 +27,12 @@ namespace mlir::sinter {
 /// [16384, 4096] ran at 0.881 of the copy bandwidth, with 512 at 0.930; every
 /// split case of the sweep ran as fast or faster.
 inline constexpr int64_t kSplitTargetBlocks = 512;
+/// One wave of those blocks (528): where rounding the slices up to reach
+/// kSplitTargetBlocks would overshoot it, they round down to fit it. A sum
+/// over the middle dim of [64, 999, 1001] (251 column blocks) ran at 0.77
+/// of copy in 3 slices (753 blocks, the second wave less than half full),
+/// 0.87 in 2 (502), 0.83 in 6 (1506) on the H100.
+inline constexpr int64_t kSplitWaveBlocks = 528;
 /// The most slices a streamed row kernel (a plan's row_slices) cuts a row
 /// into: one partial a thread of a block of up to 1024 threads.
 inline constexpr int64_t kMaxRowSlices = 1024;
@@ -47,6 +53,17 @@ inline constexpr int64_t kMaxFoldPerThread = 32;
 /// reduced elements over 256 / columns_per_block lanes) times those inputs.
 inline constexpr int64_t kMaxStripFloats = 32;
 
+/// The bytes of the inputs of the reduced shape that a strip stages in
+/// shared memory (the plan's cached operands under apply_in_strip), at
+/// most: three blocks a multiprocessor. Softmax over the middle dim of
+/// [32, 16, 512, 256] (64 KiB strips of 32 columns) ran at 1.22x
+/// torch.compile staged, 0.91x as a split online softmax (the H100).
+inline constexpr int64_t kMaxStripSharedBytes = 64 * 1024;
+/// The blocks a multiprocessor that such strips ask for (min_blocks): as
+/// many as their shared memory allows, so that each thread may use 85
+/// registers (64 spilled).
+inline constexpr int64_t kStagedStripMinBlocks = 3;
+
 /// Columns of at most kSplitRowsPerThread rows, one lane a column (odd
 /// columns, no float4 runs), have one slice: each thread of the partial
 /// kernel finishes `columns_per_thread` of them (up to this many), enough
@@ -57,12 +74,15 @@ inline constexpr int64_t kMaxColumnsPerThread = 8;
 inline constexpr int64_t kColumnLoadsInFlight = 12;
 
 /// The slices for `blocks` blocks along the columns whose threads split each
-/// slice of `rows` rows into `lanes`: about kSplitTargetBlocks blocks in all,
-/// at least kSplitRowsPerThread rows a thread. A function of the shape only,
+/// slice of `rows` rows into `lanes`: about kSplitTargetBlocks blocks in all
+/// but at most one wave (kSplitWaveBlocks) where fewer slices fit one, at
+/// least kSplitRowsPerThread rows a thread. A function of the shape only,
 /// so that results do not depend on the GPU.
 inline constexpr int64_t getColumnSplits(int64_t rows, int64_t lanes,
                                          int64_t blocks) {
   int64_t splits = (kSplitTargetBlocks + blocks - 1) / blocks;
+  if (splits > 1 && splits * blocks > kSplitWaveBlocks)
+    splits = std::max<int64_t>(1, kSplitWaveBlocks / blocks);
   const int64_t most =
       (rows + kSplitRowsPerThread * lanes - 1) / (kSplitRowsPerThread * lanes);
   splits = std::min(splits, most);

@@ -181,7 +181,10 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     registers (`apply_in_strip`: one pass of statistics over at most 32
     static reduced elements, a thread a column, or 57 to 256, 8 lanes a
     column; every other output of the input's shape, as softmax over the
-    classes of [N, C, H, W]), or the columns each thread of its one partial
+    classes of [N, C, H, W]; a block a strip) or, for longer columns, staged
+    in shared memory (`cached` under `apply_in_strip`: at most 64 KiB a
+    strip of 32 columns, as softmax over a middle dim of 512), or the
+    columns each thread of its one partial
     kernel finishes (`columns_per_thread`: columns of at most 8 rows whose
     kept innermost dim is not a multiple of 4, 256 apart, enough for 12
     loads in flight, as a mean over the first dim of [3, N]); for a row
