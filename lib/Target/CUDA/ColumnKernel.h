@@ -229,6 +229,22 @@ writeStripApply(EmitterContext &context, const EvalKernel &viewed,
                 const llvm::DenseMap<Value, StripArray> &registers,
                 StripStatisticReads &reads);
 
+/// Under the plan's apply_in_strip, before the strip's statistics are
+/// finished: runs the apply step (writeStripApply) dry to learn where it
+/// reads them, declares in `writer` the strip's shared arrays of those it
+/// reads at their own column (kStripStatisticNames), which the finishing
+/// threads fill, and sets `finishing` (a copy of `reduction`) to share
+/// those and to store the others and the kernel's outputs
+/// (ColumnStrips.cpp).
+LogicalResult
+declareStripStatistics(EmitterContext &context, const EvalKernel &viewed,
+                       const ColumnReduction &reduction,
+                       const ColumnReduction *second, CodeWriter &writer,
+                       const Expr &column, StringRef columnInStrip,
+                       StringRef lane, int64_t loads,
+                       const llvm::DenseMap<Value, StripArray> &registers,
+                       ColumnReduction &finishing);
+
 /// Under the plan's apply_in_strip, writes the one kernel of reduction
 /// `index` of `reductions` (the first of its pair) over `strips` strips of
 /// columns, which writes the apply step's outputs (its applyOutputs), and

@@ -433,36 +433,14 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   }
   const ColumnReduction *second =
       reduction.second ? &reductions[*reduction.second] : nullptr;
-  // Under apply_in_strip, a dry run of the apply step tells where it reads
-  // the statistics: at its own column from the strip's shared arrays, which
-  // the finishing threads fill, elsewhere from their buffers, which they
-  // store (as they do the kernel's outputs).
+  // Under apply_in_strip, the finishing threads share the statistics that
+  // the apply step reads at their own column (ColumnStrips.cpp).
   ColumnReduction finishing = reduction;
-  if (strips) {
-    CodeWriter dryWriter = writer;
-    ConstantPool dryConstants = context.constants;
-    EmitterContext dryContext{context.shapes, dryConstants, context.precision,
-                              context.fp32Gemm, context.helpers};
-    StripStatisticReads reads;
-    if (failed(writeStripApply(dryContext, viewed, reduction, second, dryWriter,
-                               Expr("column", columnDepth), columnInStrip, lane,
-                               *stripLoads, stripRegisters, reads)))
-      return failure();
-    finishing.readsLocal = reads.atColumn[0];
-    finishing.secondReadsLocal = reads.atColumn[1];
-    finishing.stored = reduction.stored || reads.elsewhere[0];
-    finishing.secondStored = reduction.secondStored || reads.elsewhere[1];
-    const std::string types[2] = {
-        reduction.pairs(SinglePassForm::OnlineSoftmax) ||
-                reduction.pairs(SinglePassForm::Welford)
-            ? "float"
-            : reduction.getStatsType().str(),
-        "float"};
-    for (int i = 0; i < 2; ++i)
-      if (reads.atColumn[i])
-        writer.line("__shared__ " + types[i] + " " + kStripStatisticNames[i] +
-                    "[" + columns + "];");
-  }
+  if (strips && failed(declareStripStatistics(
+                    context, viewed, reduction, second, writer,
+                    Expr("column", columnDepth), columnInStrip, lane,
+                    *stripLoads, stripRegisters, finishing)))
+    return failure();
   // Stores `value`, made of the block's `total` for column `p`, as the
   // partial of its slice, in lines that begin with `indent`; under
   // last_block_folds with one slice, finishes the column instead (the fold

@@ -202,6 +202,42 @@ cuda::writeStripApply(EmitterContext &context, const EvalKernel &viewed,
   return success();
 }
 
+LogicalResult
+cuda::declareStripStatistics(EmitterContext &context, const EvalKernel &viewed,
+                             const ColumnReduction &reduction,
+                             const ColumnReduction *second, CodeWriter &writer,
+                             const Expr &column, StringRef columnInStrip,
+                             StringRef lane, int64_t loads,
+                             const llvm::DenseMap<Value, StripArray> &registers,
+                             ColumnReduction &finishing) {
+  // A dry run of the apply step, on copies of the writer and the constants,
+  // tells where it reads the statistics.
+  CodeWriter dryWriter = writer;
+  ConstantPool dryConstants = context.constants;
+  EmitterContext dryContext{context.shapes, dryConstants, context.precision,
+                            context.fp32Gemm, context.helpers};
+  StripStatisticReads reads;
+  if (failed(writeStripApply(dryContext, viewed, reduction, second, dryWriter,
+                             column, columnInStrip, lane, loads, registers,
+                             reads)))
+    return failure();
+  finishing.readsLocal = reads.atColumn[0];
+  finishing.secondReadsLocal = reads.atColumn[1];
+  finishing.stored = reduction.stored || reads.elsewhere[0];
+  finishing.secondStored = reduction.secondStored || reads.elsewhere[1];
+  const std::string types[2] = {
+      reduction.pairs(SinglePassForm::OnlineSoftmax) ||
+              reduction.pairs(SinglePassForm::Welford)
+          ? "float"
+          : reduction.getStatsType().str(),
+      "float"};
+  for (int i = 0; i < 2; ++i)
+    if (reads.atColumn[i])
+      writer.line("__shared__ " + types[i] + " " + kStripStatisticNames[i] +
+                  "[" + std::to_string(reduction.columnsPerBlock) + "];");
+  return success();
+}
+
 FailureOr<std::string>
 cuda::writeColumnStrips(EmitterContext &context, const EvalKernel &kernel,
                         ArrayRef<ColumnReduction> reductions, size_t index,
