@@ -34,11 +34,11 @@
 //     fold, and outputs of the statistics' shape only) the fold computes
 //     them instead (FoldEpilogue.cpp);
 //   - under the plan's apply_in_strip (one pass of statistics, a static
-//     count of few reduced elements), one kernel replaces them all: a
-//     persistent grid whose block holds a strip of columns (every reduced
-//     element of them) in its threads' registers, folds the statistics of
-//     the strip's columns, stores them, and writes the outputs over the
-//     strip from the registers (ColumnStrips.cpp).
+//     count of reduced elements), one kernel replaces them all: a block a
+//     strip of columns holds every reduced element of them in its threads'
+//     registers (or, for the plan's cached operands, in shared memory),
+//     folds the statistics of the strip's columns into shared memory, and
+//     writes the outputs over the strip from there (ColumnStrips.cpp).
 // `splits` depends on the shape only, so the results do not depend on the
 // GPU either.
 //
