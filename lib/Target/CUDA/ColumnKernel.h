@@ -204,6 +204,17 @@ bool writeStripCopies(ScalarEmitter &emitter, CodeWriter &writer,
 /// rather than registers: the plan's cached operands.
 bool isStagedInStrip(const EvalKernel &kernel, const Buffer &input);
 
+/// A thread of a strip (the plan's apply_in_strip): its `column` (the
+/// strip's `columnInStrip`), its `lane` of rows, and its `loads` elements
+/// of each input of the reduced shape (element k is row lane + k * lanes),
+/// held where `registers` says (by value).
+struct StripThread {
+  Expr column;
+  std::string columnInStrip, lane;
+  int64_t loads;
+  const llvm::DenseMap<Value, StripArray> *registers;
+};
+
 /// Where the apply step of a strip reads each statistic of a pair (or the
 /// one statistic, first): at its own column, and at another.
 struct StripStatisticReads {
@@ -213,21 +224,18 @@ struct StripStatisticReads {
 
 /// Writes the apply step of a strip (the plan's apply_in_strip), after the
 /// block's threads have finished the strip's columns, into `writer`: a
-/// barrier, then each thread writes every output of the apply step at its
-/// `loads` elements of `column` (element k is row `lane` + k * lanes; the
-/// column is the strip's `columnInStrip`), reading the inputs of the
-/// reduced shape where the thread holds them (`registers`, by value),
-/// others from memory, and the statistics at its column from the strip's
-/// shared arrays (kStripStatisticNames), elsewhere as the fold stored them
+/// barrier, then each `thread` writes every output of the apply step at
+/// its elements of its column, reading the inputs of the reduced shape
+/// where it holds them, others from memory, and the statistics at its column
+/// from the strip's shared arrays (kStripStatisticNames), elsewhere as the fold
+/// stored them
 /// (`stats` and the second statistic's parameter); `reads` receives where
 /// it read them (ColumnStrips.cpp).
-LogicalResult
-writeStripApply(EmitterContext &context, const EvalKernel &viewed,
-                const ColumnReduction &reduction, const ColumnReduction *second,
-                CodeWriter &writer, const Expr &column, StringRef columnInStrip,
-                StringRef lane, int64_t loads,
-                const llvm::DenseMap<Value, StripArray> &registers,
-                StripStatisticReads &reads);
+LogicalResult writeStripApply(EmitterContext &context, const EvalKernel &viewed,
+                              const ColumnReduction &reduction,
+                              const ColumnReduction *second, CodeWriter &writer,
+                              const StripThread &thread,
+                              StripStatisticReads &reads);
 
 /// Under the plan's apply_in_strip, before the strip's statistics are
 /// finished: runs the apply step (writeStripApply) dry to learn where it
@@ -240,10 +248,7 @@ LogicalResult
 declareStripStatistics(EmitterContext &context, const EvalKernel &viewed,
                        const ColumnReduction &reduction,
                        const ColumnReduction *second, CodeWriter &writer,
-                       const Expr &column, StringRef columnInStrip,
-                       StringRef lane, int64_t loads,
-                       const llvm::DenseMap<Value, StripArray> &registers,
-                       ColumnReduction &finishing);
+                       const StripThread &thread, ColumnReduction &finishing);
 
 /// Under the plan's apply_in_strip, writes the one kernel of reduction
 /// `index` of `reductions` (the first of its pair) over `strips` strips of

@@ -245,8 +245,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   // Under apply_in_strip, each thread holds its elements of the inputs of
   // the reduced shape, element k of its column being row lane + k * lanes
   // (the reduced elements are static): in registers, or for the plan's
-  // cached operands in the strip's shared memory, one after another
-  // (getStripSharedFloats).
+  // cached operands in the strip's shared memory, one after another (as
+  // writeColumnStrips sizes it).
   std::optional<int64_t> stripLoads;
   bool stagedRuns = false;
   if (strips) {
@@ -436,10 +436,13 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   // Under apply_in_strip, the finishing threads share the statistics that
   // the apply step reads at their own column (ColumnStrips.cpp).
   ColumnReduction finishing = reduction;
-  if (strips && failed(declareStripStatistics(
-                    context, viewed, reduction, second, writer,
-                    Expr("column", columnDepth), columnInStrip, lane,
-                    *stripLoads, stripRegisters, finishing)))
+  std::optional<StripThread> stripThread;
+  if (strips)
+    stripThread = StripThread{Expr("column", columnDepth), columnInStrip, lane,
+                              *stripLoads, &stripRegisters};
+  if (strips &&
+      failed(declareStripStatistics(context, viewed, reduction, second, writer,
+                                    *stripThread, finishing)))
     return failure();
   // Stores `value`, made of the block's `total` for column `p`, as the
   // partial of its slice, in lines that begin with `indent`; under
@@ -544,8 +547,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   if (strips) {
     StripStatisticReads reads;
     if (failed(writeStripApply(context, viewed, reduction, second, writer,
-                               Expr("column", columnDepth), columnInStrip, lane,
-                               *stripLoads, stripRegisters, reads)))
+                               *stripThread, reads)))
       return failure();
     writer.closeScope("for (int64_t strip = blockIdx.x; strip < strips; "
                       "strip += gridDim.x) {");

@@ -111,10 +111,9 @@ LogicalResult
 cuda::writeStripApply(EmitterContext &context, const EvalKernel &viewed,
                       const ColumnReduction &reduction,
                       const ColumnReduction *second, CodeWriter &writer,
-                      const Expr &column, StringRef columnInStrip,
-                      StringRef lane, int64_t loads,
-                      const llvm::DenseMap<Value, StripArray> &registers,
-                      StripStatisticReads &reads) {
+                      const StripThread &thread, StripStatisticReads &reads) {
+  const Expr &column = thread.column;
+  StringRef lane = thread.lane;
   const Shape &shape = context.shapes.getShape(reduction.info.input);
   EvalKernel apply = viewed;
   // The statistics' buffers, first and second.
@@ -158,9 +157,9 @@ cuda::writeStripApply(EmitterContext &context, const EvalKernel &viewed,
   ScalarEmitter emitter(
       writer, context.shapes, context.constants,
       [&](Value value, const Coords &coords) -> FailureOr<Expr> {
-        auto held = registers.find(value);
-        if (held != registers.end())
-          return Expr(held->second.getElement("k", columnInStrip,
+        auto held = thread.registers->find(value);
+        if (held != thread.registers->end())
+          return Expr(held->second.getElement("k", thread.columnInStrip,
                                               reduction.columnsPerBlock),
                       writer.getDepth());
         const Buffer &buffer = *leafBuffers.lookup(value);
@@ -174,7 +173,7 @@ cuda::writeStripApply(EmitterContext &context, const EvalKernel &viewed,
         }
         reads.atColumn[index] = true;
         return writer.bind(Expr((kStripStatisticNames[index] + Twine("[") +
-                                 columnInStrip + "]")
+                                 thread.columnInStrip + "]")
                                     .str(),
                                 guardedColumn.depth),
                            buffer.isIndex ? "int64_t" : "float",
@@ -196,20 +195,16 @@ cuda::writeStripApply(EmitterContext &context, const EvalKernel &viewed,
                      reduction.groupSize.str() + ") {")
                         .str());
   writer.closeScope("#pragma unroll\nfor (int k = 0; k < " +
-                    std::to_string(loads) + "; ++k) {");
+                    std::to_string(thread.loads) + "; ++k) {");
   writer.closeScope("if (" + column.text + " < " + reduction.positions.str() +
                     ") {");
   return success();
 }
 
-LogicalResult
-cuda::declareStripStatistics(EmitterContext &context, const EvalKernel &viewed,
-                             const ColumnReduction &reduction,
-                             const ColumnReduction *second, CodeWriter &writer,
-                             const Expr &column, StringRef columnInStrip,
-                             StringRef lane, int64_t loads,
-                             const llvm::DenseMap<Value, StripArray> &registers,
-                             ColumnReduction &finishing) {
+LogicalResult cuda::declareStripStatistics(
+    EmitterContext &context, const EvalKernel &viewed,
+    const ColumnReduction &reduction, const ColumnReduction *second,
+    CodeWriter &writer, const StripThread &thread, ColumnReduction &finishing) {
   // A dry run of the apply step, on copies of the writer and the constants,
   // tells where it reads the statistics.
   CodeWriter dryWriter = writer;
@@ -218,8 +213,7 @@ cuda::declareStripStatistics(EmitterContext &context, const EvalKernel &viewed,
                             context.fp32Gemm, context.helpers};
   StripStatisticReads reads;
   if (failed(writeStripApply(dryContext, viewed, reduction, second, dryWriter,
-                             column, columnInStrip, lane, loads, registers,
-                             reads)))
+                             thread, reads)))
     return failure();
   finishing.readsLocal = reads.atColumn[0];
   finishing.secondReadsLocal = reads.atColumn[1];
