@@ -312,7 +312,7 @@ func.func @streamed_rows(%x: tensor<1024x524288xf32>) -> tensor<1024x524288xf32>
 // multiprocessor; not a multiple of 4 long: scalar); rows of 262144 (1 MiB) would take 8 slices of 128 KiB,
 // which ran slower than streaming: streamed in 32 slices.
 // CHECK-LABEL: func.func @cluster_before_stream
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 4>
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 4>
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 512, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, row_slices = 32, stream_lag = 256, stream_blocks = 4>
 func.func @cluster_before_stream(%x: tensor<448x150528xf32>, %y: tensor<671x100003xf32>, %z: tensor<1024x262144xf32>) -> (tensor<448x150528xf32>, tensor<671x100003xf32>, tensor<1024x262144xf32>) {
@@ -536,7 +536,7 @@ func.func @no_cluster_argmax(%x: tensor<1024x65536xf32>) -> (tensor<1024x65536xf
 // second launch), and the apply step that reads the rows again.
 // CHECK-LABEL: func.func @few_long_rows
 // CHECK: sinter.kernel row_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 4>
 func.func @few_long_rows(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x65536xf32>
   %d = sinter.sub %x, %m : tensor<16x65536xf32>, tensor<16x1xf32>
@@ -574,7 +574,7 @@ func.func @row_by_length(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
 // x - mean reads the input again: 2 passes, 3 launches.
 // CHECK-LABEL: func.func @split_leading
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4, chunk_loads = 4>
 // CHECK-NOT: sinter.kernel
 func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96xf32>) {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
@@ -587,7 +587,7 @@ func.func @split_leading(%x: tensor<?x96xf32>) -> (tensor<?x96xf32>, tensor<1x96
 // 16 columns: a block covers 16 (no idle threads; its lanes read adjacent
 // rows of 64 bytes), 4 a thread.
 // CHECK-LABEL: func.func @split_narrow
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 4>
 func.func @split_narrow(%x: tensor<?x16xf32>) -> tensor<1x16xf32> {
   %s = sinter.sum %x dims [0] keepdim : tensor<?x16xf32>
   return %s : tensor<1x16xf32>
@@ -597,7 +597,7 @@ func.func @split_narrow(%x: tensor<?x16xf32>) -> tensor<1x16xf32> {
 
 // 6 columns, not a multiple of 4: 8 a block, scalar loads.
 // CHECK-LABEL: func.func @split_narrow_scalar
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 8>
 func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
   %s = sinter.sum %x dims [0] keepdim : tensor<?x6xf32>
   return %s : tensor<1x6xf32>
@@ -608,7 +608,7 @@ func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
 // A mean over N, H, W of NCHW: the innermost dim is reduced, so a block's
 // threads split one channel's elements; the statistic is the output.
 // CHECK-LABEL: func.func @split_strided
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 8>
 func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
   %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
   return %m : tensor<1x3x1x1xf32>
@@ -619,7 +619,7 @@ func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
 // The same over a W of 8: the partials read runs of 4 adjacent elements
 // (vector width 4).
 // CHECK-LABEL: func.func @split_strided_runs
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 4>
 func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
   %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x8xf32>
   return %m : tensor<1x3x1x1xf32>
@@ -630,7 +630,7 @@ func.func @split_strided_runs(%x: tensor<?x3x4x8xf32>) -> tensor<1x3x1x1xf32> {
 // [A, R, C] reducing R: adjacent threads read adjacent runs of 4 along C.
 // Its (value, index) pairs over 4 slices fold in a kernel of their own.
 // CHECK-LABEL: func.func @split_middle
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 4>
 func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
   %i = sinter.argmax %x dims [1] : tensor<4x100x64xf32>
   return %i : tensor<4x64xi64>
@@ -641,7 +641,7 @@ func.func @split_middle(%x: tensor<4x100x64xf32>) -> tensor<4x64xi64> {
 // The same geometry summed: one-word partials, 4 a thread of the last block,
 // which folds them (one launch).
 // CHECK-LABEL: func.func @split_middle_sum
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 4>
 func.func @split_middle_sum(%x: tensor<4x100x64xf32>) -> tensor<4x64xf32> {
   %s = sinter.sum %x dims [1] : tensor<4x100x64xf32>
   return %s : tensor<4x64xf32>
@@ -652,7 +652,7 @@ func.func @split_middle_sum(%x: tensor<4x100x64xf32>) -> tensor<4x64xf32> {
 // A whole-tensor sum: partials over many blocks, then one ordered fold (a
 // kernel of its own: the dynamic shape leaves the fold's size unknown).
 // CHECK-LABEL: func.func @split_all
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 8>
 func.func @split_all(%x: tensor<?x4097xf32>) -> tensor<f32> {
   %s = sinter.sum %x dims [0, 1] : tensor<?x4097xf32>
   return %s : tensor<f32>
@@ -663,7 +663,7 @@ func.func @split_all(%x: tensor<?x4097xf32>) -> tensor<f32> {
 // The same sum of a static shape: 1024 slices, 4 partials a thread of the
 // last block, which folds them (one launch).
 // CHECK-LABEL: func.func @split_all_static
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 4>
 func.func @split_all_static(%x: tensor<8192x8192xf32>) -> tensor<f32> {
   %s = sinter.sum %x dims [0, 1] : tensor<8192x8192xf32>
   return %s : tensor<f32>
@@ -675,7 +675,7 @@ func.func @split_all_static(%x: tensor<8192x8192xf32>) -> tensor<f32> {
 // slices each (about 512 blocks in all), 64 partials a thread of a last
 // block; a fold kernel spreads them over the GPU instead (two launches).
 // CHECK-LABEL: func.func @split_heavy_fold
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 4>
 func.func @split_heavy_fold(%x: tensor<16384x2048xf32>) -> tensor<2048xf32> {
   %s = sinter.sum %x dims [0] : tensor<16384x2048xf32>
   return %s : tensor<2048xf32>
@@ -686,7 +686,7 @@ func.func @split_heavy_fold(%x: tensor<16384x2048xf32>) -> tensor<2048xf32> {
 // Over the first dim of [16384, 4096]: 16 blocks of 256 columns, 32 slices
 // each, 32 partials a thread: the last block of each column group folds.
 // CHECK-LABEL: func.func @split_light_fold
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 4>
 func.func @split_light_fold(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> {
   %s = sinter.sum %x dims [0] : tensor<16384x4096xf32>
   return %s : tensor<4096xf32>
@@ -699,7 +699,7 @@ func.func @split_light_fold(%x: tensor<16384x4096xf32>) -> tensor<4096xf32> {
 // dim), so the one fold computes it (apply_in_fold: two launches, not
 // three, and no apply_min_blocks).
 // CHECK-LABEL: func.func @split_apply_in_fold
-// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_in_fold = true>
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_in_fold = true, chunk_loads = 4>
 func.func @split_apply_in_fold(%x: tensor<?x64xf32>, %w: tensor<64xf32>) -> tensor<64xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x64xf32>
   %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
@@ -733,7 +733,7 @@ func.func @split_apply_unrelated_output(%x: tensor<8x?xf32>, %z: tensor<?xf32>) 
 // A static column sum plus a bias: the last block folds, and computes the
 // output there too (one launch).
 // CHECK-LABEL: func.func @split_apply_in_last_block
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, apply_in_fold = true>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, apply_in_fold = true, chunk_loads = 4>
 func.func @split_apply_in_last_block(%x: tensor<4097x64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
   %s = sinter.sum %x dims [0] : tensor<4097x64xf32>
   %y = sinter.add %s, %b : tensor<64xf32>, tensor<64xf32>
@@ -763,7 +763,7 @@ func.func @split_apply_two_folds(%x: tensor<?x64xf32>) -> tensor<64xf32> {
 // online softmax states, so one fold: it computes log(sum) + max there
 // (logsumexp over the columns, one pass over x).
 // CHECK-LABEL: func.func @split_online_softmax_in_fold
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_in_fold = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_in_fold = true, chunk_loads = 4>
 func.func @split_online_softmax_in_fold(%x: tensor<?x64xf32>) -> tensor<1x64xf32> {
   %m = sinter.max %x dims [0] keepdim : tensor<?x64xf32>
   %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
@@ -781,7 +781,7 @@ func.func @split_online_softmax_in_fold(%x: tensor<?x64xf32>) -> tensor<1x64xf32
 // CHECK-LABEL: func.func @split_online_softmax_clamped
 // CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = leading
 // CHECK-SAME: passes = 1, launches = 2
-// CHECK-SAME: apply_in_fold = true>
+// CHECK-SAME: apply_in_fold = true, chunk_loads = 4>
 func.func @split_online_softmax_clamped(%x: tensor<?x64xf32>) -> tensor<1x64xf32> {
   %m = sinter.max %x dims [0] keepdim : tensor<?x64xf32>
   %c = sinter.clamp %m min = -3.4028234663852886E+38 max = 3.4028234663852886E+38 : tensor<1x64xf32>
@@ -816,7 +816,7 @@ func.func @split_softmax_other_clamp(%x: tensor<?x64xf32>) -> tensor<1x64xf32> {
 // states split over many blocks, then the apply step reads x once more
 // (two passes, where a max, then a sum of exp, took three).
 // CHECK-LABEL: func.func @split_online_softmax_rows
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, chunk_loads = 4>
 func.func @split_online_softmax_rows(%x: tensor<16x4194304xf32>) -> tensor<16x4194304xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<16x4194304xf32>
   %d = sinter.sub %x, %m : tensor<16x4194304xf32>, tensor<16x1xf32>
@@ -833,7 +833,7 @@ func.func @split_online_softmax_rows(%x: tensor<16x4194304xf32>) -> tensor<16x41
 // the 16 MiB weight, which L2 does not keep, loads once for them
 // (apply_rows_per_thread).
 // CHECK-LABEL: func.func @split_apply_row_params
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, {{.*}}, apply_rows_per_thread = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = trailing, {{.*}}, apply_rows_per_thread = 4, chunk_loads = 4>
 func.func @split_apply_row_params(%x: tensor<16x4194304xf32>, %w: tensor<4194304xf32>) -> tensor<16x4194304xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<16x4194304xf32>
   %d = sinter.sub %x, %m : tensor<16x4194304xf32>, tensor<16x1xf32>
@@ -914,7 +914,7 @@ func.func @kept(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // (partials, fold, apply), no pointwise kernel.
 // CHECK-LABEL: func.func @split_welford
 // CHECK: sinter.kernel column_reduction
-// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>
+// CHECK-SAME: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4, chunk_loads = 4>
 // CHECK-NOT: sinter.kernel
 func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x96xf32>
@@ -935,7 +935,7 @@ func.func @split_welford(%x: tensor<?x96xf32>) -> tensor<?x96xf32> {
 // blocks of 256 threads (at most 64 registers a thread); without an apply
 // step there is no apply_min_blocks.
 // CHECK-LABEL: func.func @occupancy_split_partials
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 4>
 func.func @occupancy_split_partials(%x: tensor<?x1024xf32>) -> tensor<1x1024xf32> {
   %s = sinter.sum %x dims [0] keepdim : tensor<?x1024xf32>
   return %s : tensor<1x1024xf32>
@@ -947,7 +947,7 @@ func.func @occupancy_split_partials(%x: tensor<?x1024xf32>) -> tensor<1x1024xf32
 // step reads them as float4 groups beside x's and asks for 6 blocks; each
 // of its threads walks 4 rows at one group of four columns.
 // CHECK-LABEL: func.func @occupancy_apply_innermost
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4, chunk_loads = 4>
 func.func @occupancy_apply_innermost(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<?x64xf32>
   %d = sinter.sub %x, %m : tensor<?x64xf32>, tensor<1x64xf32>
@@ -959,7 +959,7 @@ func.func @occupancy_apply_innermost(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // Per-channel statistics of NCHW ([1, C, 1, 1]) vary along no innermost
 // dim: the apply step asks for no minimum.
 // CHECK-LABEL: func.func @occupancy_apply_per_channel
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, chunk_loads = 4>
 func.func @occupancy_apply_per_channel(%x: tensor<?x32x16x16xf32>) -> tensor<?x32x16x16xf32> {
   %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x32x16x16xf32>
   %d = sinter.sub %x, %m : tensor<?x32x16x16xf32>, tensor<1x32x1x1xf32>
@@ -1015,7 +1015,7 @@ func.func @occupancy_long_held_rows(%x: tensor<4096x32768xf32>) -> tensor<4096x3
 // registers, computes the max and sum of exp, then writes the output over
 // the strip (apply_in_strip: one pass, one launch, a block a strip).
 // CHECK-LABEL: func.func @apply_in_strip_classes
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true, chunk_loads = 8>
 func.func @apply_in_strip_classes(%x: tensor<4x150x40x40xf32>) -> tensor<4x150x40x40xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<4x150x40x40xf32>
   %d = sinter.sub %x, %m : tensor<4x150x40x40xf32>, tensor<4x1x40x40xf32>
@@ -1033,9 +1033,9 @@ func.func @apply_in_strip_classes(%x: tensor<4x150x40x40xf32>) -> tensor<4x150x4
 // multiprocessor).
 // CHECK-LABEL: func.func @apply_in_strip_welford
 // CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = []
-// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true>
+// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true, chunk_loads = 8>
 // CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0]
-// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>
+// CHECK-SAME: launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>
 func.func @apply_in_strip_welford(%x: tensor<256x8192xf32>, %z: tensor<257x8192xf32>) -> (tensor<256x8192xf32>, tensor<257x8192xf32>) {
   %m = sinter.mean %x dims [0] keepdim : tensor<256x8192xf32>
   %d = sinter.sub %x, %m : tensor<256x8192xf32>, tensor<1x8192xf32>
@@ -1084,11 +1084,11 @@ func.func @apply_in_strip_rejected(%a: tensor<4x21x40x40xf32>, %b: tensor<100x40
 // the most a strip stages); over 513 rows, a split online softmax. Two
 // inputs of the reduced shape are both staged (2 x 32 KiB).
 // CHECK-LABEL: func.func @apply_in_strip_staged
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>
 // CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle
 // CHECK-NOT: apply_in_strip
 // CHECK-SAME: launches = 3
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>
 func.func @apply_in_strip_staged(%x: tensor<32x512x256xf32>, %z: tensor<32x513x256xf32>, %a: tensor<32x256x256xf32>, %b: tensor<32x256x256xf32>) -> (tensor<32x512x256xf32>, tensor<32x513x256xf32>, tensor<32x256x256xf32>) {
   %m = sinter.max %x dims [1] keepdim : tensor<32x512x256xf32>
   %d = sinter.sub %x, %m : tensor<32x512x256xf32>, tensor<32x1x256xf32>
@@ -1116,7 +1116,7 @@ func.func @apply_in_strip_staged(%x: tensor<32x512x256xf32>, %z: tensor<32x513x2
 // a row fills one wave (448 blocks of 528) where two would overshoot it
 // into a second (896); with one slice, the last block folds.
 // CHECK-LABEL: func.func @split_one_wave
-// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 4>
 func.func @split_one_wave(%x: tensor<448x150528xf32>) -> tensor<448x150528xf32> {
   %m = sinter.mean %x dims [1] keepdim : tensor<448x150528xf32>
   %d = sinter.sub %x, %m : tensor<448x150528xf32>, tensor<448x1xf32>
@@ -1128,10 +1128,35 @@ func.func @split_one_wave(%x: tensor<448x150528xf32>) -> tensor<448x150528xf32> 
 
 // -----
 
+// Wide chunks: a partial kernel of one slice over more than a wave of
+// blocks whose threads read 8 runs at least issues chunks of 8 runs, 3
+// blocks a multiprocessor (argmax over 150 classes: 1600 blocks, 38 runs a
+// thread). Two slices (argmax over the middle dim of [64, 1024, 1024]: 512
+// blocks, one wave), 2 runs a thread (a sum over the first dim of [8,
+// 8388608]) and Welford states (var over the classes) keep 4 runs, 4
+// blocks.
+// CHECK-LABEL: func.func @split_wide_chunks
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 3, chunk_loads = 8>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, {{.*}}, vector_width = 4, {{.*}}, min_blocks = 4, chunk_loads = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, {{.*}}, vector_width = 4, {{.*}}, min_blocks = 4, chunk_loads = 4>
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = middle, {{.*}}, vector_width = 4, {{.*}}, min_blocks = 4, chunk_loads = 4>
+func.func @split_wide_chunks(%x: tensor<16x150x25600xf32>, %y: tensor<64x1024x1024xf32>, %z: tensor<8x8388608xf32>, %w: tensor<16x150x25600xf32>) -> (tensor<16x25600xi64>, tensor<64x1024xi64>, tensor<8388608xf32>, tensor<16x1x25600xf32>) {
+  %a = sinter.argmax %x dims [1] : tensor<16x150x25600xf32>
+  %b = sinter.argmax %y dims [1] : tensor<64x1024x1024xf32>
+  %c = sinter.sum %z dims [0] : tensor<8x8388608xf32>
+  %m = sinter.mean %w dims [1] keepdim : tensor<16x150x25600xf32>
+  %d = sinter.sub %w, %m : tensor<16x150x25600xf32>, tensor<16x1x25600xf32>
+  %q = sinter.mul %d, %d : tensor<16x150x25600xf32>, tensor<16x150x25600xf32>
+  %v = sinter.mean %q dims [1] keepdim : tensor<16x150x25600xf32>
+  return %a, %b, %c, %v : tensor<16x25600xi64>, tensor<64x1024xi64>, tensor<8388608xf32>, tensor<16x1x25600xf32>
+}
+
+// -----
+
 // Softmax over 21 classes of 40000 columns: a thread holds a whole column
 // (21 loads), 256 columns a strip, no fold across lanes.
 // CHECK-LABEL: func.func @apply_in_strip_thread_columns
-// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true, chunk_loads = 8>
 func.func @apply_in_strip_thread_columns(%x: tensor<4x21x100x100xf32>) -> tensor<4x21x100x100xf32> {
   %m = sinter.max %x dims [1] keepdim : tensor<4x21x100x100xf32>
   %d = sinter.sub %x, %m : tensor<4x21x100x100xf32>, tensor<4x1x100x100xf32>
@@ -1160,7 +1185,7 @@ func.func @tile_rows_one_element(%x: tensor<4x1x?xf32>) -> tensor<4x?xi64> {
 // column): each thread finishes 4 columns, 256 apart, its 12 loads in
 // flight at once (columns_per_thread), one launch and no partials.
 // CHECK-LABEL: func.func @columns_a_thread
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, columns_per_thread = 4>
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, columns_per_thread = 4, chunk_loads = 8>
 func.func @columns_a_thread(%x: tensor<3x22369621xf32>) -> tensor<22369621xf32> {
   %m = sinter.mean %x dims [0] : tensor<3x22369621xf32>
   return %m : tensor<22369621xf32>
@@ -1172,7 +1197,7 @@ func.func @columns_a_thread(%x: tensor<3x22369621xf32>) -> tensor<22369621xf32> 
 // the division in the fold's epilogue): 4 columns a thread would leave
 // fewer than 512 blocks, so 2 a thread (10 loads).
 // CHECK-LABEL: func.func @columns_a_thread_welford
-// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, apply_in_fold = true, columns_per_thread = 2>
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, apply_in_fold = true, columns_per_thread = 2, chunk_loads = 8>
 func.func @columns_a_thread_welford(%x: tensor<5x300001xf32>) -> tensor<300001xf32> {
   %m = sinter.mean %x dims [0] keepdim : tensor<5x300001xf32>
   %d = sinter.sub %x, %m : tensor<5x300001xf32>, tensor<1x300001xf32>
@@ -1189,10 +1214,10 @@ func.func @columns_a_thread_welford(%x: tensor<5x300001xf32>) -> tensor<300001xf
 // float4 runs, and too few columns for 512 blocks of 2 a thread keep a
 // column a thread.
 // CHECK-LABEL: func.func @columns_a_thread_rejected
-// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 8>
 // CHECK: columns_per_block = 256, vector_width = 4,
 // CHECK-NOT: columns_per_thread
-// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4>
+// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 8>
 func.func @columns_a_thread_rejected(%x: tensor<9x22369621xf32>, %y: tensor<3x22369620xf32>, %z: tensor<3x200001xf32>) -> (tensor<22369621xf32>, tensor<22369620xf32>, tensor<200001xf32>) {
   %a = sinter.sum %x dims [0] : tensor<9x22369621xf32>
   %b = sinter.sum %y dims [0] : tensor<3x22369620xf32>

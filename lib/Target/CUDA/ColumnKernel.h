@@ -16,6 +16,7 @@
 #include "KernelEmitter.h"
 
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
+#include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 
 namespace mlir::sinter::cuda {
 
@@ -45,6 +46,9 @@ struct ColumnReduction {
   /// plan's columns_per_thread): above 1, a column has one slice, which
   /// the thread finishes (no partials, no fold).
   int64_t columnsPerThread = 1;
+  /// The loads each thread of the partial kernel issues before it combines
+  /// them (the plan's chunk_loads): elements, or runs of 4 with `runs`.
+  int64_t chunkLoads = kChunkElements;
   /// Whether the partial kernel's threads read runs of 4 adjacent elements
   /// (the plan's vector width 4): along the reduced innermost dim when a
   /// block covers one column, else along the kept innermost dim, 4 columns

@@ -65,22 +65,6 @@ static std::string loadRun(CodeWriter &writer, ScalarEmitter &emitter,
   return name;
 }
 
-/// Loads a thread of a partial kernel has in flight: elements, or runs of 4
-/// on the vector path (fewer: chunks of 16 values keep a partial kernel of
-/// runs along the rows near 48 registers, 5 blocks of 256 threads per SM,
-/// where 8 runs took 80 and 3 blocks, and ran slower on the H100).
-static constexpr int64_t kChunk = 8;
-// Several columns a thread (the plan's columns_per_thread) load each
-// column's reduced elements, at most kSplitRowsPerThread, as one chunk.
-static_assert(kChunk >= kSplitRowsPerThread);
-static constexpr int64_t kVectorChunk = 4;
-/// Online softmax states push their chunks of runs of 4 columns with as
-/// many loads in flight (kVectorChunk): since a chunk rescales a state's
-/// sum only where it raises the max (OnlineSoftmaxAccumulator), 8 loads
-/// are slower. On the H100, logsumexp over the columns of [16384, 4096]
-/// took 0.1016 ms with 4 against 0.1086 ms with 8 (0.873 and 0.816 of the
-/// copy bandwidth), softmax over them 0.2764 against 0.2841 ms.
-
 /// Welford states of up to this many lanes of a block fold in double.
 static constexpr int64_t kWideFoldLanes = 8;
 
@@ -200,7 +184,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   const bool isArg = reduction.info.isArg();
   const std::string chunkType = paired || isArg ? "float" : accType;
   const std::string chunkSize =
-      std::to_string(vector ? 4 * kVectorChunk : kChunk);
+      std::to_string(vector ? 4 * reduction.chunkLoads : reduction.chunkLoads);
   // With several columns a thread (one slice: the thread finishes its
   // columns), thread t of the block covers columns u * 256 + t of its
   // group: it loads every column's chunk (all of its rows), then combines
@@ -313,7 +297,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   writer.openScope(); // over this slice's rows, a chunk at a time
   if (strips)
     writer.line("const int64_t q0 = " + lane + " + c0 * " + lanes + ";");
-  const std::string loads = std::to_string(vector ? kVectorChunk : kChunk);
+  const std::string loads = std::to_string(reduction.chunkLoads);
   const std::string chunkCombiner =
       welford   ? "dev::SumOp"
       : softmax ? getCombinerInfo(reduction.info.kind).deviceFunctor.str()

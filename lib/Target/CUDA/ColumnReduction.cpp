@@ -115,6 +115,9 @@ cuda::generateColumnReduction(EmitterContext &context,
     reduction.runs = kernel.plan && kernel.plan.getVectorWidth() == 4;
     reduction.columnsPerThread =
         kernel.plan ? kernel.plan.getColumnsPerThread() : 1;
+    reduction.chunkLoads = kernel.plan      ? kernel.plan.getChunkLoads()
+                           : reduction.runs ? kChunkRuns
+                                            : kChunkElements;
     reduction.laneFold = useLaneFold(reduction);
     reduction.lastBlockFolds = kernel.plan && kernel.plan.getLastBlockFolds();
     reduction.applyInStrip = kernel.plan && kernel.plan.getApplyInStrip();

@@ -513,7 +513,7 @@ func.func @fill_dim_count(%x: tensor<?x8xf32>) -> tensor<?x?xf32> {
 
 func.func @plan_kind(%x: tensor<4xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan strategy split_reduction cannot generate a pointwise kernel}}
-  %0 = sinter.kernel pointwise (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>} : (tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sinter.kernel pointwise (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = all, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 8>} : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     sinter.yield %a : tensor<4xf32>
   }
@@ -540,7 +540,7 @@ func.func @fill_second_source_dim(%x: tensor<?x8xf32>, %y: tensor<4x?xf32>) -> t
 
 func.func @plan_welford_without_variance(%x: tensor<8x4xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan strategy split_welford needs a mean and a variance around it in the kernel}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>} : (tensor<8x4xf32>) -> tensor<1x4xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 8>} : (tensor<8x4xf32>) -> tensor<1x4xf32> {
   ^bb0(%a: tensor<8x4xf32>):
     %m = sinter.mean %a dims [0] keepdim : tensor<8x4xf32>
     sinter.yield %m : tensor<1x4xf32>
@@ -552,7 +552,7 @@ func.func @plan_welford_without_variance(%x: tensor<8x4xf32>) {
 
 func.func @plan_online_softmax_without_sum(%x: tensor<8x4xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan strategy split_online_softmax needs a max and the sum of exp(x - max) around it in the kernel}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_online_softmax, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none>} : (tensor<8x4xf32>) -> tensor<1x4xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_online_softmax, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 8>} : (tensor<8x4xf32>) -> tensor<1x4xf32> {
   ^bb0(%a: tensor<8x4xf32>):
     %m = sinter.max %a dims [0] keepdim : tensor<8x4xf32>
     %d = sinter.sub %a, %m : tensor<8x4xf32>, tensor<1x4xf32>
@@ -657,7 +657,7 @@ func.func @plan_cluster_uncached() attributes {plan = #sinter.plan<strategy = bl
 // -----
 
 // expected-error@+1 {{a cluster of 2 blocks shares a row of block_per_row}}
-func.func @plan_cluster_split() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, cluster = 2>} {
+func.func @plan_cluster_split() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, cluster = 2, chunk_loads = 8>} {
   return
 }
 
@@ -720,7 +720,7 @@ func.func @plan_stream_blocks_unstreamed() attributes {plan = #sinter.plan<strat
 // -----
 
 // expected-error@+1 {{apply_in_strip: a split reduction of 256 threads over strips of 8 or more positions, one pass and one launch, vector width 1, without a fold or an apply step of its own}}
-func.func @plan_apply_in_strip_two_launches() attributes {plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, apply_in_strip = true>} {
+func.func @plan_apply_in_strip_two_launches() attributes {plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, apply_in_strip = true, chunk_loads = 8>} {
   return
 }
 
@@ -735,7 +735,7 @@ func.func @plan_apply_in_strip_rows() attributes {plan = #sinter.plan<strategy =
 
 // A block takes a strip: no persistent grid.
 // expected-error@+1 {{stream_blocks 8: expected 1 to 32 where rows are streamed, else 0}}
-func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy = split_welford, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true>} {
+func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy = split_welford, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, stream_blocks = 8, apply_in_strip = true, chunk_loads = 8>} {
   return
 }
 
@@ -743,7 +743,7 @@ func.func @plan_apply_in_strip_grid() attributes {plan = #sinter.plan<strategy =
 
 func.func @plan_apply_in_strip_row_kernel(%x: tensor<16x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip needs a column_reduction kernel}}
-  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} : (tensor<16x4096xf32>) -> tensor<16x4096xf32> {
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = trailing, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true, chunk_loads = 8>} : (tensor<16x4096xf32>) -> tensor<16x4096xf32> {
   ^bb0(%a: tensor<16x4096xf32>):
     %m = sinter.max %a dims [1] keepdim : tensor<16x4096xf32>
     %d = sinter.sub %a, %m : tensor<16x4096xf32>, tensor<16x1xf32>
@@ -756,7 +756,7 @@ func.func @plan_apply_in_strip_row_kernel(%x: tensor<16x4096xf32>) {
 
 func.func @plan_apply_in_strip_registers(%x: tensor<512x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: a thread would hold 64 elements in registers, more than 32}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} : (tensor<512x4096xf32>) -> tensor<512x4096xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true, chunk_loads = 8>} : (tensor<512x4096xf32>) -> tensor<512x4096xf32> {
   ^bb0(%a: tensor<512x4096xf32>):
     %m = sinter.max %a dims [0] keepdim : tensor<512x4096xf32>
     %d = sinter.sub %a, %m : tensor<512x4096xf32>, tensor<1x4096xf32>
@@ -769,7 +769,7 @@ func.func @plan_apply_in_strip_registers(%x: tensor<512x4096xf32>) {
 
 // Only row kernels and strips cache operands.
 // expected-error@+1 {{only row kernels and strips (apply_in_strip) cache operands}}
-func.func @plan_cached_split() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 2, epilogue = none>} {
+func.func @plan_cached_split() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 2, epilogue = none, chunk_loads = 8>} {
   return
 }
 
@@ -778,7 +778,7 @@ func.func @plan_cached_split() attributes {plan = #sinter.plan<strategy = split_
 // A strip stages operands of the reduced input's shape only.
 func.func @plan_apply_in_strip_cached_shape(%x: tensor<512x4096xf32>, %w: tensor<1x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip caches operand #1, which does not have the reduced input's shape}}
-  %0 = sinter.kernel column_reduction (%x, %w) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>} : (tensor<512x4096xf32>, tensor<1x4096xf32>) -> tensor<512x4096xf32> {
+  %0 = sinter.kernel column_reduction (%x, %w) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>} : (tensor<512x4096xf32>, tensor<1x4096xf32>) -> tensor<512x4096xf32> {
   ^bb0(%a: tensor<512x4096xf32>, %b: tensor<1x4096xf32>):
     %m = sinter.max %a dims [0] keepdim : tensor<512x4096xf32>
     %d = sinter.sub %a, %m : tensor<512x4096xf32>, tensor<1x4096xf32>
@@ -793,7 +793,7 @@ func.func @plan_apply_in_strip_cached_shape(%x: tensor<512x4096xf32>, %w: tensor
 // 513 rows of a strip of 32 columns: 65664 bytes staged, over 64 KiB.
 func.func @plan_apply_in_strip_shared_bytes(%x: tensor<513x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: a strip would stage 65664 bytes in shared memory, more than 65536}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true>} : (tensor<513x4096xf32>) -> tensor<513x4096xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>} : (tensor<513x4096xf32>) -> tensor<513x4096xf32> {
   ^bb0(%a: tensor<513x4096xf32>):
     %m = sinter.max %a dims [0] keepdim : tensor<513x4096xf32>
     %d = sinter.sub %a, %m : tensor<513x4096xf32>, tensor<1x4096xf32>
@@ -806,7 +806,7 @@ func.func @plan_apply_in_strip_shared_bytes(%x: tensor<513x4096xf32>) {
 
 func.func @plan_apply_in_strip_output(%x: tensor<64x4096xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan apply_in_strip: an output that is not a statistic has another shape than the reduced input}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true>} : (tensor<64x4096xf32>) -> tensor<1x4096xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, apply_in_strip = true, chunk_loads = 8>} : (tensor<64x4096xf32>) -> tensor<1x4096xf32> {
   ^bb0(%a: tensor<64x4096xf32>):
     %m = sinter.max %a dims [0] keepdim : tensor<64x4096xf32>
     %d = sinter.mul %m, %m : tensor<1x4096xf32>, tensor<1x4096xf32>
@@ -818,7 +818,7 @@ func.func @plan_apply_in_strip_output(%x: tensor<64x4096xf32>) {
 // -----
 
 // expected-error@+1 {{apply_in_fold: the apply step launches no kernel of its own (apply_min_blocks 0 and apply_rows_per_thread 1 expected)}}
-func.func @plan_apply_in_fold_launch() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_in_fold = true>} {
+func.func @plan_apply_in_fold_launch() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_in_fold = true, chunk_loads = 4>} {
   return
 }
 
@@ -832,7 +832,7 @@ func.func @plan_min_blocks_negative() attributes {plan = #sinter.plan<strategy =
 // -----
 
 // expected-error@+1 {{min_blocks 4 and apply_min_blocks -6 must be non-negative}}
-func.func @plan_apply_min_blocks_negative() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = -6>} {
+func.func @plan_apply_min_blocks_negative() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = -6, chunk_loads = 8>} {
   return
 }
 
@@ -869,7 +869,7 @@ func.func @plan_min_blocks_row_teams() attributes {plan = #sinter.plan<strategy 
 // -----
 
 // expected-error@+1 {{apply_min_blocks 9 of 256 threads: more than the 2048 threads of a multiprocessor}}
-func.func @plan_apply_min_blocks_threads() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 9>} {
+func.func @plan_apply_min_blocks_threads() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 4, apply_min_blocks = 9, chunk_loads = 8>} {
   return
 }
 
@@ -955,7 +955,7 @@ func.func @plan_apply_rows_per_thread() attributes {plan = #sinter.plan<strategy
 // -----
 
 // expected-error@+1 {{apply_rows_per_thread 0: expected 1 to 64, and 1 but for a split reduction's apply step}}
-func.func @plan_apply_rows_per_thread_zero() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, apply_rows_per_thread = 0>} {
+func.func @plan_apply_rows_per_thread_zero() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, apply_rows_per_thread = 0, chunk_loads = 8>} {
   return
 }
 
@@ -997,21 +997,21 @@ func.func @plan_tile_rows_float4() attributes {plan = #sinter.plan<strategy = su
 // -----
 
 // expected-error@+1 {{columns_per_thread 4: expected a power of two from 2 to 8 (or 1) for split_reduction or split_welford over 256 columns a block, vector width 1, whose last block folds (one slice), not in strips}}
-func.func @plan_columns_per_thread_runs() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 4>} {
+func.func @plan_columns_per_thread_runs() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 4, chunk_loads = 4>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{columns_per_thread 3: expected a power of two from 2 to 8 (or 1) for split_reduction or split_welford over 256 columns a block, vector width 1, whose last block folds (one slice), not in strips}}
-func.func @plan_columns_per_thread_odd() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 3>} {
+func.func @plan_columns_per_thread_odd() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 3, chunk_loads = 8>} {
   return
 }
 
 // -----
 
 // expected-error@+1 {{columns_per_thread 2: expected a power of two from 2 to 8 (or 1) for split_reduction or split_welford over 256 columns a block, vector width 1, whose last block folds (one slice), not in strips}}
-func.func @plan_columns_per_thread_two_launches() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, columns_per_thread = 2>} {
+func.func @plan_columns_per_thread_two_launches() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, columns_per_thread = 2, chunk_loads = 8>} {
   return
 }
 
@@ -1019,11 +1019,46 @@ func.func @plan_columns_per_thread_two_launches() attributes {plan = #sinter.pla
 
 func.func @plan_columns_per_thread_long_columns(%x: tensor<9x4097xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan columns_per_thread needs columns of a static count of at most 8 reduced elements}}
-  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 2>} : (tensor<9x4097xf32>) -> tensor<4097xf32> {
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 2, chunk_loads = 8>} : (tensor<9x4097xf32>) -> tensor<4097xf32> {
   ^bb0(%a: tensor<9x4097xf32>):
     %s = sinter.sum %a dims [0] : tensor<9x4097xf32>
     sinter.yield %s : tensor<4097xf32>
   }
+  return
+}
+
+// -----
+
+// expected-error@+1 {{chunk_loads 3: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+func.func @plan_chunk_loads_odd() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 3>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{chunk_loads 0: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+func.func @plan_chunk_loads_missing() attributes {plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{chunk_loads 32: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+func.func @plan_chunk_loads_too_many() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 32>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{chunk_loads 4: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+func.func @plan_chunk_loads_columns_a_thread() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 2, chunk_loads = 4>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{chunk_loads 8: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+func.func @plan_chunk_loads_rows() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, chunk_loads = 8>} {
   return
 }
 

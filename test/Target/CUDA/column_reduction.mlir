@@ -108,7 +108,7 @@
 module @batch_norm attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 3, launches = 5, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
+    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 3, launches = 5, epilogue = none, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4, chunk_loads = 8>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
     ^bb0(%a: tensor<?x96xf32>):
       %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
       %d = sinter.sub %a, %m : tensor<?x96xf32>, tensor<1x96xf32>
@@ -469,5 +469,31 @@ module @strided_runs {
       sinter.yield %m : tensor<3xf32>
     }
     return %0 : tensor<3xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: // ===== wide_chunks.h =====
+// Argmax over the 150 classes of [16, 150, 25600]: one slice over 1600
+// blocks, 38 runs a thread, so the plan's chunk_loads is 8: each thread
+// issues 8 float4 runs before it combines them (32 values, a tree of 8 a
+// column), at 3 blocks a multiprocessor.
+// CHECK: __global__ void __launch_bounds__(256, 3)
+// CHECK-NEXT: wide_chunks_k0_column_reduction_partial0(
+// CHECK: q0 < 150; q0 += 8 * step) {
+// CHECK-NEXT: float chunk[32];
+// CHECK: for (int k = 0; k < 8; ++k) {
+// CHECK: chunk[8 * l + k] = dev::ArgMaxOp::identity().value;
+// CHECK: dev::argTreeCombine<dev::GreaterThan, 8, 1>(chunk + 8 * l, q0, step)
+module @wide_chunks {
+  func.func @forward(%x: tensor<16x150x25600xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", "", ""]})
+      -> (tensor<16x25600xi64> {sinter.name = "a", sinter.dim_names = ["", ""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<16x150x25600xf32>) -> tensor<16x25600xi64> {
+    ^bb0(%v: tensor<16x150x25600xf32>):
+      %a = sinter.argmax %v dims [1] : tensor<16x150x25600xf32>
+      sinter.yield %a : tensor<16x25600xi64>
+    }
+    return %0 : tensor<16x25600xi64>
   }
 }

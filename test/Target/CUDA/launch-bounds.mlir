@@ -16,7 +16,7 @@
 module @split_three attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 3, apply_min_blocks = 5>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
+    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, min_blocks = 3, apply_min_blocks = 5, chunk_loads = 8>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
     ^bb0(%a: tensor<?x96xf32>):
       %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
       %d = sinter.sub %a, %m : tensor<?x96xf32>, tensor<1x96xf32>
@@ -39,7 +39,7 @@ module @split_three attributes {sinter.dims = {B = 8 : i64}} {
 module @split_none attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x96xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
       -> (tensor<?x96xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
+    %0 = sinter.kernel column_reduction(%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 2, launches = 3, epilogue = none, chunk_loads = 8>} : (tensor<?x96xf32>) -> tensor<?x96xf32> {
     ^bb0(%a: tensor<?x96xf32>):
       %m = sinter.mean %a dims [0] keepdim : tensor<?x96xf32>
       %d = sinter.sub %a, %m : tensor<?x96xf32>, tensor<1x96xf32>

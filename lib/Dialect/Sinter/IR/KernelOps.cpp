@@ -130,7 +130,7 @@ LogicalResult KernelPlanAttr::verify(
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
     int64_t cluster, int64_t rowSlices, int64_t streamLag, int64_t streamBlocks,
     bool applyInStrip, bool tileRows, int64_t columnsPerThread,
-    int64_t rowsPerThread) {
+    int64_t rowsPerThread, int64_t chunkLoads) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -275,6 +275,19 @@ LogicalResult KernelPlanAttr::verify(
                        << " (or 1) for split_reduction or split_welford "
                           "over 256 columns a block, vector width 1, whose "
                           "last block folds (one slice), not in strips";
+  // A partial kernel's thread issues a chunk of loads, then combines them:
+  // every split strategy has one; several columns a thread load all of a
+  // column's reduced elements (at most kSplitRowsPerThread) as one chunk.
+  if (isSplitStrategy(strategy)
+          ? !llvm::isPowerOf2_64(chunkLoads) || chunkLoads < 2 ||
+                chunkLoads > kMaxChunkLoads ||
+                (columnsPerThread > 1 && chunkLoads < kSplitRowsPerThread)
+          : chunkLoads != 0)
+    return emitError() << "chunk_loads " << chunkLoads
+                       << ": expected a power of two from 2 to "
+                       << kMaxChunkLoads << " for a split strategy (at least "
+                       << kSplitRowsPerThread
+                       << " with several columns a thread), else 0";
   if (rowSlices != 1 ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
                      : streamBlocks != 0)
     return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "

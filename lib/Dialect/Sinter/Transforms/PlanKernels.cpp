@@ -424,7 +424,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       getRowMinBlocks(kernel, block, length.value_or(0), cached, registers),
       /*applyMinBlocks=*/0, /*applyRowsPerThread=*/1, /*applyInFold=*/false,
       cluster, rowSlices, streamLag, rowSlices > 1 ? getStreamBlocks() : 0,
-      /*applyInStrip=*/false, tileRows, /*columnsPerThread=*/1, rowsPerThread);
+      /*applyInStrip=*/false, tileRows, /*columnsPerThread=*/1, rowsPerThread,
+      /*chunkLoads=*/0);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough

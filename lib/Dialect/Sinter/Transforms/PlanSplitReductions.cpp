@@ -81,6 +81,33 @@ static bool canReadRuns(ArrayRef<Operation *> reductions,
   return llvm::all_of(reductions, readsRuns);
 }
 
+/// The slices of the columns of a split reduction `op` whose blocks cover
+/// `columnsPerBlock` positions (of runs of 4 with `runs`), the blocks along
+/// its columns and the rows (or runs) each thread of a slice reads, where
+/// its shape is static (getColumnSplits, as the host code computes them).
+struct StaticSplits {
+  int64_t splits;
+  int64_t blocks;
+  int64_t rowsPerThread;
+};
+static std::optional<StaticSplits>
+getStaticSplits(Operation *op, int64_t columnsPerBlock, bool runs) {
+  auto reduction = cast<ReductionOpInterface>(op);
+  std::optional<int64_t> positions = getStaticCount(getShape(op->getResult(0)));
+  std::optional<int64_t> elements =
+      getStaticCount(getShape(reduction.getInput()));
+  if (!positions || !elements || *positions == 0)
+    return std::nullopt;
+  const bool columnRuns = runs && columnsPerBlock > 1;
+  int64_t rows = *elements / *positions / (runs && !columnRuns ? 4 : 1);
+  int64_t lanes =
+      kBlockThreads / (columnRuns ? columnsPerBlock / 4 : columnsPerBlock);
+  int64_t blocks = llvm::divideCeil(*positions, columnsPerBlock);
+  int64_t splits = getColumnSplits(rows, lanes, blocks);
+  int64_t rowsPerThread = llvm::divideCeil(rows, lanes * splits);
+  return StaticSplits{splits, blocks, rowsPerThread};
+}
+
 /// Whether the last block of each column group can fold the partials of a
 /// split reduction `op` whose blocks cover `columnsPerBlock` positions (of
 /// runs of 4 with `runs`), of Welford states or (value, index) pairs if
@@ -93,20 +120,13 @@ static bool canReadRuns(ArrayRef<Operation *> reductions,
 /// 16 x 4M and all of 8192 x 8192 2-3% slower on the H100 (sums 1% faster).
 static bool canFoldInLastBlock(Operation *op, int64_t columnsPerBlock,
                                bool runs, bool wideStates) {
-  auto reduction = cast<ReductionOpInterface>(op);
-  std::optional<int64_t> positions = getStaticCount(getShape(op->getResult(0)));
-  std::optional<int64_t> elements =
-      getStaticCount(getShape(reduction.getInput()));
-  if (!positions || !elements || *positions == 0)
+  std::optional<StaticSplits> split =
+      getStaticSplits(op, columnsPerBlock, runs);
+  if (!split)
     return false;
-  const bool columnRuns = runs && columnsPerBlock > 1;
-  int64_t rows = *elements / *positions / (runs && !columnRuns ? 4 : 1);
-  int64_t lanes =
-      kBlockThreads / (columnRuns ? columnsPerBlock / 4 : columnsPerBlock);
-  int64_t splits = getColumnSplits(
-      rows, lanes, llvm::divideCeil(*positions, columnsPerBlock));
-  return splits == 1 || (!wideStates && splits * columnsPerBlock <=
-                                            kMaxFoldPerThread * kBlockThreads);
+  return split->splits == 1 ||
+         (!wideStates &&
+          split->splits * columnsPerBlock <= kMaxFoldPerThread * kBlockThreads);
 }
 
 /// The columns each thread of the partial kernel finishes (the plan's
@@ -140,6 +160,40 @@ static int64_t getColumnsPerThread(ArrayRef<Operation *> reductions,
                             kSplitTargetBlocks)
     columns /= 2;
   return columns;
+}
+
+/// Whether the partial kernel of a split_reduction (sums, extrema, argmax
+/// and argmin; not `paired` states) reads chunks of kWideChunkRuns runs of
+/// 4 at kWideChunkMinBlocks blocks a multiprocessor: where every column
+/// has one slice, the blocks along them are more than a wave (so that the
+/// fewer blocks resident cost no wave) and each thread reads a wide chunk
+/// at least. On the H100, argmax over the 150 classes of [16, 150, 160,
+/// 160] (1600 blocks) went from 0.82 to 0.91 of copy (0.91x to 1.01x
+/// torch.compile), over the middle dim of [1024, 64, 1024] from 0.93 to
+/// 0.96, a sum over the middle dim of [128, 1000, 524] from 0.92 to 0.95, a
+/// mean over H, W of NHWC [668, 7, 7, 2048] from 0.96 to 0.97; sums and
+/// maxima of 16 to 64 runs a thread moved by under 1%, but a sum over the
+/// first dim of [8, 8388608] (2 runs a thread) lost 1.5%; argmax over the
+/// middle dim of [128, 1000, 524] and [64, 1024, 1024] and the first of
+/// [16384, 4096] (two slices or more, one wave of about 512 blocks) fell
+/// from 0.92-0.94 to 0.82-0.83: their wave no longer fit (runs 2 and 3 of
+/// 2026-11-27).
+static bool hasWideChunks(ArrayRef<Operation *> reductions,
+                          int64_t columnsPerBlock, bool runs, bool paired) {
+  return runs && !paired && llvm::all_of(reductions, [&](Operation *op) {
+           std::optional<StaticSplits> split =
+               getStaticSplits(op, columnsPerBlock, runs);
+           return split && split->splits == 1 &&
+                  split->blocks > kSplitWaveBlocks &&
+                  split->rowsPerThread >= kWideChunkRuns;
+         });
+}
+
+/// The loads a thread of the partial kernel issues before it combines them
+/// (the plan's chunk_loads): kWideChunkRuns runs of 4 with wide chunks,
+/// kChunkRuns runs where it reads runs, else kChunkElements elements.
+static int64_t getChunkLoads(bool runs, bool wideChunks) {
+  return wideChunks ? kWideChunkRuns : runs ? kChunkRuns : kChunkElements;
 }
 
 /// Whether `value` is computed in its kernel from one of `statistics`.
@@ -355,14 +409,17 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
         /*applyRowsPerThread=*/1, /*applyInFold=*/false, /*cluster=*/1,
         /*rowSlices=*/1, /*streamLag=*/0, /*streamBlocks=*/0,
         /*applyInStrip=*/true, /*tileRows=*/false, /*columnsPerThread=*/1,
-        /*rowsPerThread=*/1);
+        /*rowsPerThread=*/1,
+        getChunkLoads(/*runs=*/false, /*wideChunks=*/false));
+  const bool wideChunks =
+      hasWideChunks(reductions, columnsPerBlock, runs, pairs > 0);
   return KernelPlanAttr::get(
       context, strategy, first.getGeometry(), kBlockThreads, /*rowsPerBlock=*/0,
       columnsPerBlock, runs ? 4 : 1, DenseI64ArrayAttr::get(context, {}),
       /*passes=*/count + (applyReadsInputs ? 1 : 0),
       /*launches=*/(lastBlockFolds ? 1 : 2) * count + (applyLaunches ? 1 : 0),
       EpilogueForm::none, /*singlePass=*/false, /*registers=*/false,
-      lastBlockFolds, getSplitMinBlocks(),
+      lastBlockFolds, wideChunks ? kWideChunkMinBlocks : getSplitMinBlocks(),
       applyLaunches ? getApplyMinBlocks(statistics) : 0,
       applyLaunches ? getApplyRowsPerThread(statistics, rowParams) : 1,
       applyInFold, /*cluster=*/1, /*rowSlices=*/1, /*streamLag=*/0,
@@ -371,5 +428,5 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
           ? 1
           : getColumnsPerThread(reductions, columnsPerBlock, runs,
                                 lastBlockFolds),
-      /*rowsPerThread=*/1);
+      /*rowsPerThread=*/1, getChunkLoads(runs, wideChunks));
 }

@@ -100,7 +100,12 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     rather than the block's tile in shared memory, so many that they are
     whole float4 groups (2 rows of 2, 4 of 3), loaded and stored as such
     where aligned; `rows_per_block` counts the rows of the block's 256
-    threads.
+    threads; `chunk_loads` (every split strategy, 0 for the others): the
+    loads each thread of a partial kernel issues before it combines them, a
+    chunk (elements, or runs of 4 where the vector width is 4), all in
+    flight at once: 8 elements or 4 runs, or 8 runs (with `min_blocks` 3)
+    where each column has one slice over more than a wave of blocks and a
+    thread reads 8 runs at least (argmax over 150 classes of NCHW).
 
     Example:
 
@@ -114,7 +119,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     #sinter.plan<strategy = split_welford, geometry = leading, block = 256,
                  rows_per_block = 0, columns_per_block = 64, vector_width = 4,
                  cached = array<i64>, passes = 2, launches = 3,
-                 epilogue = none, min_blocks = 4, apply_min_blocks = 6>
+                 epilogue = none, min_blocks = 4, apply_min_blocks = 6,
+                 chunk_loads = 4>
     ```
   }];
   let parameters = (ins
@@ -142,7 +148,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"bool", "false">:$apply_in_strip,
     DefaultValuedParameter<"bool", "false">:$tile_rows,
     DefaultValuedParameter<"int64_t", "1">:$columns_per_thread,
-    DefaultValuedParameter<"int64_t", "1">:$rows_per_thread);
+    DefaultValuedParameter<"int64_t", "1">:$rows_per_thread,
+    DefaultValuedParameter<"int64_t", "0">:$chunk_loads);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -162,7 +169,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*row_slices=*/1, /*stream_lag=*/0,
                    /*stream_blocks=*/0,
                    /*apply_in_strip=*/false, /*tile_rows=*/false,
-                   /*columns_per_thread=*/1, /*rows_per_thread=*/1);
+                   /*columns_per_thread=*/1, /*rows_per_thread=*/1,
+                   /*chunk_loads=*/0);
     }]>];
   let genVerifyDecl = 1;
 }

@@ -41,6 +41,26 @@ inline constexpr int64_t kMaxRowSlices = 1024;
 inline constexpr int64_t kMaxStreamBlocks = 32;
 /// The rows (or runs of 4) each thread of a partial block reads at least.
 inline constexpr int64_t kSplitRowsPerThread = 8;
+/// The loads a thread of a partial kernel issues before it combines them
+/// (the plan's chunk_loads): elements, or runs of 4. Fewer runs: chunks of
+/// 16 values keep a partial kernel of runs along the rows near 48
+/// registers, 5 blocks of 256 threads per SM, where 8 runs took 80 and 3
+/// blocks, and ran slower on the H100. Online softmax states push their
+/// chunks, rescaling a state's sum only where a chunk raises the max
+/// (OnlineSoftmaxAccumulator), so 8 runs are slower for them too:
+/// logsumexp over the columns of [16384, 4096] took 0.1016 ms with 4
+/// against 0.1086 ms with 8 (0.873 and 0.816 of the copy bandwidth).
+inline constexpr int64_t kChunkElements = 8;
+inline constexpr int64_t kChunkRuns = 4;
+/// Wide chunks: runs of 4 a thread of a partial kernel of one slice and
+/// many blocks issues, and the blocks a multiprocessor it then asks for
+/// (80 registers a thread; PlanSplitReductions.cpp says where).
+inline constexpr int64_t kWideChunkRuns = 8;
+inline constexpr int64_t kWideChunkMinBlocks = 3;
+/// The most loads of a chunk (the verifier's bound).
+inline constexpr int64_t kMaxChunkLoads = 16;
+static_assert(kChunkElements >= kSplitRowsPerThread);
+
 /// The most slices a column is split into.
 inline constexpr int64_t kMaxSplits = 1024;
 

@@ -187,7 +187,11 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     columns each thread of its one partial
     kernel finishes (`columns_per_thread`: columns of at most 8 rows whose
     kept innermost dim is not a multiple of 4, 256 apart, enough for 12
-    loads in flight, as a mean over the first dim of [3, N]); for a row
+    loads in flight, as a mean over the first dim of [3, N]) and the loads
+    a thread of its partial kernel issues before it combines them
+    (`chunk_loads`: 8 elements or 4 float4 runs; 8 runs, at 3 blocks a
+    multiprocessor, where each column has one slice over more than a wave
+    of blocks and a thread reads 8 runs at least); for a row
     kernel over short rows that are not float4 groups (5 to 128 elements,
     or 2 and 3 that several passes read or a thread's tile holds; every
     reduction over whole rows), whether its block stages its rows as tiles
