@@ -606,11 +606,12 @@ func.func @split_narrow_scalar(%x: tensor<?x6xf32>) -> tensor<1x6xf32> {
 // -----
 
 // A mean over N, H, W of NCHW: the innermost dim is reduced, so a block's
-// threads split one channel's elements; the statistic is the output.
+// threads split one channel's elements; the statistic is the output. H * W
+// (25) is no multiple of 4: scalar loads.
 // CHECK-LABEL: func.func @split_strided
 // CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1, cached = [], passes = 1, launches = 2, epilogue = none, min_blocks = 4, chunk_loads = 8>
-func.func @split_strided(%x: tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
-  %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
+func.func @split_strided(%x: tensor<?x3x5x5xf32>) -> tensor<1x3x1x1xf32> {
+  %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<?x3x5x5xf32>
   return %m : tensor<1x3x1x1xf32>
 }
 
@@ -1149,6 +1150,31 @@ func.func @split_wide_chunks(%x: tensor<16x150x25600xf32>, %y: tensor<64x1024x10
   %q = sinter.mul %d, %d : tensor<16x150x25600xf32>, tensor<16x150x25600xf32>
   %v = sinter.mean %q dims [1] keepdim : tensor<16x150x25600xf32>
   return %a, %b, %c, %v : tensor<16x25600xi64>, tensor<64x1024xi64>, tensor<8388608xf32>, tensor<16x1x25600xf32>
+}
+
+// -----
+
+// Runs of 4 along N, H and W of [N, C, H, W] where H * W is a multiple of
+// 4 and W is not (150 x 150): they cross rows of W, read at the linear
+// index, so the statistics of training batch_norm read float4. A per-channel
+// operand is constant along H and W; one over W alone keeps scalar loads,
+// as H * W odd (7 x 7) does.
+// CHECK-LABEL: func.func @split_runs_across_rows
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4,
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4,
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1,
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 1,
+func.func @split_runs_across_rows(%x: tensor<96x24x150x150xf32>, %c: tensor<1x24x1x1xf32>, %y: tensor<96x24x150x150xf32>, %w: tensor<150xf32>, %p: tensor<96x24x150x150xf32>, %z: tensor<64x32x7x7xf32>) -> (tensor<1x24x1x1xf32>, tensor<24xf32>, tensor<24xf32>, tensor<32xf32>) {
+  %m = sinter.mean %x dims [0, 2, 3] keepdim : tensor<96x24x150x150xf32>
+  %d = sinter.sub %x, %m : tensor<96x24x150x150xf32>, tensor<1x24x1x1xf32>
+  %q = sinter.mul %d, %d : tensor<96x24x150x150xf32>, tensor<96x24x150x150xf32>
+  %v = sinter.mean %q dims [0, 2, 3] keepdim : tensor<96x24x150x150xf32>
+  %yc = sinter.mul %y, %c : tensor<96x24x150x150xf32>, tensor<1x24x1x1xf32>
+  %s = sinter.sum %yc dims [0, 2, 3] : tensor<96x24x150x150xf32>
+  %pw = sinter.mul %p, %w : tensor<96x24x150x150xf32>, tensor<150xf32>
+  %t = sinter.sum %pw dims [0, 2, 3] : tensor<96x24x150x150xf32>
+  %u = sinter.sum %z dims [0, 2, 3] : tensor<64x32x7x7xf32>
+  return %v, %s, %t, %u : tensor<1x24x1x1xf32>, tensor<24xf32>, tensor<24xf32>, tensor<32xf32>
 }
 
 // -----

@@ -1064,6 +1064,31 @@ func.func @plan_chunk_loads_rows() attributes {plan = #sinter.plan<strategy = bl
 
 // -----
 
+func.func @plan_runs_not_four(%x: tensor<5x7xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan vector_width 4 needs runs of 4 adjacent elements: the trailing reduced dims (or the kept innermost dim) static and a multiple of 4 long, computed elementwise from the kernel's arguments}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 4>} : (tensor<5x7xf32>) -> tensor<7xf32> {
+  ^bb0(%a: tensor<5x7xf32>):
+    %s = sinter.sum %a dims [0] : tensor<5x7xf32>
+    sinter.yield %s : tensor<7xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @plan_runs_positional(%x: tensor<2x3x6x10xf32>, %w: tensor<10xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan vector_width 4 needs runs of 4 adjacent elements}}
+  %0 = sinter.kernel column_reduction (%x, %w) {plan = #sinter.plan<strategy = split_reduction, geometry = strided, block = 256, rows_per_block = 0, columns_per_block = 1, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 4>} : (tensor<2x3x6x10xf32>, tensor<10xf32>) -> tensor<3xf32> {
+  ^bb0(%a: tensor<2x3x6x10xf32>, %b: tensor<10xf32>):
+    %p = sinter.mul %a, %b : tensor<2x3x6x10xf32>, tensor<10xf32>
+    %s = sinter.sum %p dims [0, 2, 3] : tensor<2x3x6x10xf32>
+    sinter.yield %s : tensor<3xf32>
+  }
+  return
+}
+
+// -----
+
 // expected-error@+1 {{rows_per_thread 2: expected 2 or 4 (or 1) with tile_rows, a lane a row and rows_per_block 256 times it}}
 func.func @plan_rows_per_thread_untiled() attributes {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 1, rows_per_block = 512, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, rows_per_thread = 2>} {
   return

@@ -311,20 +311,21 @@ module @column_argmin attributes {sinter.dims = {B = 8 : i64}} {
 // Training batch_norm statistics over [N, C, H, W] (dims 0, 2, 3 strided
 // around the kept channel): the innermost dim is reduced, so each block's
 // threads split one channel's elements (adjacent threads read adjacent
-// addresses) and combine them with a block-wide tree, in double.
+// addresses) and combine them with a block-wide tree, in double. H * W
+// (25) is no multiple of 4: scalar loads.
 // CHECK-LABEL: nchw_mean_k0_column_reduction_partial0(
 // CHECK: const int64_t column = blockIdx.x;
-// CHECK: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 20); q0 += 8 * step) {
+// CHECK: for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * 256 + threadIdx.x; q0 < (B * 25); q0 += 8 * step) {
 // CHECK: const double total = dev::blockReduce<256, dev::SumDoubleOp>(static_cast<double>(acc));
 // CHECK-NEXT: if (threadIdx.x == 0)
 // CHECK-NEXT: partial[blockIdx.y * 3 + column] = total;
-// CHECK: stats[p] = static_cast<float>(total / static_cast<double>((B * 20)));
+// CHECK: stats[p] = static_cast<float>(total / static_cast<double>((B * 25)));
 module @nchw_mean attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x3x4x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]})
+  func.func @forward(%x: tensor<?x3x5x5xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", "", "", ""]})
       -> (tensor<1x3x1x1xf32> {sinter.name = "m", sinter.dim_names = ["", "", "", ""]}) {
-    %0 = sinter.kernel column_reduction(%x) : (tensor<?x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
-    ^bb0(%a: tensor<?x3x4x5xf32>):
-      %m = sinter.mean %a dims [0, 2, 3] keepdim : tensor<?x3x4x5xf32>
+    %0 = sinter.kernel column_reduction(%x) : (tensor<?x3x5x5xf32>) -> tensor<1x3x1x1xf32> {
+    ^bb0(%a: tensor<?x3x5x5xf32>):
+      %m = sinter.mean %a dims [0, 2, 3] keepdim : tensor<?x3x5x5xf32>
       sinter.yield %m : tensor<1x3x1x1xf32>
     }
     return %0 : tensor<1x3x1x1xf32>
@@ -495,5 +496,28 @@ module @wide_chunks {
       sinter.yield %a : tensor<16x25600xi64>
     }
     return %0 : tensor<16x25600xi64>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: // ===== runs_across_rows.h =====
+// A sum over N, H and W of [2, 3, 6, 10]: H * W (60) is a multiple of 4, W
+// is not, so the float4 runs go along H and W at the linear index (one
+// division and remainder by 60), crossing rows of W.
+// CHECK-LABEL: runs_across_rows_k0_column_reduction_partial0(
+// CHECK: q0 < 120 / 4; q0 += 4 * step) {
+// CHECK: const uint32_t q = static_cast<uint32_t>((q0 + k * step) * 4);
+// CHECK-NEXT: const int64_t [[I:i[0-9]+]] = (q / 60) * 180 + column * 60 + q % 60;
+// CHECK-NEXT: const float4 x_run04 = vec ? dev::loadFloat4(x + [[I]]) : make_float4(x[[[I]] + 0], x[[[I]] + 1], x[[[I]] + 2], x[[[I]] + 3]);
+module @runs_across_rows {
+  func.func @forward(%x: tensor<2x3x6x10xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["", "", "", ""]})
+      -> (tensor<3xf32> {sinter.name = "s", sinter.dim_names = [""]}) {
+    %0 = sinter.kernel column_reduction(%x) : (tensor<2x3x6x10xf32>) -> tensor<3xf32> {
+    ^bb0(%a: tensor<2x3x6x10xf32>):
+      %s = sinter.sum %a dims [0, 2, 3] : tensor<2x3x6x10xf32>
+      sinter.yield %s : tensor<3xf32>
+    }
+    return %0 : tensor<3xf32>
   }
 }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sinter/Dialect/Sinter/IR/ReductionRuns.h"
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 #include "sinter/Dialect/Sinter/IR/SinterOps.h"
 #include "sinter/Dialect/Sinter/IR/SplitReduction.h"
@@ -494,6 +495,16 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
     return kernel.emitOpError("plan strategy split_online_softmax needs a max "
                               "and the sum of exp(x - max) around it in the "
                               "kernel");
+  // Runs of 4 where the partial kernel can read them (the planner's rule).
+  if (isSplitStrategy(plan.getStrategy()) && plan.getVectorWidth() == 4)
+    for (Operation &op : kernel.getBody().front())
+      if (auto reduction = dyn_cast<ReductionOpInterface>(op);
+          reduction && !canReadRunsOfFour(reduction, plan.getColumnsPerBlock()))
+        return kernel.emitOpError("plan vector_width 4 needs runs of 4 "
+                                  "adjacent elements: the trailing reduced "
+                                  "dims (or the kept innermost dim) static "
+                                  "and a multiple of 4 long, computed "
+                                  "elementwise from the kernel's arguments");
   if (plan.getColumnsPerThread() > 1 && failed(verifyColumnsPerThread(kernel)))
     return failure();
   if (plan.getRowsPerThread() > 1 && failed(verifyThreadTiles(kernel, plan)))

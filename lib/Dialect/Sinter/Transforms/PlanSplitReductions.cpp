@@ -14,6 +14,7 @@
 
 #include "PlanUtils.h"
 
+#include "sinter/Dialect/Sinter/IR/ReductionRuns.h"
 #include "sinter/Dialect/Sinter/IR/SinglePass.h"
 #include "sinter/Dialect/Sinter/IR/SplitReduction.h"
 #include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
@@ -44,41 +45,12 @@ static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
 }
 
 /// Whether the partial kernels of a split reduction can read runs of 4
-/// adjacent elements (float4): every reduction's innermost dim is static and
-/// a multiple of 4 long, reduced when a block covers one position (runs
-/// along the rows), kept when it covers 4 or more (4 adjacent positions a
-/// thread), and its input is computed elementwise from the kernel's
-/// arguments (a reshape only as the one use of an argument, which the
-/// emitter reads as a view).
+/// adjacent elements (float4): every reduction's (canReadRunsOfFour).
 static bool canReadRuns(ArrayRef<Operation *> reductions,
                         int64_t columnsPerBlock) {
-  if (columnsPerBlock != 1 && columnsPerBlock < 4)
-    return false;
-  auto readsRuns = [&](Operation *op) {
-    auto reduction = cast<ReductionOpInterface>(op);
-    ArrayRef<int64_t> shape = getShape(reduction.getInput());
-    bool innermostReduced = llvm::is_contained(
-        reduction.getDims(), static_cast<int64_t>(shape.size()) - 1);
-    if (shape.empty() || ShapedType::isDynamic(shape.back()) ||
-        shape.back() % 4 != 0 || innermostReduced != (columnsPerBlock == 1))
-      return false;
-    SmallVector<Value> stack = {reduction.getInput()};
-    llvm::DenseSet<Operation *> seen;
-    while (!stack.empty()) {
-      Operation *producer = stack.pop_back_val().getDefiningOp();
-      if (!producer || isa<ReductionOpInterface>(producer) ||
-          !seen.insert(producer).second)
-        continue;
-      if (isShapeOp(producer) &&
-          !(isa<ReshapeOp>(producer) &&
-            isa<BlockArgument>(producer->getOperand(0)) &&
-            producer->getOperand(0).hasOneUse()))
-        return false;
-      llvm::append_range(stack, producer->getOperands());
-    }
-    return true;
-  };
-  return llvm::all_of(reductions, readsRuns);
+  return llvm::all_of(reductions, [&](Operation *op) {
+    return canReadRunsOfFour(cast<ReductionOpInterface>(op), columnsPerBlock);
+  });
 }
 
 /// The slices of the columns of a split reduction `op` whose blocks cover

@@ -25,7 +25,9 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     block's threads split one position's elements), the vector width of its
     loads (4: float4 groups; over rows that are not a multiple of 4 long,
     read from HBM by every pass, from each row's first 16-byte boundary,
-    between scalar edges), the operands it caches in shared memory (operand
+    between scalar edges; a split reduction's runs of 4 along its trailing
+    reduced dims, which may cross rows of the innermost, or its kept
+    innermost dim: the verifier checks canReadRunsOfFour), the operands it caches in shared memory (operand
     indices; row kernels and strips, see `apply_in_strip`), how many times it reads each input element from HBM
     (`passes`), its launches,
     for a GEMM kernel the epilogue form, and `single_pass` (row strategies
