@@ -1082,15 +1082,19 @@ func.func @apply_in_strip_rejected(%a: tensor<4x21x40x40xf32>, %b: tensor<100x40
 
 // Softmax over a middle dim of 512: 64 loads a thread, too many for
 // registers, so the strip of 32 columns is staged in shared memory (64 KiB,
-// the most a strip stages); over 513 rows, a split online softmax. Two
-// inputs of the reduced shape are both staged (2 x 32 KiB).
+// the most a strip stages); over 513 rows a strip of 16 columns (32832
+// bytes), over 2000 rows one of 8 (64000 bytes), over 2049 rows (65568
+// bytes in 8 columns) a split online softmax. Two inputs of the reduced
+// shape are both staged (2 x 32 KiB).
 // CHECK-LABEL: func.func @apply_in_strip_staged
 // CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 16, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 8, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>
 // CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle
 // CHECK-NOT: apply_in_strip
 // CHECK-SAME: launches = 3
 // CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [0, 1], passes = 1, launches = 1, epilogue = none, min_blocks = 3, apply_in_strip = true, chunk_loads = 8>
-func.func @apply_in_strip_staged(%x: tensor<32x512x256xf32>, %z: tensor<32x513x256xf32>, %a: tensor<32x256x256xf32>, %b: tensor<32x256x256xf32>) -> (tensor<32x512x256xf32>, tensor<32x513x256xf32>, tensor<32x256x256xf32>) {
+func.func @apply_in_strip_staged(%x: tensor<32x512x256xf32>, %z: tensor<32x513x256xf32>, %t: tensor<32x2000x256xf32>, %u: tensor<32x2049x256xf32>, %a: tensor<32x256x256xf32>, %b: tensor<32x256x256xf32>) -> (tensor<32x512x256xf32>, tensor<32x513x256xf32>, tensor<32x2000x256xf32>, tensor<32x2049x256xf32>, tensor<32x256x256xf32>) {
   %m = sinter.max %x dims [1] keepdim : tensor<32x512x256xf32>
   %d = sinter.sub %x, %m : tensor<32x512x256xf32>, tensor<32x1x256xf32>
   %e = sinter.exp %d : tensor<32x512x256xf32>
@@ -1101,13 +1105,23 @@ func.func @apply_in_strip_staged(%x: tensor<32x512x256xf32>, %z: tensor<32x513x2
   %ez = sinter.exp %dz : tensor<32x513x256xf32>
   %sz = sinter.sum %ez dims [1] keepdim : tensor<32x513x256xf32>
   %yz = sinter.div %ez, %sz : tensor<32x513x256xf32>, tensor<32x1x256xf32>
+  %mt = sinter.max %t dims [1] keepdim : tensor<32x2000x256xf32>
+  %dt = sinter.sub %t, %mt : tensor<32x2000x256xf32>, tensor<32x1x256xf32>
+  %et = sinter.exp %dt : tensor<32x2000x256xf32>
+  %st = sinter.sum %et dims [1] keepdim : tensor<32x2000x256xf32>
+  %yt = sinter.div %et, %st : tensor<32x2000x256xf32>, tensor<32x1x256xf32>
+  %mu = sinter.max %u dims [1] keepdim : tensor<32x2049x256xf32>
+  %du = sinter.sub %u, %mu : tensor<32x2049x256xf32>, tensor<32x1x256xf32>
+  %eu = sinter.exp %du : tensor<32x2049x256xf32>
+  %su = sinter.sum %eu dims [1] keepdim : tensor<32x2049x256xf32>
+  %yu = sinter.div %eu, %su : tensor<32x2049x256xf32>, tensor<32x1x256xf32>
   %ab = sinter.add %a, %b : tensor<32x256x256xf32>, tensor<32x256x256xf32>
   %mab = sinter.max %ab dims [1] keepdim : tensor<32x256x256xf32>
   %dab = sinter.sub %ab, %mab : tensor<32x256x256xf32>, tensor<32x1x256xf32>
   %eab = sinter.exp %dab : tensor<32x256x256xf32>
   %sab = sinter.sum %eab dims [1] keepdim : tensor<32x256x256xf32>
   %yab = sinter.div %eab, %sab : tensor<32x256x256xf32>, tensor<32x1x256xf32>
-  return %y, %yz, %yab : tensor<32x512x256xf32>, tensor<32x513x256xf32>, tensor<32x256x256xf32>
+  return %y, %yz, %yt, %yu, %yab : tensor<32x512x256xf32>, tensor<32x513x256xf32>, tensor<32x2000x256xf32>, tensor<32x2049x256xf32>, tensor<32x256x256xf32>
 }
 
 // -----

@@ -183,7 +183,8 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     column; every other output of the input's shape, as softmax over the
     classes of [N, C, H, W]; a block a strip) or, for longer columns, staged
     in shared memory (`cached` under `apply_in_strip`: at most 64 KiB a
-    strip of 32 columns, as softmax over a middle dim of 512), or the
+    strip of 32 columns, as softmax over a middle dim of 512, or of 16 or 8
+    where 32 would not fit, as over 1000), or the
     columns each thread of its one partial
     kernel finishes (`columns_per_thread`: columns of at most 8 rows whose
     kept innermost dim is not a multiple of 4, 256 apart, enough for 12
