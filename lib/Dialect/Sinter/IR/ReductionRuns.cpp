@@ -40,7 +40,9 @@ bool sinter::canReadRunsOfFour(ReductionOpInterface reduction,
                                int64_t columnsPerBlock) {
   if (columnsPerBlock != 1 && columnsPerBlock < 4)
     return false;
-  auto inputType = cast<ShapedType>(reduction.getInput().getType());
+  auto inputType = dyn_cast<ShapedType>(reduction.getInput().getType());
+  if (!inputType)
+    return false;
   ArrayRef<int64_t> shape = inputType.getShape();
   if (shape.empty())
     return false;
@@ -67,8 +69,9 @@ bool sinter::canReadRunsOfFour(ReductionOpInterface reduction,
     Operation *producer = value.getDefiningOp();
     // An argument or a constant: read at its own coordinates.
     if (!producer || producer->getNumOperands() == 0) {
-      auto type = cast<ShapedType>(value.getType());
-      if (crossesInnermost && type.getShape() != shape &&
+      // (A scalar is the same at every position.)
+      auto type = dyn_cast<ShapedType>(value.getType());
+      if (crossesInnermost && type && type.getShape() != shape &&
           !isConstantAlong(type.getShape(), first, rank))
         return false;
       continue;
