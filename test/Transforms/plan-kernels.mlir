@@ -1285,3 +1285,42 @@ func.func @thread_tiles_budget(%x: tensor<?x10xf32>, %y: tensor<8x10xf32>, %z: t
   %dw = sinter.sub %w, %mw : tensor<16x10xf32>, tensor<16x1xf32>
   return %m, %s, %dw : tensor<?xf32>, tensor<8xf32>, tensor<16x10xf32>
 }
+
+// -----
+
+// A layer norm over rows of 1024 (a warp a row, in registers): the weight
+// and bias, one row's elements broadcast along the rows, are held in each
+// lane's registers across its rows (x, w and b: 96 floats a lane).
+// CHECK-LABEL: func.func @held_params
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1, 2]>
+func.func @held_params(%x: tensor<?x1024xf32>, %w: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<?x1024xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x1024xf32>
+  %d = sinter.sub %x, %m : tensor<?x1024xf32>, tensor<?x1xf32>
+  %sq = sinter.mul %d, %d : tensor<?x1024xf32>, tensor<?x1024xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<?x1024xf32>
+  %r = sinter.rsqrt %v : tensor<?x1xf32>
+  %n = sinter.mul %d, %r : tensor<?x1024xf32>, tensor<?x1xf32>
+  %s = sinter.mul %n, %w : tensor<?x1024xf32>, tensor<1024xf32>
+  %y = sinter.add %s, %b : tensor<?x1024xf32>, tensor<1024xf32>
+  return %y : tensor<?x1024xf32>
+}
+
+// -----
+
+// Two rows of 1024 held (x + r, 64 floats a lane) and three params would
+// hold 160 floats a lane, more than 128: the params are read for each row.
+// CHECK-LABEL: func.func @held_params_too_many
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @held_params_too_many(%x: tensor<?x1024xf32>, %res: tensor<?x1024xf32>, %w: tensor<1024xf32>, %b: tensor<1024xf32>, %c: tensor<1024xf32>) -> tensor<?x1024xf32> {
+  %h = sinter.add %x, %res : tensor<?x1024xf32>, tensor<?x1024xf32>
+  %m = sinter.mean %h dims [1] keepdim : tensor<?x1024xf32>
+  %d = sinter.sub %h, %m : tensor<?x1024xf32>, tensor<?x1xf32>
+  %sq = sinter.mul %d, %d : tensor<?x1024xf32>, tensor<?x1024xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<?x1024xf32>
+  %r = sinter.rsqrt %v : tensor<?x1xf32>
+  %n = sinter.mul %d, %r : tensor<?x1024xf32>, tensor<?x1xf32>
+  %s = sinter.mul %n, %w : tensor<?x1024xf32>, tensor<1024xf32>
+  %t = sinter.add %s, %b : tensor<?x1024xf32>, tensor<1024xf32>
+  %y = sinter.add %t, %c : tensor<?x1024xf32>, tensor<1024xf32>
+  return %y : tensor<?x1024xf32>
+}

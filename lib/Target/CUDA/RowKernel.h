@@ -131,6 +131,10 @@ struct RowPlan {
   /// (no separate scalar loop). `team` is the plan's static team.
   bool registerRows = false;
   int64_t team = 0;
+  /// The plan's held_params: with rows in registers, inputs broadcast along
+  /// the rows (one row's elements) whose float4 groups each thread loads
+  /// once, before its loop over rows (the first time a row loop reads them).
+  SmallVector<Value> heldParams;
   /// The plan's cluster: the blocks that share each row (1: none). Block k
   /// of a cluster caches and walks elements [k * S, (k + 1) * S) of the row
   /// (S = getRowSlice()), and each reduction combines over the cluster
@@ -353,6 +357,10 @@ private:
   /// elements (a norm's weight), which a row in registers, or a slice of a
   /// cluster or a streamed one, reads as float4.
   bool isRowParamLane(const Buffer &buffer, const Coords &coords);
+  /// The array of `buffer`'s float4 groups (at `address`, of group k) that
+  /// each thread loads once before its loop over rows: a held param
+  /// (RowPlan::heldParams), declared and loaded the first time it is read.
+  std::string getHeldParam(const Buffer &buffer, const std::string &address);
   /// Copies the row's part of each cached operand into shared memory
   /// (RowShared.cpp).
   void writeCacheFill();
@@ -421,6 +429,9 @@ private:
   bool edgesDeclared = false;
   /// Inputs held in registers: their arrays, by value.
   llvm::DenseMap<Value, std::string> registerRows;
+  /// The plan's held params loaded so far: their arrays of float4 groups,
+  /// by value.
+  llvm::DenseMap<Value, std::string> heldParamArrays;
 };
 
 } // namespace mlir::sinter::cuda

@@ -288,6 +288,10 @@ FailureOr<RowPlan> cuda::planRowKernel(EmitterContext &context,
                      : passes.lookup(input.value) > 1 && !input.isIndex;
     if (cache && wholeRows)
       plan.cached.emplace_back(&input, perRow);
+    if (kernel.plan && kernel.plan.getHeldParams() &&
+        llvm::is_contained(kernel.plan.getHeldParams().asArrayRef(),
+                           cast<BlockArgument>(input.value).getArgNumber()))
+      plan.heldParams.push_back(input.value);
   }
 
   // Static sizes let the plan be fixed here; otherwise the host decides.

@@ -302,7 +302,11 @@ cuda::generateRowReduction(EmitterContext &context, const EvalKernel &kernel) {
     bool reread =
         kernel.plan ? kernel.plan.getPasses() > 1 : !plan->cached.empty();
     if (plan->registerRows)
-      result.strategy += ", rows held in registers";
+      result.strategy +=
+          plan->heldParams.empty()
+              ? ", rows held in registers"
+              : ", rows held in registers, the params of a row held across "
+                "rows";
     else if (cachedCondition == "true" && plan->cluster > 1)
       result.strategy += ", rows cached in the shared memory of a cluster of " +
                          std::to_string(plan->cluster) + " blocks";

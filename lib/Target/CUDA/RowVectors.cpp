@@ -116,7 +116,9 @@ std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
           (plan.isSliced(DimExpr::constant(*plan.staticRowLength)) ? " - begin"
                                                                    : "");
     std::string load =
-        plan.registerRows ? "dev::loadFour(" + address + ", vec)"
+        rowParam && llvm::is_contained(plan.heldParams, buffer.value)
+            ? getHeldParam(buffer, address) + "[k]"
+        : plan.registerRows ? "dev::loadFour(" + address + ", vec)"
         : !loadPolicy.empty() && !rowParam
             ? "dev::loadFloat4WithPolicy(" + address + ", " + loadPolicy + ")"
             : "dev::loadFloat4(" + address + ")";
@@ -127,6 +129,29 @@ std::optional<Expr> RowWriter::readVectorLane(const Buffer &buffer,
     it = vectors.insert({buffer.name, name}).first;
   }
   return Expr(it->second + "[l]", writer.getDepth());
+}
+
+std::string RowWriter::getHeldParam(const Buffer &buffer,
+                                    const std::string &address) {
+  auto it = heldParamArrays.find(buffer.value);
+  if (it != heldParamArrays.end())
+    return it->second;
+  // Loaded before the loop over rows, at the same groups (its address
+  // depends on the group only).
+  std::string name = writer.freshName(buffer.name + "_held");
+  int64_t groups = *plan.staticRowLength / 4;
+  std::string load = "dev::loadFour(" + address + ", vec)";
+  if (groups % plan.team != 0)
+    load = std::string(kRegisterGroup) + " < " + std::to_string(groups) +
+           " ? " + load + " : make_float4(0.f, 0.f, 0.f, 0.f)";
+  unsigned depth = rowDepth - 1;
+  writer.lineAt(depth, "float4 " + name + "[" +
+                           std::to_string(plan.groupsPerThread()) + "];");
+  writer.lineAt(depth, "#pragma unroll");
+  writer.lineAt(depth, "for (int k = 0; k < " +
+                           std::to_string(plan.groupsPerThread()) + "; ++k)");
+  writer.lineAt(depth, "  " + name + "[k] = " + load + ";");
+  return heldParamArrays.insert({buffer.value, name}).first->second;
 }
 
 LogicalResult

@@ -1142,3 +1142,46 @@ func.func @plan_subwarp_rows_per_block() attributes {plan = #sinter.plan<strateg
 func.func @plan_block_per_row_two_teams() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 128, rows_per_block = 2, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>} {
   return
 }
+
+// -----
+
+// Params held across rows belong to a team of a warp or fewer (many rows a
+// thread), whose rows are in registers.
+// expected-error@+1 {{held_params need rows in registers of subwarp_per_row or warp_per_row}}
+func.func @plan_held_params_block() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1]>} {
+  return
+}
+
+// -----
+
+// A held param is not also cached (a row of its own).
+// expected-error@+1 {{held_params: expected increasing operand indices, none of them cached}}
+func.func @plan_held_params_cached() attributes {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [0]>} {
+  return
+}
+
+// -----
+
+// A held param has one row's elements: here a column of 4.
+func.func @plan_held_params_shape(%x: tensor<4x8xf32>, %c: tensor<4x1xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan holds operand #1 across rows, which needs the elements of one static row}}
+  %0 = sinter.kernel row_reduction (%x, %c) {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 2, rows_per_block = 128, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1]>} : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x8xf32>, %b: tensor<4x1xf32>):
+    %m = sinter.mul %a, %b : tensor<4x8xf32>, tensor<4x1xf32>
+    %s = sinter.sum %m dims [1] keepdim : tensor<4x8xf32>
+    sinter.yield %s : tensor<4x1xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @plan_held_params_operand(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan holds operand #1 but the kernel has 1 operands}}
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 2, rows_per_block = 128, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1]>} : (tensor<4x8xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %s = sinter.sum %a dims [1] keepdim : tensor<4x8xf32>
+    sinter.yield %s : tensor<4x1xf32>
+  }
+  return
+}

@@ -65,9 +65,20 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // rows per block, the row loaded into registers once (float4 when aligned,
 // scalars otherwise) and read from there by two reductions of different
 // levels (mean, then the variance of x - mean) and the output loop, which
-// reads gamma and beta as float4 groups too; no scalar loop over the row.
+// reads gamma and beta as float4 groups too, each lane's loaded once before
+// its loop over rows (the plan's held_params); no scalar loop over the row.
 // CHECK: //   short_rows_k0_row_reduction: mean, sub, mul, mean, add, rsqrt, mul, mul, add
-// CHECK-NEXT: //       8 lanes per row, rows held in registers, float4 when aligned
+// CHECK-NEXT: //       8 lanes per row, rows held in registers, the params of a row held across rows, float4 when aligned
+// CHECK: const int tid = threadIdx.x % kThreads;
+// CHECK-NEXT: float4 [[GAMMA:gamma_held[0-9]+]][2];
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 2; ++k)
+// CHECK-NEXT: [[GAMMA]][k] = dev::loadFour(gamma + 4 * (tid + k * kThreads), vec);
+// CHECK-NEXT: float4 [[BETA:beta_held[0-9]+]][2];
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 2; ++k)
+// CHECK-NEXT: [[BETA]][k] = dev::loadFour(beta + 4 * (tid + k * kThreads), vec);
+// CHECK-NEXT: for (int64_t r =
 // CHECK: float [[ROW:x_rv[0-9]+]][8];
 // CHECK-NEXT: const int64_t [[BASE:i[0-9]+]] = r * 64;
 // CHECK-NEXT: #pragma unroll
@@ -85,8 +96,10 @@ module @softmax attributes {sinter.dims = {B = 8 : i64}} {
 // spill them).
 // CHECK: const dev::FloatPair [[VAR:p[0-9]+]] = dev::twoSum(red{{[0-9]+}}, 1e-05f);
 // CHECK-NEXT: const dev::FloatPair [[SCALE:p[0-9]+]] = dev::rsqrtPair([[VAR]]);
-// CHECK: dev::loadFour(gamma + 4 * (tid + k * kThreads), vec);
-// CHECK: dev::loadFour(beta + 4 * (tid + k * kThreads), vec);
+// CHECK-NOT: dev::loadFour(gamma
+// CHECK: = [[GAMMA]][k];
+// CHECK-NOT: dev::loadFour(beta
+// CHECK: = [[BETA]][k];
 // CHECK: const float [[D:v[0-9]+]] = [[ROW]][4 * k + l] - red
 // CHECK-NEXT: = dev::mulPair(dev::FloatPair{[[D]], 0.f}, [[SCALE]]);
 // CHECK-NOT: rsqrtf

@@ -131,7 +131,7 @@ LogicalResult KernelPlanAttr::verify(
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
     int64_t cluster, int64_t rowSlices, int64_t streamLag, int64_t streamBlocks,
     bool applyInStrip, bool tileRows, int64_t columnsPerThread,
-    int64_t rowsPerThread, int64_t chunkLoads) {
+    int64_t rowsPerThread, int64_t chunkLoads, DenseI64ArrayAttr heldParams) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -289,6 +289,20 @@ LogicalResult KernelPlanAttr::verify(
                        << kMaxChunkLoads << " for a split strategy (at least "
                        << kSplitRowsPerThread
                        << " with several columns a thread), else 0";
+  // Params held across a thread's rows: rows in registers of a team of a
+  // warp or fewer (which walk many rows a thread), operands not cached.
+  if (heldParams && !heldParams.empty()) {
+    if (!registers || (strategy != KernelStrategy::subwarp_per_row &&
+                       strategy != KernelStrategy::warp_per_row))
+      return emitError() << "held_params need rows in registers of "
+                            "subwarp_per_row or warp_per_row";
+    ArrayRef<int64_t> held = heldParams.asArrayRef();
+    for (auto [i, index] : llvm::enumerate(held))
+      if (index < 0 || (i > 0 && index <= held[i - 1]) ||
+          llvm::is_contained(cached.asArrayRef(), index))
+        return emitError() << "held_params: expected increasing operand "
+                              "indices, none of them cached";
+  }
   if (rowSlices != 1 ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
                      : streamBlocks != 0)
     return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "
@@ -433,6 +447,41 @@ static LogicalResult verifyColumnsPerThread(KernelOp kernel) {
   return success();
 }
 
+/// The elements each row of `reduction` has, where they are static (else
+/// -1).
+static int64_t getStaticRowLength(ReductionOpInterface reduction) {
+  auto input = cast<ShapedType>(reduction.getInput().getType());
+  int64_t length = 1;
+  for (int64_t dim : reduction.getDims())
+    length = ShapedType::isDynamic(input.getDimSize(dim)) || length < 0
+                 ? -1
+                 : length * input.getDimSize(dim);
+  return length;
+}
+
+/// Checks that the plan's held_params are operands of the kernel with one
+/// static row's elements: a param broadcast along the rows of every
+/// reduction.
+static LogicalResult verifyHeldParams(KernelOp kernel, KernelPlanAttr plan) {
+  for (int64_t index : plan.getHeldParams().asArrayRef()) {
+    if (index >= static_cast<int64_t>(kernel.getInputs().size()))
+      return kernel.emitOpError("plan holds operand #")
+             << index << " but the kernel has " << kernel.getInputs().size()
+             << " operands";
+    auto type = dyn_cast<ShapedType>(kernel.getInputs()[index].getType());
+    bool rowParam = type && type.hasStaticShape();
+    for (auto reduction :
+         kernel.getBody().front().getOps<ReductionOpInterface>())
+      rowParam =
+          rowParam && type.getNumElements() == getStaticRowLength(reduction);
+    if (!rowParam)
+      return kernel.emitOpError("plan holds operand #")
+             << index
+             << " across rows, which needs the elements of one static row";
+  }
+  return success();
+}
+
 /// Checks what a thread's tile of rows in registers (the plan's
 /// rows_per_thread) relies on: a row kernel of one static row length that
 /// many rows of make whole float4 groups, of at most kMaxThreadTileFloats
@@ -445,12 +494,7 @@ static LogicalResult verifyThreadTiles(KernelOp kernel, KernelPlanAttr plan) {
     auto reduction = dyn_cast<ReductionOpInterface>(op);
     if (!reduction)
       continue;
-    auto input = cast<ShapedType>(reduction.getInput().getType());
-    int64_t length = 1;
-    for (int64_t dim : reduction.getDims())
-      length = ShapedType::isDynamic(input.getDimSize(dim)) || length < 0
-                   ? -1
-                   : length * input.getDimSize(dim);
+    int64_t length = getStaticRowLength(reduction);
     if (length < 1 || getThreadTileRows(length) != plan.getRowsPerThread() ||
         length * plan.getRowsPerThread() > kMaxThreadTileFloats)
       return kernel.emitOpError("plan rows_per_thread ")
@@ -506,6 +550,8 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
                                   "and a multiple of 4 long, computed "
                                   "elementwise from the kernel's arguments");
   if (plan.getColumnsPerThread() > 1 && failed(verifyColumnsPerThread(kernel)))
+    return failure();
+  if (plan.getHeldParams() && failed(verifyHeldParams(kernel, plan)))
     return failure();
   if (plan.getRowsPerThread() > 1 && failed(verifyThreadTiles(kernel, plan)))
     return failure();

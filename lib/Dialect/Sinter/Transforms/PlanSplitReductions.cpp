@@ -396,7 +396,8 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
         /*rowSlices=*/1, /*streamLag=*/0, /*streamBlocks=*/0,
         /*applyInStrip=*/true, /*tileRows=*/false, /*columnsPerThread=*/1,
         /*rowsPerThread=*/1,
-        getChunkLoads(/*runs=*/false, /*wideChunks=*/false));
+        getChunkLoads(/*runs=*/false, /*wideChunks=*/false),
+        /*heldParams=*/nullptr);
   const bool wideChunks =
       hasWideChunks(reductions, columnsPerBlock, runs, pairs > 0);
   return KernelPlanAttr::get(
@@ -414,5 +415,6 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
           ? 1
           : getColumnsPerThread(reductions, columnsPerBlock, runs,
                                 lastBlockFolds),
-      /*rowsPerThread=*/1, getChunkLoads(runs, wideChunks));
+      /*rowsPerThread=*/1, getChunkLoads(runs, wideChunks),
+      /*heldParams=*/nullptr);
 }

@@ -107,20 +107,32 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     chunk (elements, or runs of 4 where the vector width is 4), all in
     flight at once: 8 elements or 4 runs, or 8 runs (with `min_blocks` 3)
     where each column has one slice over more than a wave of blocks and a
-    thread reads 8 runs at least (argmax over 150 classes of NCHW).
+    thread reads 8 runs at least (argmax over 150 classes of NCHW);
+    `held_params` (rows in registers of a team of a warp or fewer, printed
+    when present): operands broadcast along the rows (one row's elements,
+    a norm's weight and bias) that each thread loads into registers once,
+    its float4 groups of them, before its loop over rows, instead of again
+    for every row it walks (operand indices, none of them cached).
 
     Example:
 
     ```mlir
     #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32,
                  rows_per_block = 8, columns_per_block = 0, vector_width = 1,
-                 cached = array<i64: 0>, passes = 1, launches = 1,
+                 cached = [0], passes = 1, launches = 1,
                  epilogue = none>
+    // layer_norm over rows of 1024: a warp a row, held in registers, and
+    // the weight and bias (operands 1 and 2) held across each lane's rows.
+    #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32,
+                 rows_per_block = 8, columns_per_block = 0, vector_width = 4,
+                 cached = [0], passes = 1, launches = 1,
+                 epilogue = none, registers = true,
+                 held_params = [1, 2]>
     // Training batch_norm over [N, 64]: a Welford pass, the fold, then the
     // apply step, which reads the statistics as float4 groups.
     #sinter.plan<strategy = split_welford, geometry = leading, block = 256,
                  rows_per_block = 0, columns_per_block = 64, vector_width = 4,
-                 cached = array<i64>, passes = 2, launches = 3,
+                 cached = [], passes = 2, launches = 3,
                  epilogue = none, min_blocks = 4, apply_min_blocks = 6,
                  chunk_loads = 4>
     ```
@@ -151,7 +163,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"bool", "false">:$tile_rows,
     DefaultValuedParameter<"int64_t", "1">:$columns_per_thread,
     DefaultValuedParameter<"int64_t", "1">:$rows_per_thread,
-    DefaultValuedParameter<"int64_t", "0">:$chunk_loads);
+    DefaultValuedParameter<"int64_t", "0">:$chunk_loads,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$held_params);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -172,7 +185,7 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*stream_blocks=*/0,
                    /*apply_in_strip=*/false, /*tile_rows=*/false,
                    /*columns_per_thread=*/1, /*rows_per_thread=*/1,
-                   /*chunk_loads=*/0);
+                   /*chunk_loads=*/0, /*held_params=*/nullptr);
     }]>];
   let genVerifyDecl = 1;
 }

@@ -192,7 +192,11 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     a thread of its partial kernel issues before it combines them
     (`chunk_loads`: 8 elements or 4 float4 runs; 8 runs, at 3 blocks a
     multiprocessor, where each column has one slice over more than a wave
-    of blocks and a thread reads 8 runs at least); for a row
+    of blocks and a thread reads 8 runs at least); for rows held in the
+    registers of a warp or fewer lanes, the params of one row's elements (a
+    norm's weight and bias) that each thread loads once and holds across
+    its rows (`held_params`: while every operand held fits 128 floats a
+    thread); for a row
     kernel over short rows that are not float4 groups (5 to 128 elements,
     or 2 and 3 that several passes read or a thread's tile holds; every
     reduction over whole rows), whether its block stages its rows as tiles
