@@ -984,10 +984,12 @@ func.func @occupancy_held_rows(%x: tensor<4096x16384xf32>) -> tensor<4096x16384x
 
 // -----
 
-// The same rows with a weight that is not held (rms_norm): one block, no
-// min_blocks (two spilled and ran 1.5-1.8x slower).
+// The same rows with a weight, which is no row held (rms_norm): one block,
+// no min_blocks (two spilled and ran 1.5-1.8x slower). Each thread holds
+// the weight's 16 floats across its rows beside the row's 16: 32 floats,
+// 32 registers short of a thread's 64 at 1024 threads.
 // CHECK-LABEL: func.func @occupancy_held_rows_weight
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1]>
 func.func @occupancy_held_rows_weight(%x: tensor<4096x16384xf32>, %w: tensor<16384xf32>) -> tensor<4096x16384xf32> {
   %sq = sinter.mul %x, %x : tensor<4096x16384xf32>, tensor<4096x16384xf32>
   %m = sinter.mean %sq dims [1] keepdim : tensor<4096x16384xf32>
@@ -1323,4 +1325,57 @@ func.func @held_params_too_many(%x: tensor<?x1024xf32>, %res: tensor<?x1024xf32>
   %t = sinter.add %s, %b : tensor<?x1024xf32>, tensor<1024xf32>
   %y = sinter.add %t, %c : tensor<?x1024xf32>, tensor<1024xf32>
   return %y : tensor<?x1024xf32>
+}
+
+// -----
+
+// layer_norm over rows of 4096 (256 threads a row, 16 floats of the row a
+// thread): the weight and bias held too (48 floats). Over rows of 16384
+// (1024 threads, 64 registers a thread) the 48 floats would leave fewer
+// than 32 registers spare: the params are read for each row.
+// CHECK-LABEL: func.func @held_params_block
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1, 2]>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @held_params_block(%x: tensor<?x4096xf32>, %w: tensor<4096xf32>, %b: tensor<4096xf32>, %z: tensor<?x16384xf32>, %v: tensor<16384xf32>, %c: tensor<16384xf32>) -> (tensor<?x4096xf32>, tensor<?x16384xf32>) {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x4096xf32>
+  %d = sinter.sub %x, %m : tensor<?x4096xf32>, tensor<?x1xf32>
+  %sq = sinter.mul %d, %d : tensor<?x4096xf32>, tensor<?x4096xf32>
+  %var = sinter.mean %sq dims [1] keepdim : tensor<?x4096xf32>
+  %r = sinter.rsqrt %var : tensor<?x1xf32>
+  %n = sinter.mul %d, %r : tensor<?x4096xf32>, tensor<?x1xf32>
+  %s = sinter.mul %n, %w : tensor<?x4096xf32>, tensor<4096xf32>
+  %y = sinter.add %s, %b : tensor<?x4096xf32>, tensor<4096xf32>
+  %m2 = sinter.mean %z dims [1] keepdim : tensor<?x16384xf32>
+  %d2 = sinter.sub %z, %m2 : tensor<?x16384xf32>, tensor<?x1xf32>
+  %sq2 = sinter.mul %d2, %d2 : tensor<?x16384xf32>, tensor<?x16384xf32>
+  %var2 = sinter.mean %sq2 dims [1] keepdim : tensor<?x16384xf32>
+  %r2 = sinter.rsqrt %var2 : tensor<?x1xf32>
+  %n2 = sinter.mul %d2, %r2 : tensor<?x16384xf32>, tensor<?x1xf32>
+  %s2 = sinter.mul %n2, %v : tensor<?x16384xf32>, tensor<16384xf32>
+  %y2 = sinter.add %s2, %c : tensor<?x16384xf32>, tensor<16384xf32>
+  return %y, %y2 : tensor<?x4096xf32>, tensor<?x16384xf32>
+}
+
+// -----
+
+// group_norm over groups of 4 channels of 2 x 2 (rows of 16): the weight
+// and bias have 16 elements, one per channel, as a row has by chance, but
+// are read per channel (reshaped to [16, 1, 1]), not at each position of a
+// row: none is held.
+// CHECK-LABEL: func.func @held_params_per_channel
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 4, rows_per_block = 64, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @held_params_per_channel(%x: tensor<64x16x2x2xf32>, %w: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<64x16x2x2xf32> {
+  %g = sinter.reshape %x : tensor<64x16x2x2xf32> -> tensor<64x4x16xf32>
+  %m = sinter.mean %g dims [2] keepdim : tensor<64x4x16xf32>
+  %d = sinter.sub %g, %m : tensor<64x4x16xf32>, tensor<64x4x1xf32>
+  %sq = sinter.mul %d, %d : tensor<64x4x16xf32>, tensor<64x4x16xf32>
+  %v = sinter.mean %sq dims [2] keepdim : tensor<64x4x16xf32>
+  %r = sinter.rsqrt %v : tensor<64x4x1xf32>
+  %n = sinter.mul %d, %r : tensor<64x4x16xf32>, tensor<64x4x1xf32>
+  %y = sinter.reshape %n : tensor<64x4x16xf32> -> tensor<64x16x2x2xf32>
+  %w3 = sinter.reshape %w : tensor<16xf32> -> tensor<16x1x1xf32>
+  %s = sinter.mul %y, %w3 : tensor<64x16x2x2xf32>, tensor<16x1x1xf32>
+  %b3 = sinter.reshape %b : tensor<16xf32> -> tensor<16x1x1xf32>
+  %o = sinter.add %s, %b3 : tensor<64x16x2x2xf32>, tensor<16x1x1xf32>
+  return %o : tensor<64x16x2x2xf32>
 }

@@ -82,14 +82,19 @@ static constexpr int64_t kMaxSharedBytes = 160 * 1024;
 /// over rows of 1024 at 0.87x and 1.00x (the H200).
 static constexpr int64_t kMaxRegisterFloatsPerOperand = 32;
 static constexpr int64_t kMaxRegisterFloats = 64;
-/// The floats a thread of a team of a warp or fewer may hold in registers
-/// over every operand, with the params it holds across its rows. On the
-/// H100, holding the weight and bias ran layer_norm over rows of 32 at
-/// 0.957x -> 1.005x torch.compile, of 768 0.979x -> 1.003x, of 1024 0.983x
-/// -> 1.003x (96 floats), and x + r into a layer_norm over rows of 1024
-/// (128 floats) 1.000x -> 1.009x; rms_norm and layer_norm over rows of 100,
-/// 256 and 896 within 0.2%.
+/// The floats a thread may hold in registers over every operand, with the
+/// params it holds across its rows: at most kMaxHeldFloats, and
+/// kHeldRegisterSlack registers short of a thread's share of the
+/// multiprocessor's 65536 at one block. On the H100, holding the weight and
+/// bias ran layer_norm over rows of 32 at 0.956x -> 0.998x torch.compile,
+/// of 768 0.978x -> 1.000x, of 1024 0.982x -> 1.003x (a warp a row, 96
+/// floats), of 4096 0.974x -> 0.993x (256 threads a row, 48 floats), and x
+/// + r into a layer_norm over rows of 1024 (128 floats) 1.001x -> 1.012x;
+/// rms_norm within 0.5%; but layer_norm over rows of 16384 (1024 threads a
+/// row, 48 floats, 64 registers a thread) 0.973x -> 0.964x.
 static constexpr int64_t kMaxHeldFloats = 128;
+static constexpr int64_t kMaxRegistersPerSM = 65536;
+static constexpr int64_t kHeldRegisterSlack = 32;
 /// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
 /// GPU idle with a block per row: rows longer than kMediumRowLimit are then
 /// split over many blocks.
@@ -105,28 +110,50 @@ static ReductionGeometry getKernelGeometry(Block &body) {
   return ReductionGeometry::none;
 }
 
+/// Whether `argument` is a param of one row's elements read at each
+/// element's position in its row: every user is elementwise, with trailing
+/// dims of the argument's shape (less its leading 1s), `length` elements
+/// (a norm's weight over the normalized dims; not group norm's per-channel
+/// weight, whose count may equal a group's by chance).
+static bool isReadAtRowPositions(BlockArgument argument, int64_t length) {
+  auto type = dyn_cast<ShapedType>(argument.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
+      type.getNumElements() != length || argument.use_empty())
+    return false;
+  ArrayRef<int64_t> shape =
+      type.getShape().drop_while([](int64_t size) { return size == 1; });
+  return llvm::all_of(argument.getUsers(), [&](Operation *user) {
+    ArrayRef<int64_t> result = getShape(user->getResult(0));
+    return isElementwiseOp(user) && result.size() >= shape.size() &&
+           result.take_back(shape.size()) == shape;
+  });
+}
+
 /// The operands that each thread of rows of `length` in registers, a team
-/// of `team` lanes (a warp or fewer, which walk many rows a thread), holds
-/// across its rows: the params of one row's elements (a norm's weight and
-/// bias, broadcast along the rows), while every operand held, `cached` and
-/// these, fits kMaxHeldFloats floats a thread.
+/// of `team` threads a row, holds across its rows: the params of one row's
+/// elements (a norm's weight and bias, broadcast along the rows), while
+/// every operand held, `cached` and these, fits a thread's registers (see
+/// kMaxHeldFloats).
 static SmallVector<int64_t> getHeldParams(KernelOp kernel, int64_t length,
                                           int64_t team,
                                           ArrayRef<int64_t> cached,
                                           ArrayRef<int64_t> resultShape) {
   SmallVector<int64_t> held;
-  if (team > 32)
+  // Teams of fewer than 256 threads share blocks of 256.
+  const int64_t blockThreads = std::max<int64_t>(team, 256);
+  const int64_t maxFloats = std::min(
+      kMaxHeldFloats, kMaxRegistersPerSM / blockThreads - kHeldRegisterSlack);
+  // One row's elements, of a kernel of several rows (or of a dynamic count,
+  // whose inputs of whole rows have dynamic shapes).
+  std::optional<int64_t> rows = getStaticCount(resultShape);
+  if (rows == 1)
     return held;
-  for (BlockArgument argument : kernel.getBody().getArguments()) {
-    auto type = dyn_cast<ShapedType>(argument.getType());
-    if (type && type.hasStaticShape() && type.getNumElements() == length &&
-        !argument.use_empty() &&
-        !llvm::is_contained(cached, argument.getArgNumber()) &&
-        !hasWholeRows(argument, resultShape))
+  for (BlockArgument argument : kernel.getBody().getArguments())
+    if (isReadAtRowPositions(argument, length) &&
+        !llvm::is_contained(cached, argument.getArgNumber()))
       held.push_back(argument.getArgNumber());
-  }
   if (getRegisterFloats(length, team, cached.size() + held.size()) >
-      kMaxHeldFloats)
+      maxFloats)
     held.clear();
   return held;
 }
