@@ -152,8 +152,7 @@ static SmallVector<int64_t> getHeldParams(KernelOp kernel, int64_t length,
     if (isReadAtRowPositions(argument, length) &&
         !llvm::is_contained(cached, argument.getArgNumber()))
       held.push_back(argument.getArgNumber());
-  if (getRegisterFloats(length, team, cached.size() + held.size()) >
-      maxFloats)
+  if (getRegisterFloats(length, team, cached.size() + held.size()) > maxFloats)
     held.clear();
   return held;
 }
