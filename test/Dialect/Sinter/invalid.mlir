@@ -1145,9 +1145,17 @@ func.func @plan_block_per_row_two_teams() attributes {plan = #sinter.plan<strate
 
 // -----
 
-// Params held across rows sit beside rows held in registers.
-// expected-error@+1 {{held_params need rows in registers}}
-func.func @plan_held_params_registers() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, held_params = [1]>} {
+// Params held across rows belong to a team of a warp or fewer (many rows a
+// thread), whose rows are in registers.
+// expected-error@+1 {{held_params need rows in registers of subwarp_per_row or warp_per_row}}
+func.func @plan_held_params_block() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1]>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{held_params need rows in registers of subwarp_per_row or warp_per_row}}
+func.func @plan_held_params_registers() attributes {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, held_params = [1]>} {
   return
 }
 

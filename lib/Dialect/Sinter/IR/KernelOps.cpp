@@ -289,11 +289,13 @@ LogicalResult KernelPlanAttr::verify(
                        << kMaxChunkLoads << " for a split strategy (at least "
                        << kSplitRowsPerThread
                        << " with several columns a thread), else 0";
-  // Params held across a thread's rows: rows in registers, operands not
-  // cached.
+  // Params held across a thread's rows: rows in registers of a team of a
+  // warp or fewer (which walk many rows a thread), operands not cached.
   if (heldParams && !heldParams.empty()) {
-    if (!registers)
-      return emitError() << "held_params need rows in registers";
+    if (!registers || (strategy != KernelStrategy::subwarp_per_row &&
+                       strategy != KernelStrategy::warp_per_row))
+      return emitError() << "held_params need rows in registers of "
+                            "subwarp_per_row or warp_per_row";
     ArrayRef<int64_t> held = heldParams.asArrayRef();
     for (auto [i, index] : llvm::enumerate(held))
       if (index < 0 || (i > 0 && index <= held[i - 1]) ||

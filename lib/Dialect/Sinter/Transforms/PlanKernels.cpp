@@ -82,19 +82,16 @@ static constexpr int64_t kMaxSharedBytes = 160 * 1024;
 /// over rows of 1024 at 0.87x and 1.00x (the H200).
 static constexpr int64_t kMaxRegisterFloatsPerOperand = 32;
 static constexpr int64_t kMaxRegisterFloats = 64;
-/// The floats a thread may hold in registers over every operand, with the
-/// params it holds across its rows: at most kMaxHeldFloats, and
-/// kHeldRegisterSlack registers short of a thread's share of the
-/// multiprocessor's 65536 at one block. On the H100, holding the weight and
-/// bias ran layer_norm over rows of 32 at 0.956x -> 0.998x torch.compile,
-/// of 768 0.978x -> 1.000x, of 1024 0.982x -> 1.003x (a warp a row, 96
-/// floats), of 4096 0.974x -> 0.993x (256 threads a row, 48 floats), and x
-/// + r into a layer_norm over rows of 1024 (128 floats) 1.001x -> 1.012x;
-/// rms_norm within 0.5%; but layer_norm over rows of 16384 (1024 threads a
-/// row, 48 floats, 64 registers a thread) 0.973x -> 0.964x.
+/// The floats a thread of a team of a warp or fewer may hold in registers
+/// over every operand, with the params it holds across its rows. On the
+/// H100 (sweep-22 against sweep-21), holding the weight and bias ran
+/// layer_norm over rows of 32 at 0.96 -> 1.01 of copy, of 768 0.98 -> 1.01,
+/// of 1024 0.99 -> 1.01 (96 floats), x + r into a layer_norm over rows of
+/// 1024 (128 floats) 1.016 -> 1.031, rms_norm within 0.6%. Teams of 256
+/// threads or more walk few rows a thread and gained nothing: layer_norm
+/// over rows of 1280 and 1600, rms_norm over 12288 and a masked softmax
+/// over 1500 lost 2-4%, layer_norm over 4096 gained 1%.
 static constexpr int64_t kMaxHeldFloats = 128;
-static constexpr int64_t kMaxRegistersPerSM = 65536;
-static constexpr int64_t kHeldRegisterSlack = 32;
 /// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
 /// GPU idle with a block per row: rows longer than kMediumRowLimit are then
 /// split over many blocks.
@@ -130,29 +127,26 @@ static bool isReadAtRowPositions(BlockArgument argument, int64_t length) {
 }
 
 /// The operands that each thread of rows of `length` in registers, a team
-/// of `team` threads a row, holds across its rows: the params of one row's
-/// elements (a norm's weight and bias, broadcast along the rows), while
-/// every operand held, `cached` and these, fits a thread's registers (see
-/// kMaxHeldFloats).
+/// of `team` lanes (a warp or fewer, which walk many rows a thread), holds
+/// across its rows: the params of one row's elements (a norm's weight and
+/// bias, broadcast along the rows), while every operand held, `cached` and
+/// these, fits kMaxHeldFloats floats a thread.
 static SmallVector<int64_t> getHeldParams(KernelOp kernel, int64_t length,
                                           int64_t team,
                                           ArrayRef<int64_t> cached,
                                           ArrayRef<int64_t> resultShape) {
   SmallVector<int64_t> held;
-  // Teams of fewer than 256 threads share blocks of 256.
-  const int64_t blockThreads = std::max<int64_t>(team, 256);
-  const int64_t maxFloats = std::min(
-      kMaxHeldFloats, kMaxRegistersPerSM / blockThreads - kHeldRegisterSlack);
   // One row's elements, of a kernel of several rows (or of a dynamic count,
   // whose inputs of whole rows have dynamic shapes).
   std::optional<int64_t> rows = getStaticCount(resultShape);
-  if (rows == 1)
+  if (team > 32 || rows == 1)
     return held;
   for (BlockArgument argument : kernel.getBody().getArguments())
     if (isReadAtRowPositions(argument, length) &&
         !llvm::is_contained(cached, argument.getArgNumber()))
       held.push_back(argument.getArgNumber());
-  if (getRegisterFloats(length, team, cached.size() + held.size()) > maxFloats)
+  if (getRegisterFloats(length, team, cached.size() + held.size()) >
+      kMaxHeldFloats)
     held.clear();
   return held;
 }
