@@ -82,16 +82,6 @@ static constexpr int64_t kMaxSharedBytes = 160 * 1024;
 /// over rows of 1024 at 0.87x and 1.00x (the H200).
 static constexpr int64_t kMaxRegisterFloatsPerOperand = 32;
 static constexpr int64_t kMaxRegisterFloats = 64;
-/// The floats a thread of a team of a warp or fewer may hold in registers
-/// over every operand, with the params it holds across its rows. On the
-/// H100 (sweep-22 against sweep-21), holding the weight and bias ran
-/// layer_norm over rows of 32 at 0.96 -> 1.01 of copy, of 768 0.98 -> 1.01,
-/// of 1024 0.99 -> 1.01 (96 floats), x + r into a layer_norm over rows of
-/// 1024 (128 floats) 1.016 -> 1.031, rms_norm within 0.6%. Teams of 256
-/// threads or more walk few rows a thread and gained nothing: layer_norm
-/// over rows of 1280 and 1600, rms_norm over 12288 and a masked softmax
-/// over 1500 lost 2-4%, layer_norm over 4096 gained 1%.
-static constexpr int64_t kMaxHeldFloats = 128;
 /// Fewer rows than this (two blocks on each of an H100's 132 SMs) leave the
 /// GPU idle with a block per row: rows longer than kMediumRowLimit are then
 /// split over many blocks.
@@ -105,50 +95,6 @@ static ReductionGeometry getKernelGeometry(Block &body) {
     if (auto reduction = dyn_cast<ReductionOpInterface>(op))
       return reduction.getGeometry();
   return ReductionGeometry::none;
-}
-
-/// Whether `argument` is a param of one row's elements read at each
-/// element's position in its row: every user is elementwise, with trailing
-/// dims of the argument's shape (less its leading 1s), `length` elements
-/// (a norm's weight over the normalized dims; not group norm's per-channel
-/// weight, whose count may equal a group's by chance).
-static bool isReadAtRowPositions(BlockArgument argument, int64_t length) {
-  auto type = dyn_cast<ShapedType>(argument.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
-      type.getNumElements() != length || argument.use_empty())
-    return false;
-  ArrayRef<int64_t> shape =
-      type.getShape().drop_while([](int64_t size) { return size == 1; });
-  return llvm::all_of(argument.getUsers(), [&](Operation *user) {
-    ArrayRef<int64_t> result = getShape(user->getResult(0));
-    return isElementwiseOp(user) && result.size() >= shape.size() &&
-           result.take_back(shape.size()) == shape;
-  });
-}
-
-/// The operands that each thread of rows of `length` in registers, a team
-/// of `team` lanes (a warp or fewer, which walk many rows a thread), holds
-/// across its rows: the params of one row's elements (a norm's weight and
-/// bias, broadcast along the rows), while every operand held, `cached` and
-/// these, fits kMaxHeldFloats floats a thread.
-static SmallVector<int64_t> getHeldParams(KernelOp kernel, int64_t length,
-                                          int64_t team,
-                                          ArrayRef<int64_t> cached,
-                                          ArrayRef<int64_t> resultShape) {
-  SmallVector<int64_t> held;
-  // One row's elements, of a kernel of several rows (or of a dynamic count,
-  // whose inputs of whole rows have dynamic shapes).
-  std::optional<int64_t> rows = getStaticCount(resultShape);
-  if (team > 32 || rows == 1)
-    return held;
-  for (BlockArgument argument : kernel.getBody().getArguments())
-    if (isReadAtRowPositions(argument, length) &&
-        !llvm::is_contained(cached, argument.getArgNumber()))
-      held.push_back(argument.getArgNumber());
-  if (getRegisterFloats(length, team, cached.size() + held.size()) >
-      kMaxHeldFloats)
-    held.clear();
-  return held;
 }
 
 /// Kernel arguments that each pass of a row kernel reads, and how many

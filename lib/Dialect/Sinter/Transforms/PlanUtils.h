@@ -174,6 +174,16 @@ int64_t getScalarTeamSize(int64_t length);
 /// The floats one thread of a team of `team` holds for `operands` rows of
 /// `length` in registers.
 int64_t getRegisterFloats(int64_t length, int64_t team, int64_t operands);
+/// The operands that each thread of rows of `length` in registers, a team
+/// of `team` lanes (a warp or fewer, which walk many rows a thread), holds
+/// across its rows (the plan's held_params): the params of one row's
+/// elements read at each position of a row (a norm's weight and bias,
+/// broadcast along the rows), while every operand held, `cached` and these,
+/// fits 128 floats a thread; none for a kernel of `resultShape` with one
+/// row.
+SmallVector<int64_t> getHeldParams(KernelOp kernel, int64_t length,
+                                   int64_t team, ArrayRef<int64_t> cached,
+                                   ArrayRef<int64_t> resultShape);
 
 } // namespace mlir::sinter
 
