@@ -370,6 +370,18 @@ HELD_OUT = [
      "F.silu(x) * y", {}),
     ("group_norm_silu_16x640x80x80_g32", "silu(group_norm(x, 32, weight=w, bias=b))",
      [16, 640, 80, 80], "F.silu(F.group_norm(x, 32, w, b))", {"w": [640], "b": [640]}),
+    # Rows a little longer than a warp's 1024 elements (a warp each since
+    # 2026-11-28, up to 1536, or 2048 for an argmax; before, 256 threads).
+    ("argmax_rows_52428x1280", "argmax(x, dim=1)", [52428, 1280], "x.argmax(dim=1)", {}),
+    ("argmax_rows_32768x2048", "argmax(x, dim=1)", [32768, 2048], "x.argmax(dim=1)", {}),
+    ("rms_norm_43690x1536", "rms_norm(x, [1536], weight=w)", [43690, 1536],
+     "F.rms_norm(x, (1536,), w)", {"w": [1536]}),
+    ("layer_norm_43690x1536", "layer_norm(x, [1536], weight=w, bias=b)", [43690, 1536],
+     "F.layer_norm(x, (1536,), w, b)", {"w": [1536], "b": [1536]}),
+    ("sum_rows_51000x1300", "sum(x, dim=1)", [51000, 1300], "x.sum(dim=1)", {}),
+    ("var_rows_44000x1500", "var(x, dim=1)", [44000, 1500], "x.var(dim=1)", {}),
+    ("mean_rows_65000x1027", "mean(x, dim=1)", [65000, 1027], "x.mean(dim=1)", {}),
+    ("softmax_58000x1152", "softmax(x, dim=1)", [58000, 1152], "torch.softmax(x, dim=1)", {}),
     ("batch_norm_relu_96x24x150x150", "relu(batch_norm(x, weight=w, bias=b, training=true))",
      [96, 24, 150, 150], "torch.relu(F.batch_norm(x, None, None, w, b, training=True))",
      {"w": [24], "b": [24]}),

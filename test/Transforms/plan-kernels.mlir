@@ -1376,3 +1376,91 @@ func.func @held_params_per_channel(%x: tensor<64x16x2x2xf32>, %w: tensor<16xf32>
   %o = sinter.add %s, %b3 : tensor<64x16x2x2xf32>, tensor<16x1x1xf32>
   return %o : tensor<64x16x2x2xf32>
 }
+
+// -----
+
+// Rows of 1025 to 1536 float4 groups held in registers take a warp (9 to 12
+// groups a lane) rather than 256 threads: a layer norm over rows of 1280
+// (x, 40 floats a lane, and its weight and bias held: 120).
+// CHECK-LABEL: func.func @warp_rows_1280
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [1, 2]>
+func.func @warp_rows_1280(%x: tensor<?x1280xf32>, %w: tensor<1280xf32>, %b: tensor<1280xf32>) -> tensor<?x1280xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x1280xf32>
+  %d = sinter.sub %x, %m : tensor<?x1280xf32>, tensor<?x1xf32>
+  %sq = sinter.mul %d, %d : tensor<?x1280xf32>, tensor<?x1280xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<?x1280xf32>
+  %r = sinter.rsqrt %v : tensor<?x1xf32>
+  %n = sinter.mul %d, %r : tensor<?x1280xf32>, tensor<?x1xf32>
+  %s = sinter.mul %n, %w : tensor<?x1280xf32>, tensor<1280xf32>
+  %y = sinter.add %s, %b : tensor<?x1280xf32>, tensor<1280xf32>
+  return %y : tensor<?x1280xf32>
+}
+
+// -----
+
+// Two rows of 1280 held (x + r) would take 80 floats a lane of a warp, more
+// than 64: 256 threads hold them (8 floats a thread).
+// CHECK-LABEL: func.func @warp_rows_two_operands
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @warp_rows_two_operands(%x: tensor<?x1280xf32>, %res: tensor<?x1280xf32>) -> tensor<?x1280xf32> {
+  %h = sinter.add %x, %res : tensor<?x1280xf32>, tensor<?x1280xf32>
+  %mxy = sinter.max %h dims [1] keepdim : tensor<?x1280xf32>
+  %dy = sinter.sub %h, %mxy : tensor<?x1280xf32>, tensor<?x1xf32>
+  %ey = sinter.exp %dy : tensor<?x1280xf32>
+  %sy = sinter.sum %ey dims [1] keepdim : tensor<?x1280xf32>
+  %y = sinter.div %ey, %sy : tensor<?x1280xf32>, tensor<?x1xf32>
+  return %y : tensor<?x1280xf32>
+}
+
+// -----
+
+// An argmax (whose team shuffles two values a level) takes a warp up to
+// rows of 2048 (16 groups a lane); over rows of 2560, 256 threads.
+// CHECK-LABEL: func.func @warp_rows_argmax
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @warp_rows_argmax(%x: tensor<?x2048xf32>, %y: tensor<?x2560xf32>) -> (tensor<?xi64>, tensor<?xi64>) {
+  %a = sinter.argmax %x dims [1] : tensor<?x2048xf32>
+  %b = sinter.argmax %y dims [1] : tensor<?x2560xf32>
+  return %a, %b : tensor<?xi64>, tensor<?xi64>
+}
+
+// -----
+
+// Other rows of 1537 to 2048 keep 256 threads: a softmax over rows of 1600.
+// CHECK-LABEL: func.func @block_rows_1600
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @block_rows_1600(%x: tensor<?x1600xf32>) -> tensor<?x1600xf32> {
+  %mx = sinter.max %x dims [1] keepdim : tensor<?x1600xf32>
+  %d = sinter.sub %x, %mx : tensor<?x1600xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x1600xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x1600xf32>
+  %y = sinter.div %e, %s : tensor<?x1600xf32>, tensor<?x1xf32>
+  return %y : tensor<?x1600xf32>
+}
+
+// -----
+
+// Rows of 1049 read once from HBM as float4 groups between scalar edges
+// take a warp.
+// CHECK-LABEL: func.func @warp_rows_edges
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>
+func.func @warp_rows_edges(%x: tensor<?x1049xf32>) -> tensor<?xf32> {
+  %m = sinter.max %x dims [1] : tensor<?x1049xf32>
+  return %m : tensor<?xf32>
+}
+
+// -----
+
+// A softmax over rows of 1049, cached in shared memory as scalars, keeps
+// 256 threads.
+// CHECK-LABEL: func.func @block_rows_cached_scalars
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+func.func @block_rows_cached_scalars(%x: tensor<?x1049xf32>) -> tensor<?x1049xf32> {
+  %mx = sinter.max %x dims [1] keepdim : tensor<?x1049xf32>
+  %d = sinter.sub %x, %mx : tensor<?x1049xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x1049xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x1049xf32>
+  %y = sinter.div %e, %s : tensor<?x1049xf32>, tensor<?x1xf32>
+  return %y : tensor<?x1049xf32>
+}

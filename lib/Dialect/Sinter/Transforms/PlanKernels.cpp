@@ -295,16 +295,25 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   KernelStrategy strategy = KernelStrategy::row_by_length;
   // Rows held in registers where each thread's part fits: a group of lanes
   // per short row, the operands that several passes read held there (and
-  // the loops over a row unrolled, so at most as long as one row held).
-  auto registerTeam = [&](int64_t rowLength) {
-    return getRegisterTeamSize(rowLength, hasArgReductions(kernel));
-  };
-  bool registers = length && canHoldRowsInRegisters(kernel, *length) &&
-                   getRegisterFloats(*length, registerTeam(*length), 1) <=
-                       kMaxRegisterFloatsPerOperand &&
-                   getRegisterFloats(*length, registerTeam(*length),
-                                     std::max<int64_t>(1, cached.size())) <=
-                       kMaxRegisterFloats;
+  // the loops over a row unrolled, so at most as long as one row held). A
+  // warp holds rows a little longer than kWarpRowLimit where its lanes'
+  // parts of every operand fit together.
+  int64_t registerTeam = 0;
+  if (length && canHoldRowsInRegisters(kernel, *length)) {
+    int64_t operands = std::max<int64_t>(1, cached.size());
+    auto fits = [&](int64_t team, int64_t floatsPerOperand) {
+      return getRegisterFloats(*length, team, 1) <= floatsPerOperand &&
+             getRegisterFloats(*length, team, operands) <= kMaxRegisterFloats;
+    };
+    bool argReductions = hasArgReductions(kernel);
+    int64_t team = getRegisterTeamSize(*length, argReductions);
+    int64_t warp = getVectorRowTeam(*length, team, argReductions);
+    if (warp != team && fits(warp, kMaxRegisterFloats))
+      registerTeam = warp;
+    else if (fits(team, kMaxRegisterFloatsPerOperand))
+      registerTeam = team;
+  }
+  bool registers = registerTeam != 0;
   // An argmax's or argmin's rows held in registers are loaded whole before
   // its pass (cached there) even where it reads them once: its in-order
   // pushes kept the compiler from hoisting the loads (2 of 8 float4 loads
@@ -321,11 +330,15 @@ static KernelPlanAttr planRows(KernelOp kernel) {
     bool wholeRows = llvm::all_of(reductions, [&](Operation *reduction) {
       return getGroupSize(reduction) == *length;
     });
-    block = registers ? registerTeam(*length)
+    block = registers ? registerTeam
             : *length % 4 != 0 && wholeRows &&
                     kernel.getKind() == KernelKind::row_reduction
                 ? getScalarTeamSize(*length)
                 : getTeamSize(*length);
+    // Rows that every pass reads from HBM as float4 groups with scalar
+    // edges take a warp up to kWarpVectorRowLimit, as rows in registers.
+    if (!registers && cached.empty() && canWalkRowsWithEdges(kernel, *length))
+      block = getVectorRowTeam(*length, block, /*argReductions=*/false);
     rowsPerBlock = block < 256 ? 256 / block : 1;
     strategy = block < 32    ? KernelStrategy::subwarp_per_row
                : block == 32 ? KernelStrategy::warp_per_row

@@ -160,6 +160,12 @@ inline int64_t getStreamBlocks() { return 4; }
 /// threads, longer ones to 1024.
 inline constexpr int64_t kWarpRowLimit = 1024;
 inline constexpr int64_t kMediumRowLimit = 8192;
+/// Rows of float4 groups up to this length (12 groups a lane) still go to
+/// one warp where they are held in registers or read from HBM with scalar
+/// edges, up to kWarpArgRowLimit (16 groups a lane) for an argmax or argmin
+/// (getVectorRowTeam).
+inline constexpr int64_t kWarpVectorRowLimit = 1536;
+inline constexpr int64_t kWarpArgRowLimit = 2048;
 /// The most lanes that share a short row (a row of more float4 groups takes
 /// a warp).
 inline constexpr int64_t kMaxSubwarpLanes = 16;
@@ -171,6 +177,11 @@ int64_t getTeamSize(int64_t length);
 int64_t getRegisterTeamSize(int64_t length, bool argReductions);
 /// The team of rows of `length` that are not held in registers.
 int64_t getScalarTeamSize(int64_t length);
+/// The team of rows of `length` walked as float4 groups (held in registers,
+/// or read from HBM with scalar edges) that would take `team` lanes by row
+/// length alone: a warp instead of a block up to kWarpVectorRowLimit, or
+/// kWarpArgRowLimit with `argReductions` (argmax, argmin).
+int64_t getVectorRowTeam(int64_t length, int64_t team, bool argReductions);
 /// The floats one thread of a team of `team` holds for `operands` rows of
 /// `length` in registers.
 int64_t getRegisterFloats(int64_t length, int64_t team, int64_t operands);

@@ -160,7 +160,10 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     subwarp_per_row, warp_per_row, block_per_row, row_by_length,
     split_reduction, split_welford when a mean and the variance around it
     share one pass, split_online_softmax when a max and the sum of
-    exp(x - max) do, library_gemm), the block shape, the vector width, the
+    exp(x - max) do, library_gemm), the block shape (for rows: a warp up to
+    1024 elements, or up to 1536 as float4 groups held in registers or read
+    between scalar edges, 2048 for an argmax or argmin; 256 threads up to
+    8192; else 1024), the vector width, the
     operands cached (in registers where `registers` says so, else in shared
     memory), how many times each input element is read from HBM, the
     launches, for a GEMM the epilogue form (library or generated), and the
