@@ -1029,6 +1029,50 @@ func.func @apply_in_strip_classes(%x: tensor<4x150x40x40xf32>) -> tensor<4x150x4
 
 // -----
 
+// Strips widen until a thread makes 16 loads while the strips fill the
+// GPU: over 48 classes, 6 loads a thread in strips of 32 columns, 24 in
+// strips of 128 (2 lanes of rows each); over 81 classes, 11 in strips of
+// 32, 21 in strips of 64 (41 in strips of 128: more than 32 registers).
+// CHECK-LABEL: func.func @apply_in_strip_wide_48
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true, chunk_loads = 8>
+func.func @apply_in_strip_wide_48(%x: tensor<16x48x64x64xf32>) -> tensor<16x48x64x64xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<16x48x64x64xf32>
+  %d = sinter.sub %x, %m : tensor<16x48x64x64xf32>, tensor<16x1x64x64xf32>
+  %e = sinter.exp %d : tensor<16x48x64x64xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<16x48x64x64xf32>
+  %y = sinter.div %e, %s : tensor<16x48x64x64xf32>, tensor<16x1x64x64xf32>
+  return %y : tensor<16x48x64x64xf32>
+}
+
+// CHECK-LABEL: func.func @apply_in_strip_wide_81
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true, chunk_loads = 8>
+func.func @apply_in_strip_wide_81(%x: tensor<16x81x64x64xf32>) -> tensor<16x81x64x64xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<16x81x64x64xf32>
+  %d = sinter.sub %x, %m : tensor<16x81x64x64xf32>, tensor<16x1x64x64xf32>
+  %e = sinter.exp %d : tensor<16x81x64x64xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<16x81x64x64xf32>
+  %y = sinter.div %e, %s : tensor<16x81x64x64xf32>, tensor<16x1x64x64xf32>
+  return %y : tensor<16x81x64x64xf32>
+}
+
+// -----
+
+// Over 81 classes of [2, 81, 48, 64] (6144 columns), strips of 64 would be
+// 96, too few for the GPU's 132 multiprocessors: strips of 32 (192, 11
+// loads a thread).
+// CHECK-LABEL: func.func @apply_in_strip_wide_few
+// CHECK: plan = #sinter.plan<strategy = split_online_softmax, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, min_blocks = 4, apply_in_strip = true, chunk_loads = 8>
+func.func @apply_in_strip_wide_few(%x: tensor<2x81x48x64xf32>) -> tensor<2x81x48x64xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<2x81x48x64xf32>
+  %d = sinter.sub %x, %m : tensor<2x81x48x64xf32>, tensor<2x1x48x64xf32>
+  %e = sinter.exp %d : tensor<2x81x48x64xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<2x81x48x64xf32>
+  %y = sinter.div %e, %s : tensor<2x81x48x64xf32>, tensor<2x1x48x64xf32>
+  return %y : tensor<2x81x48x64xf32>
+}
+
+// -----
+
 // A mean and the variance around it over the leading dim of 256 rows: 32
 // loads a thread, the most a strip holds in registers; over 257 rows, the
 // strip is staged in shared memory (its operand cached, three blocks a

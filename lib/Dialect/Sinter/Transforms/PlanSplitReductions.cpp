@@ -207,6 +207,18 @@ static bool isComputedFrom(Value value,
 /// 0.83x torch.compile (split, 0.49 of copy) to 1.46x (0.87).
 static constexpr int64_t kStripColumns = 32;
 static constexpr int64_t kMinStripLoads = 8;
+/// Strips are widened from kStripColumns positions up to kMaxStripColumns
+/// (a row of the strip 512 bytes, 2 lanes a column) until a thread makes
+/// kStripLoads loads, while a thread's part of its column fits
+/// kMaxStripFloats. On the H100 (runs 4 and 5 of 2026-11-28), in fractions
+/// of copy, in strips of 32, 64 and 128 positions (loads a thread): softmax
+/// over 48 classes 0.55 (6), 0.82 (12), 0.98 (24); over 60 classes 0.55
+/// (8), 0.89 (15), 0.98 (30); log_softmax over 81 classes 0.69 (11), 0.95
+/// (21); over 120, 0.87 (15) and 0.96 (30); a channels-first layer norm
+/// over 64 channels 0.76 (8), 0.98 (16), 0.94 (32); over 96, 0.88 (12) and
+/// 0.99 (24).
+static constexpr int64_t kMaxStripColumns = 128;
+static constexpr int64_t kStripLoads = 16;
 static constexpr int64_t kStripProcessors = 132;
 /// Staged strips narrower than kStripColumns where its staged operands
 /// would not fit kMaxStripSharedBytes, down to this many positions (a row
@@ -236,7 +248,10 @@ struct StripShape {
 ///   - a thread holds a whole column in at most kMaxStripFloats (a strip
 ///     of 256 positions, a thread each), or an eighth of it in
 ///     kMinStripLoads to kMaxStripFloats (a strip of kStripColumns
-///     positions, 8 lanes of rows each), or else the strip's inputs of the
+///     positions, 8 lanes of rows each), a quarter or a half in strips of
+///     64 or 128 positions where 32 would give a thread fewer than
+///     kStripLoads loads (and the wider strips still fill the GPU), or
+///     else the strip's inputs of the
 ///     reduced shape (kernel operands) are staged in at most
 ///     kMaxStripSharedBytes of shared memory, in the widest strip of
 ///     kStripColumns, 16 or kMinStagedStripColumns positions that fits;
@@ -276,9 +291,18 @@ getStripShape(Block &body, ArrayRef<Operation *> reductions, int64_t passes) {
       held.push_back(argument.getArgNumber());
   int64_t reduced = *elements / *positions;
   int64_t floats = std::max<int64_t>(held.size(), 1);
-  int64_t columns =
-      reduced * floats <= kMaxStripFloats ? kBlockThreads : kStripColumns;
-  int64_t loads = llvm::divideCeil(reduced, kBlockThreads / columns);
+  auto getLoads = [&](int64_t columns) {
+    return llvm::divideCeil(reduced, kBlockThreads / columns);
+  };
+  int64_t columns = kBlockThreads;
+  if (reduced * floats > kMaxStripFloats) {
+    columns = kStripColumns;
+    while (columns < kMaxStripColumns && getLoads(columns) < kStripLoads &&
+           getLoads(2 * columns) * floats <= kMaxStripFloats &&
+           llvm::divideCeil(*positions, 2 * columns) >= kStripProcessors)
+      columns *= 2;
+  }
+  int64_t loads = getLoads(columns);
   if (columns == kStripColumns && loads < kMinStripLoads)
     return std::nullopt;
   if (loads * floats <= kMaxStripFloats)
