@@ -382,6 +382,15 @@ HELD_OUT = [
     ("var_rows_44000x1500", "var(x, dim=1)", [44000, 1500], "x.var(dim=1)", {}),
     ("mean_rows_65000x1027", "mean(x, dim=1)", [65000, 1027], "x.mean(dim=1)", {}),
     ("softmax_58000x1152", "softmax(x, dim=1)", [58000, 1152], "torch.softmax(x, dim=1)", {}),
+    # Softmax and a channels-first layer norm over few channels (strips of
+    # 128 and 64 columns since 2026-11-28; before, 32 or split reductions).
+    ("softmax_c48_64x48x128x128", "softmax(x, dim=1)", [64, 48, 128, 128],
+     "torch.softmax(x, dim=1)", {}),
+    ("layer_norm_cf_c64_32x64x180x180",
+     "(x - mean(x, dim=1, keepdim=true)) / sqrt(var(x, dim=1, unbiased=false, keepdim=true) + 0.000001)",
+     [32, 64, 180, 180],
+     "(x - x.mean(dim=1, keepdim=True)) / torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + 1e-6)",
+     {}),
     ("batch_norm_relu_96x24x150x150", "relu(batch_norm(x, weight=w, bias=b, training=true))",
      [96, 24, 150, 150], "torch.relu(F.batch_norm(x, None, None, w, b, training=True))",
      {"w": [24], "b": [24]}),
