@@ -223,7 +223,13 @@ bool RowWriter::sumsInDouble(const RowReduction &reduction) const {
 }
 
 bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
-  return plan.registerRows && !reduction.isArg();
+  if (reduction.isArg())
+    return false;
+  if (plan.registerRows)
+    return true;
+  return plan.hasEdges(reduction.groupSize) && !reduction.fusedOuter &&
+         (reduction.kind == ReductionCombiner::sum ||
+          reduction.kind == ReductionCombiner::mean);
 }
 
 void RowWriter::declareAccumulators(ArrayRef<RowReduction *> group,
@@ -414,10 +420,15 @@ LogicalResult RowWriter::writePerRowReductions(ArrayRef<RowReduction *> group) {
                             ", " + four + ");");
           })))
     return failure();
-  // Rows in registers have no scalar loop.
+  // Rows in registers have no scalar loop; the scalar edges of rows with
+  // an accumulator per lane add into its first.
   if (!plan.registerRows) {
+    SmallVector<std::string> edgeAccumulators(accumulators);
+    for (auto [reduction, acc] : llvm::zip(group, edgeAccumulators))
+      if (accumulatesPerLane(*reduction))
+        acc += "[0]";
     openScalarRowLoop(length);
-    if (failed(writeUpdates(group, accumulators, combiners,
+    if (failed(writeUpdates(group, edgeAccumulators, combiners,
                             Expr("j", writer.getDepth()))))
       return failure();
     writer.closeScope(plan.getRowLoop(length));

@@ -22,10 +22,15 @@
 // CHECK-NEXT: for (int64_t k = tid; k < (vec ? vecEdges : 7001); k += kThreads) {
 // CHECK-NEXT: const int64_t j = vec && k >= vecHead ? k + 4 * vecGroups : k;
 // The row's declarations come once; the sum's pass and the outputs reuse
-// them.
+// them. The sum keeps an accumulator per lane of the float4 groups (the
+// edges add into the first), combined as a tree.
 // CHECK-NOT: const int64_t vecHead
+// CHECK: float [[SUM:acc[0-9]+]][4] = {dev::SumOp::identity(),
 // CHECK: for (int64_t q = tid; q < vecGroups; q += kThreads) {
+// CHECK: [[SUM]][l] = [[SUM]][l] + {{v[0-9]+}};
 // CHECK: for (int64_t k = tid; k < (vec ? vecEdges : 7001); k += kThreads) {
+// CHECK: [[SUM]][0] = [[SUM]][0] + {{v[0-9]+}};
+// CHECK: teamReduce<kThreads, dev::SumOp>(dev::treeCombine<dev::SumOp, 4>([[SUM]]))
 // CHECK: for (int64_t q = tid; q < vecGroups; q += kThreads) {
 // CHECK: dev::storeFloat4(y + [[BASE]] + vecHead + 4 * q, make_float4(y_out[0], y_out[1], y_out[2], y_out[3]));
 // CHECK: { // Scalars: the edges where vec, else every element.
