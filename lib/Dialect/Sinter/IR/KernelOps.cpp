@@ -447,18 +447,6 @@ static LogicalResult verifyColumnsPerThread(KernelOp kernel) {
   return success();
 }
 
-/// The elements each row of `reduction` has, where they are static (else
-/// -1).
-static int64_t getStaticRowLength(ReductionOpInterface reduction) {
-  auto input = cast<ShapedType>(reduction.getInput().getType());
-  int64_t length = 1;
-  for (int64_t dim : reduction.getDims())
-    length = ShapedType::isDynamic(input.getDimSize(dim)) || length < 0
-                 ? -1
-                 : length * input.getDimSize(dim);
-  return length;
-}
-
 /// Checks that the plan's held_params are operands of the kernel with one
 /// static row's elements: a param broadcast along the rows of every
 /// reduction.
@@ -472,8 +460,8 @@ static LogicalResult verifyHeldParams(KernelOp kernel, KernelPlanAttr plan) {
     bool rowParam = type && type.hasStaticShape();
     for (auto reduction :
          kernel.getBody().front().getOps<ReductionOpInterface>())
-      rowParam =
-          rowParam && type.getNumElements() == getStaticRowLength(reduction);
+      rowParam = rowParam && std::optional(type.getNumElements()) ==
+                                 reduction.getStaticGroupSize();
     if (!rowParam)
       return kernel.emitOpError("plan holds operand #")
              << index
@@ -494,7 +482,7 @@ static LogicalResult verifyThreadTiles(KernelOp kernel, KernelPlanAttr plan) {
     auto reduction = dyn_cast<ReductionOpInterface>(op);
     if (!reduction)
       continue;
-    int64_t length = getStaticRowLength(reduction);
+    int64_t length = reduction.getStaticGroupSize().value_or(0);
     if (length < 1 || getThreadTileRows(length) != plan.getRowsPerThread() ||
         length * plan.getRowsPerThread() > kMaxThreadTileFloats)
       return kernel.emitOpError("plan rows_per_thread ")

@@ -58,11 +58,7 @@ inline std::optional<int64_t> getGroupSize(Operation *reduction) {
     int64_t k = matmul.getTransposeA() ? lhs[lhs.size() - 2] : lhs.back();
     return ShapedType::isDynamic(k) ? std::nullopt : std::optional(k);
   }
-  auto op = cast<ReductionOpInterface>(reduction);
-  SmallVector<int64_t> reduced;
-  for (int64_t dim : op.getDims())
-    reduced.push_back(getShape(op.getInput())[dim]);
-  return getStaticCount(reduced);
+  return cast<ReductionOpInterface>(reduction).getStaticGroupSize();
 }
 
 /// The plan of a split reduction (column_reduction kind, or a row_reduction

@@ -63,6 +63,21 @@ def Sinter_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
     }
     /// The reduced value.
     ::mlir::Value getReduced() { return $_op->getResult(0); }
+    /// The elements each element of the result reduces (a row's, for a
+    /// row kernel), where every reduced dim is static: the product of
+    /// their sizes.
+    ::std::optional<int64_t> getStaticGroupSize() {
+      ::llvm::ArrayRef<int64_t> shape =
+          ::llvm::cast<::mlir::ShapedType>($_op.getInput().getType())
+              .getShape();
+      int64_t size = 1;
+      for (int64_t dim : $_op.getDims()) {
+        if (::mlir::ShapedType::isDynamic(shape[dim]))
+          return ::std::nullopt;
+        size *= shape[dim];
+      }
+      return size;
+    }
   }];
 }
 
