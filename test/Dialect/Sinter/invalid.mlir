@@ -1192,3 +1192,61 @@ func.func @plan_held_params_operand(%x: tensor<4x8xf32>) {
   }
   return
 }
+
+// -----
+
+// Rows in registers: each lane of a warp would hold 2048 of a row of 65536.
+func.func @plan_registers_too_long(%x: tensor<4x65536xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan registers: a thread would hold 2048 elements in registers, more than 128}}
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>} : (tensor<4x65536xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x65536xf32>):
+    %s = sinter.sum %a dims [1] keepdim : tensor<4x65536xf32>
+    sinter.yield %s : tensor<4x1xf32>
+  }
+  return
+}
+
+// -----
+
+// Rows in registers are float4 groups: not rows of 1027.
+func.func @plan_registers_unaligned(%x: tensor<4x1027xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan registers needs rows of one static length, a multiple of 4}}
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>} : (tensor<4x1027xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x1027xf32>):
+    %s = sinter.sum %a dims [1] keepdim : tensor<4x1027xf32>
+    sinter.yield %s : tensor<4x1xf32>
+  }
+  return
+}
+
+// -----
+
+// Rows in registers have a static length.
+func.func @plan_registers_dynamic(%x: tensor<4x?xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan registers needs rows of one static length, a multiple of 4}}
+  %0 = sinter.kernel row_reduction (%x) {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>} : (tensor<4x?xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x?xf32>):
+    %s = sinter.sum %a dims [1] keepdim : tensor<4x?xf32>
+    sinter.yield %s : tensor<4x1xf32>
+  }
+  return
+}
+
+// -----
+
+// Each lane of a warp holds 32 of each row of 1024 of x, its cached copy
+// of r and the held weight: 96 floats; a fourth operand would make 128, a
+// fifth 160.
+func.func @plan_registers_held(%x: tensor<4x1024xf32>, %r: tensor<4x1024xf32>, %w: tensor<1024xf32>, %b: tensor<1024xf32>, %c: tensor<1024xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan registers: a thread would hold 160 elements in registers, more than 128}}
+  %0 = sinter.kernel row_reduction (%x, %r, %w, %b, %c) {plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true, held_params = [2, 3, 4]>} : (tensor<4x1024xf32>, tensor<4x1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x1024xf32>, %q: tensor<4x1024xf32>, %u: tensor<1024xf32>, %v: tensor<1024xf32>, %t: tensor<1024xf32>):
+    %s0 = sinter.add %a, %q : tensor<4x1024xf32>, tensor<4x1024xf32>
+    %s1 = sinter.mul %s0, %u : tensor<4x1024xf32>, tensor<1024xf32>
+    %s2 = sinter.add %s1, %v : tensor<4x1024xf32>, tensor<1024xf32>
+    %s3 = sinter.mul %s2, %t : tensor<4x1024xf32>, tensor<1024xf32>
+    %s = sinter.sum %s3 dims [1] keepdim : tensor<4x1024xf32>
+    sinter.yield %s : tensor<4x1xf32>
+  }
+  return
+}

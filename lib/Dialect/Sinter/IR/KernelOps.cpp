@@ -494,6 +494,34 @@ static LogicalResult verifyThreadTiles(KernelOp kernel, KernelPlanAttr plan) {
   return success();
 }
 
+/// Checks what rows in registers (the plan's registers) rely on: a
+/// row_reduction kernel whose reductions share one static row length, a
+/// multiple of 4 (float4 groups), whose parts a thread of the team holds
+/// for each operand it holds (the cached ones, or the row it reads) and
+/// each held param fit kMaxRegisterRowFloats.
+static LogicalResult verifyRegisterRows(KernelOp kernel, KernelPlanAttr plan) {
+  if (kernel.getKind() != KernelKind::row_reduction)
+    return kernel.emitOpError("plan registers needs a row_reduction kernel");
+  std::optional<int64_t> length;
+  for (auto reduction :
+       kernel.getBody().front().getOps<ReductionOpInterface>()) {
+    std::optional<int64_t> size = reduction.getStaticGroupSize();
+    if (!size || *size % 4 != 0 || (length && size != length))
+      return kernel.emitOpError("plan registers needs rows of one static "
+                                "length, a multiple of 4");
+    length = size;
+  }
+  int64_t operands = std::max<int64_t>(1, plan.getCached().size()) +
+                     (plan.getHeldParams() ? plan.getHeldParams().size() : 0);
+  int64_t floats =
+      operands * 4 * llvm::divideCeil(length.value_or(0) / 4, plan.getBlock());
+  if (floats > kMaxRegisterRowFloats)
+    return kernel.emitOpError("plan registers: a thread would hold ")
+           << floats << " elements in registers, more than "
+           << kMaxRegisterRowFloats;
+  return success();
+}
+
 /// Checks a kernel's plan against the kernel: its strategy fits the kind,
 /// and it caches operands the kernel has.
 static LogicalResult verifyKernelPlan(KernelOp kernel) {
@@ -540,6 +568,8 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
   if (plan.getColumnsPerThread() > 1 && failed(verifyColumnsPerThread(kernel)))
     return failure();
   if (plan.getHeldParams() && failed(verifyHeldParams(kernel, plan)))
+    return failure();
+  if (plan.getRegisters() && failed(verifyRegisterRows(kernel, plan)))
     return failure();
   if (plan.getRowsPerThread() > 1 && failed(verifyThreadTiles(kernel, plan)))
     return failure();

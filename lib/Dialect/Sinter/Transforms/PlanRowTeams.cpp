@@ -14,6 +14,8 @@
 
 #include "PlanUtils.h"
 
+#include "sinter/Dialect/Sinter/IR/ThreadTiles.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -118,7 +120,7 @@ int64_t sinter::getRegisterFloats(int64_t length, int64_t team,
 /// threads or more walk few rows a thread and gained nothing: layer_norm
 /// over rows of 1280 and 1600, rms_norm over 12288 and a masked softmax
 /// over 1500 lost 2-4%, layer_norm over 4096 gained 1%.
-static constexpr int64_t kMaxHeldFloats = 128;
+static constexpr int64_t kMaxHeldFloats = kMaxRegisterRowFloats;
 
 /// Whether `argument` is a param of one row's elements read at each
 /// element's position in its row: every user is elementwise, with trailing

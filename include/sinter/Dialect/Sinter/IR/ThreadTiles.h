@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // A row kernel's tiles held in each thread's registers (the plan's
-// rows_per_thread): one rule for sinter-plan-kernels, the plan's verifier
-// and the CUDA emitter.
+// rows_per_thread), and the bound on rows in registers (the plan's
+// registers): one rule for sinter-plan-kernels, the plan's verifier and the
+// CUDA emitter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,11 @@ inline constexpr int64_t kThreadTileThreads = 256;
 /// thread's tile, and of all of them, at most.
 inline constexpr int64_t kMaxThreadTileFloats = 32;
 inline constexpr int64_t kMaxThreadTileFloatsInAll = 64;
+
+/// The floats a thread of a team that holds its rows in registers as
+/// float4 groups (the plan's registers) holds at most, over every operand
+/// it holds and the params it holds across its rows (held_params).
+inline constexpr int64_t kMaxRegisterRowFloats = 128;
 
 /// The consecutive rows of `length` elements that make whole float4 groups
 /// (a thread's tile): 1 for a multiple of 4, 2 for rows of 2, 6, 10, 14, 4
