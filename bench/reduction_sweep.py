@@ -453,6 +453,49 @@ HELD_OUT = [
     ("sum_middle_64x999x1001", "sum(x, dim=1)", [64, 999, 1001], "x.sum(dim=1)", {}),
     ("gelu_tanh_33333x2017", "gelu(x, approximate='tanh')", [33333, 2017],
      "F.gelu(x, approximate='tanh')", {}),
+    # An eighth set (2026-11-28, written before this round's column and
+    # cluster rules and run once, device run 3, none tuned on): attention
+    # softmax over 255 keys, layer norms over 3200 and over [64, 250], RMS
+    # norm over 1000, group norm of 4 channels a group, instance norm over
+    # 150 x 150, batch norm over 84 x 84 maps, a mean over an odd middle dim,
+    # a variance over 500, an argmin over a middle dim, logsumexp over the
+    # first dim of 1333 columns, amax over dims 0 and 2, a sum over 97 x 101
+    # maps, log_softmax over 12000, softmax over 200 classes and over the
+    # first dim, a mean over the first dim of 67108 columns, and amax over a
+    # middle dim whose kept run is 4 (0.67x torch.compile, 0.65 of copy:
+    # since then a block a run) with, beside it (added after that run),
+    # middle dims with kept runs of 16, 8, 2 and 32.
+    ("softmax_heads_64x16x128x255", "softmax(x, dim=3)", [64, 16, 128, 255],
+     "torch.softmax(x, dim=3)", {}),
+    ("layer_norm_20971x3200", "layer_norm(x, [3200], weight=w, bias=b)", [20971, 3200],
+     "F.layer_norm(x, (3200,), w, b)", {"w": [3200], "b": [3200]}),
+    ("rms_norm_67108x1000", "rms_norm(x, [1000], weight=w)", [67108, 1000],
+     "F.rms_norm(x, (1000,), w)", {"w": [1000]}),
+    ("group_norm_16x96x112x112_g24", "group_norm(x, 24, weight=w, bias=b)", [16, 96, 112, 112],
+     "F.group_norm(x, 24, w, b)", {"w": [96], "b": [96]}),
+    ("instance_norm_48x64x150x150", "instance_norm(x)", [48, 64, 150, 150],
+     "F.instance_norm(x)", {}),
+    ("batch_norm_32x192x84x84", "batch_norm(x, weight=w, bias=b, training=true)", [32, 192, 84, 84],
+     "F.batch_norm(x, None, None, w, b, training=True)", {"w": [192], "b": [192]}),
+    ("mean_middle_256x333x777", "mean(x, dim=1)", [256, 333, 777], "x.mean(dim=1)", {}),
+    ("var_rows_131072x500", "var(x, dim=1)", [131072, 500], "x.var(dim=1)", {}),
+    ("argmin_middle_64x4000x263", "argmin(x, dim=1)", [64, 4000, 263], "x.argmin(dim=1)", {}),
+    ("logsumexp_first_50000x1333", "logsumexp(x, dim=0)", [50000, 1333],
+     "torch.logsumexp(x, dim=0)", {}),
+    ("amax_outer_64x512x2048", "amax(x, dim=[0, 2])", [64, 512, 2048], "x.amax(dim=(0, 2))", {}),
+    ("sum_hw_128x64x97x101", "sum(x, dim=[2, 3])", [128, 64, 97, 101], "x.sum(dim=(2, 3))", {}),
+    ("log_softmax_5592x12000", "log_softmax(x, dim=1)", [5592, 12000], "torch.log_softmax(x, dim=1)", {}),
+    ("softmax_classes_16x200x128x160", "softmax(x, dim=1)", [16, 200, 128, 160],
+     "torch.softmax(x, dim=1)", {}),
+    ("layer_norm2_4096x64x250", "layer_norm(x, [64, 250])", [4096, 64, 250],
+     "F.layer_norm(x, (64, 250))", {}),
+    ("softmax_first_3000x22000", "softmax(x, dim=0)", [3000, 22000], "torch.softmax(x, dim=0)", {}),
+    ("amax_middle_4096x4096x4", "amax(x, dim=1)", [4096, 4096, 4], "x.amax(dim=1)", {}),
+    ("mean_middle_2048x2048x16", "mean(x, dim=1)", [2048, 2048, 16], "x.mean(dim=1)", {}),
+    ("sum_middle_1024x8192x8", "sum(x, dim=1)", [1024, 8192, 8], "x.sum(dim=1)", {}),
+    ("amax_middle_262144x128x2", "amax(x, dim=1)", [262144, 128, 2], "x.amax(dim=1)", {}),
+    ("var_middle_8192x256x32", "var(x, dim=1)", [8192, 256, 32], "x.var(dim=1)", {}),
+    ("mean_first_1000x67108", "mean(x, dim=0)", [1000, 67108], "x.mean(dim=0)", {}),
 ]
 
 

@@ -450,6 +450,22 @@ func.func @cluster_rows(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
 
 // -----
 
+// log_softmax over rows of 128256 (Llama 3's vocabulary, 501 KiB): a
+// cluster of 8 blocks, a slice of 64 KiB each, of 256 threads (not 512).
+// CHECK-LABEL: func.func @cluster_of_eight
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, cluster = 8>
+func.func @cluster_of_eight(%x: tensor<?x128256xf32>) -> tensor<?x128256xf32> {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x128256xf32>
+  %d = sinter.sub %x, %m : tensor<?x128256xf32>, tensor<?x1xf32>
+  %e = sinter.exp %d : tensor<?x128256xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<?x128256xf32>
+  %l = sinter.log %s : tensor<?x1xf32>
+  %y = sinter.sub %d, %l : tensor<?x128256xf32>, tensor<?x1xf32>
+  return %y : tensor<?x128256xf32>
+}
+
+// -----
+
 // Rows of 49154 (twice an odd number): 4 blocks do not divide them, 2 do,
 // with slices of 96 KiB (under the 160 KiB a block may use), of an odd
 // length (scalar loads); a symbolic row count and a per-row output (the
@@ -680,6 +696,72 @@ func.func @split_all_static(%x: tensor<8192x8192xf32>) -> tensor<f32> {
 func.func @split_heavy_fold(%x: tensor<16384x2048xf32>) -> tensor<2048xf32> {
   %s = sinter.sum %x dims [0] : tensor<16384x2048xf32>
   return %s : tensor<2048xf32>
+}
+
+// -----
+
+// amax over dim 1 of [?, 4096, 4]: each reduced row's kept run is 4
+// elements (16 bytes), so a block covers one run, 4 positions, and its
+// threads read 256 adjacent rows of it, whole lines.
+// CHECK-LABEL: func.func @split_kept_run
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 4, vector_width = 4,
+func.func @split_kept_run(%x: tensor<?x4096x4xf32>) -> tensor<?x4xf32> {
+  %m = sinter.max %x dims [1] : tensor<?x4096x4xf32>
+  return %m : tensor<?x4xf32>
+}
+
+// -----
+
+// Over dim 1 of [262144, 128, 2]: a run of 2 would leave a block 256
+// elements to read; over [8192, 256, 32] a run fills a line: 256 positions.
+// CHECK-LABEL: func.func @split_kept_run_short
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1,
+// CHECK-LABEL: func.func @split_kept_run_line
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4,
+func.func @split_kept_run_short(%x: tensor<262144x128x2xf32>) -> tensor<262144x2xf32> {
+  %m = sinter.max %x dims [1] : tensor<262144x128x2xf32>
+  return %m : tensor<262144x2xf32>
+}
+func.func @split_kept_run_line(%x: tensor<8192x256x32xf32>) -> tensor<8192x32xf32> {
+  %s = sinter.sum %x dims [1] : tensor<8192x256x32xf32>
+  return %s : tensor<8192x32xf32>
+}
+
+// -----
+
+// A variance over the first dim of [223696, 300]: 256 columns a block
+// would leave 212 of the second block's idle, 128 columns 84 of 384; 64
+// columns a block leave 20 of 320.
+// CHECK-LABEL: func.func @split_busy_columns
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4,
+func.func @split_busy_columns(%x: tensor<223696x300xf32>) -> tensor<300xf32> {
+  %m = sinter.mean %x dims [0] keepdim : tensor<223696x300xf32>
+  %d = sinter.sub %x, %m : tensor<223696x300xf32>, tensor<1x300xf32>
+  %sq = sinter.mul %d, %d : tensor<223696x300xf32>, tensor<223696x300xf32>
+  %v = sinter.mean %sq dims [0] : tensor<223696x300xf32>
+  return %v : tensor<300xf32>
+}
+
+// -----
+
+// An argmin over the first dim of [100000, 671]: 256 and 128 columns a
+// block leave 97 of 768 idle (more than 1/8), 64 leave 33 of 704.
+// CHECK-LABEL: func.func @split_busy_columns_odd
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 1,
+func.func @split_busy_columns_odd(%x: tensor<100000x671xf32>) -> tensor<671xi64> {
+  %i = sinter.argmin %x dims [0] : tensor<100000x671xf32>
+  return %i : tensor<671xi64>
+}
+
+// -----
+
+// Over the first dim of [16384, 1000]: 256 columns a block leave 24 of
+// 1024 idle (at most 1/8): 256.
+// CHECK-LABEL: func.func @split_busy_columns_wide
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4,
+func.func @split_busy_columns_wide(%x: tensor<16384x1000xf32>) -> tensor<1000xf32> {
+  %s = sinter.sum %x dims [0] : tensor<16384x1000xf32>
+  return %s : tensor<1000xf32>
 }
 
 // -----
@@ -996,6 +1078,39 @@ func.func @occupancy_held_rows_weight(%x: tensor<4096x16384xf32>, %w: tensor<163
   %n = sinter.mul %x, %r : tensor<4096x16384xf32>, tensor<4096x1xf32>
   %y = sinter.mul %n, %w : tensor<4096x16384xf32>, tensor<16384xf32>
   return %y : tensor<4096x16384xf32>
+}
+
+// -----
+
+// A mean and the variance around it (Welford states) over rows of 16000
+// held in registers: 16 floats a thread, too many for two blocks with those
+// states (layer_norm without affine): no min_blocks.
+// CHECK-LABEL: func.func @occupancy_held_welford_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @occupancy_held_welford_rows(%x: tensor<4096x16000xf32>) -> tensor<4096x16000xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<4096x16000xf32>
+  %d = sinter.sub %x, %m : tensor<4096x16000xf32>, tensor<4096x1xf32>
+  %sq = sinter.mul %d, %d : tensor<4096x16000xf32>, tensor<4096x16000xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<4096x16000xf32>
+  %r = sinter.rsqrt %v : tensor<4096x1xf32>
+  %y = sinter.mul %d, %r : tensor<4096x16000xf32>, tensor<4096x1xf32>
+  return %y : tensor<4096x16000xf32>
+}
+
+// -----
+
+// Over rows of 9216 (instance_norm over 96 x 96 maps): 12 floats a thread,
+// two blocks an SM.
+// CHECK-LABEL: func.func @occupancy_held_welford_short_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 2>
+func.func @occupancy_held_welford_short_rows(%x: tensor<4096x9216xf32>) -> tensor<4096x9216xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<4096x9216xf32>
+  %d = sinter.sub %x, %m : tensor<4096x9216xf32>, tensor<4096x1xf32>
+  %sq = sinter.mul %d, %d : tensor<4096x9216xf32>, tensor<4096x9216xf32>
+  %v = sinter.mean %sq dims [1] keepdim : tensor<4096x9216xf32>
+  %r = sinter.rsqrt %v : tensor<4096x1xf32>
+  %y = sinter.mul %d, %r : tensor<4096x9216xf32>, tensor<4096x1xf32>
+  return %y : tensor<4096x9216xf32>
 }
 
 // -----

@@ -214,8 +214,10 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
   // of adjacent columns (4 a thread with column runs; or, for one column,
   // adjacent reduced elements).
   const bool oneColumn = reduction.columnsPerBlock == 1;
+  // (One thread across the columns: a run of 4 columns a block.)
+  const bool oneThreadAcross = reduction.getThreadsPerRow() == 1;
   const std::string lane =
-      oneColumn ? "threadIdx.x" : "threadIdx.x / " + threads;
+      oneColumn || oneThreadAcross ? "threadIdx.x" : "threadIdx.x / " + threads;
   std::string inBlock = "threadIdx.x % " + threads;
   if (columnRuns)
     inBlock = "4 * (" + inBlock + ")";
@@ -223,7 +225,7 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
       oneColumn ? std::string("const int64_t column = ") +
                       (strips ? "strip" : "blockIdx.x") + ";"
                 : "const int64_t column = " + blockColumns + " * " + columns +
-                      " + " + inBlock + ";";
+                      (oneThreadAcross ? "" : " + " + inBlock) + ";";
   writer.line(columnDecl);
   const unsigned columnDepth = writer.getDepth();
   // Under apply_in_strip, each thread holds its elements of the inputs of
@@ -492,9 +494,9 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     if (columnRuns) {
       writer.line("#pragma unroll");
       writer.line("for (int l = 0; l < 4; ++l)");
-      writer.line("  slices[threadIdx.x / " + threads +
-                  "][4 * (threadIdx.x % " + threads +
-                  ") + l] = accumulator[l].result();");
+      writer.line("  slices[" + lane + "][" +
+                  (oneThreadAcross ? "" : inBlock + " + ") +
+                  "l] = accumulator[l].result();");
     } else {
       writer.line("slices[threadIdx.x / " + columns + "][threadIdx.x % " +
                   columns + "] = acc;");

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sinter/Dialect/Sinter/Transforms/Occupancy.h"
+#include "sinter/Dialect/Sinter/IR/SinglePass.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -42,8 +43,14 @@ static constexpr int64_t kApplyRowParamBytes = 16 << 20;
 /// row reduces and writes. On the H100, softmax over 4096 x 16384 (whose
 /// divisions took 46 registers) runs 0.21 -> 0.19 ms, log_softmax, sum, max,
 /// argmax and var as before; layer_norm and rms_norm, which also read a
-/// weight, spilled and ran 1.5-1.8x slower, so they keep one block.
+/// weight, spilled and ran 1.5-1.8x slower, so they keep one block. A mean
+/// with a variance around it (Welford states) asks for two blocks at most
+/// kHeldWelfordRowFloats floats a thread: on the H100 (run 5 of
+/// 2026-11-28), layer_norm without affine over rows of 16000 (16 floats)
+/// ran at 0.94 of copy with two blocks, 0.99 with one; instance_norm over
+/// rows of 9216 (12 floats) at 1.01 with two, 0.85 with one.
 static constexpr int64_t kHeldRowFloats = 16;
+static constexpr int64_t kHeldWelfordRowFloats = 12;
 static constexpr int64_t kHeldRowMinBlocks = 2;
 
 int64_t sinter::getSplitMinBlocks() { return kSplitMinBlocks; }
@@ -82,8 +89,14 @@ int64_t sinter::getApplyRowsPerThread(ArrayRef<Value> statistics,
 
 int64_t sinter::getRowMinBlocks(KernelOp kernel, int64_t block, int64_t length,
                                 ArrayRef<int64_t> cached, bool registers) {
+  bool welford = llvm::any_of(kernel.getBody().front(), [](Operation &op) {
+    std::optional<SinglePassPair> pair = matchSinglePassPair(&op);
+    return pair && pair->form == SinglePassForm::Welford;
+  });
+  int64_t floats =
+      4 * static_cast<int64_t>(llvm::divideCeil(length / 4, block));
   if (!registers || block != 1024 ||
-      4 * llvm::divideCeil(length / 4, block) > kHeldRowFloats)
+      floats > (welford ? kHeldWelfordRowFloats : kHeldRowFloats))
     return 0;
   // Every operand that is not a constant is held.
   for (auto [argument, operand] :

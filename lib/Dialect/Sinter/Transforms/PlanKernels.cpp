@@ -377,7 +377,7 @@ static KernelPlanAttr planRows(KernelOp kernel) {
         cluster = getRowCluster(kernel, *length, floats, resultShape,
                                 kMaxSharedBytes, /*shortSlice=*/true);
       if (cluster > 1)
-        block = kClusterThreads;
+        block = getClusterThreads(cluster);
       if (rowSlices > 1) {
         block = kStreamThreads;
         streamLag = getStreamLag(rowSlices, floats);

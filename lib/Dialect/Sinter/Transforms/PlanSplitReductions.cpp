@@ -23,10 +23,69 @@
 using namespace mlir;
 using namespace mlir::sinter;
 
+/// The widest power of two of at most `widest` columns a block, down to 64,
+/// whose column groups leave at most 1/8 of their columns idle over
+/// `positions`; where none does, the one that leaves the fewest idle in
+/// proportion (the widest of equals). On the H100 (run 2 of 2026-11-28), in
+/// fractions of copy: a variance over the first dim of [223696, 300] 0.77
+/// with 256 columns a block (212 of 512 idle), 0.85 with 128, 0.83 with 64
+/// (20 of 320); argmin over the first dim of [100000, 671] 0.84 with 256
+/// (97 of 768), 0.84 with 128, 0.86 with 64 (33 of 704).
+static int64_t getBusyColumnsPerBlock(int64_t positions, int64_t widest) {
+  auto slots = [&](int64_t columns) {
+    return static_cast<int64_t>(llvm::alignTo(positions, columns));
+  };
+  auto idle = [&](int64_t columns) { return slots(columns) - positions; };
+  int64_t best = widest;
+  for (int64_t columns = widest; columns >= 64; columns /= 2) {
+    if (idle(columns) * 8 <= slots(columns))
+      return columns;
+    if (idle(columns) * slots(best) < idle(best) * slots(columns))
+      best = columns;
+  }
+  return best;
+}
+
+/// The kept elements after the last reduced dim of a reduction over a middle
+/// (or leading) dim, [A, R, C] reducing R: C, the positions whose elements
+/// lie side by side in each reduced row; nullopt where symbolic (A may
+/// be).
+static std::optional<int64_t> getKeptRun(ReductionOpInterface reduction) {
+  ArrayRef<int64_t> shape = getShape(reduction.getInput());
+  int64_t last = *llvm::max_element(reduction.getDims());
+  return getStaticCount(shape.drop_front(last + 1));
+}
+
+/// The fewest reduced elements a block covers where its positions are one
+/// kept run (getRunColumnsPerBlock): 16 a thread of 256.
+static constexpr int64_t kMinRunBlockElements = 16 * kBlockThreads;
+
+/// A block's positions where each reduced row's kept run is shorter than a
+/// 128-byte line: the run (a power of two), so that the block's threads
+/// spread along the reduced rows, which lie side by side, and a warp reads
+/// whole lines, where the block still reads at least kMinRunBlockElements
+/// elements; else nullopt. On the H100 (run 4 of 2026-11-28), in fractions
+/// of copy, 256 positions a block against the run: amax over dim 1 of
+/// [4096, 4096, 4] 0.65 and 0.98 (0.67x and 1.0x torch.compile), a mean over
+/// dim 1 of [2048, 2048, 16] 0.89 and 1.00, a sum over dim 1 of [1024, 8192,
+/// 8] 0.82 and 0.98; over [8192, 256, 32] (a whole line) 0.93 and 0.89,
+/// and over [262144, 128, 2] (256 elements a block) 0.61 and 0.15.
+static std::optional<int64_t>
+getRunColumnsPerBlock(ReductionOpInterface reduction) {
+  std::optional<int64_t> run = getKeptRun(reduction);
+  std::optional<int64_t> reduced = reduction.getStaticGroupSize();
+  if (!run || !reduced || *run < 2 || *run >= 32 ||
+      !llvm::isPowerOf2_64(*run) || *reduced * *run < kMinRunBlockElements)
+    return std::nullopt;
+  return *run;
+}
+
 /// The positions a block of a split reduction covers: one when the
-/// innermost dim of size above 1 is reduced, else the kept positions rounded
-/// up to a power of two, at most the whole block (fewer than a warp's: its
-/// lanes read adjacent short rows, [4M, 16] over dim 0, and none idles),
+/// innermost dim of size above 1 is reduced, else a short kept run
+/// (getRunColumnsPerBlock), else the kept positions rounded up to a power of
+/// two, at most the whole block (fewer than a warp's: its lanes read
+/// adjacent short rows, [4M, 16] over dim 0, and none idles) and narrower
+/// where most of a last column group would idle (getBusyColumnsPerBlock),
 /// 32 when symbolic.
 static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
   ArrayRef<int64_t> shape = getShape(reduction.getInput());
@@ -37,11 +96,15 @@ static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
       return 1;
     break;
   }
+  if (std::optional<int64_t> run = getRunColumnsPerBlock(reduction))
+    return *run;
   std::optional<int64_t> positions =
       getStaticCount(getShape(reduction->getResult(0)));
   if (!positions)
     return 32;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 1, kBlockThreads);
+  return getBusyColumnsPerBlock(
+      *positions,
+      std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 1, kBlockThreads));
 }
 
 /// Whether the partial kernels of a split reduction can read runs of 4

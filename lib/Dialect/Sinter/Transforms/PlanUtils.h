@@ -69,7 +69,7 @@ KernelPlanAttr planSplitReduction(KernelOp kernel);
 /// hold (a row of 16384 floats cached by one block ran at the copy
 /// bandwidth on the H100).
 inline constexpr int64_t kClusterSliceBytes = 64 * 1024;
-/// The threads of a block of a cluster: softmax over rows of 65536 in
+/// The threads of a block of a cluster of 2 or 4: softmax over rows of 65536 in
 /// clusters of 4 took 0.207 ms with 512 threads a block against 0.249 with
 /// 1024 on the H100 (more blocks per SM overlap one's loads with another's
 /// reductions).
@@ -78,6 +78,8 @@ inline constexpr int64_t kClusterThreads = 512;
 /// folds, so also the most slices of a row; PlanSharedRows.cpp).
 inline constexpr int64_t kStreamThreads = 512;
 
+/// The threads of each block of a cluster of `cluster` blocks.
+int64_t getClusterThreads(int64_t cluster);
 /// The blocks of a cluster that shares each row of `length` whose `floats`
 /// cached floats are too many for one block: the fewest that divide the row
 /// into slices that fit kClusterSliceBytes, else `maxSharedBytes`; else,
