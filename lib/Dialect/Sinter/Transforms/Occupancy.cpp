@@ -89,14 +89,15 @@ int64_t sinter::getApplyRowsPerThread(ArrayRef<Value> statistics,
 
 int64_t sinter::getRowMinBlocks(KernelOp kernel, int64_t block, int64_t length,
                                 ArrayRef<int64_t> cached, bool registers) {
+  if (!registers || block != 1024)
+    return 0;
   bool welford = llvm::any_of(kernel.getBody().front(), [](Operation &op) {
     std::optional<SinglePassPair> pair = matchSinglePassPair(&op);
     return pair && pair->form == SinglePassForm::Welford;
   });
   int64_t floats =
       4 * static_cast<int64_t>(llvm::divideCeil(length / 4, block));
-  if (!registers || block != 1024 ||
-      floats > (welford ? kHeldWelfordRowFloats : kHeldRowFloats))
+  if (floats > (welford ? kHeldWelfordRowFloats : kHeldRowFloats))
     return 0;
   // Every operand that is not a constant is held.
   for (auto [argument, operand] :

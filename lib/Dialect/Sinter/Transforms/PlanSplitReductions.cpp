@@ -52,6 +52,8 @@ static int64_t getBusyColumnsPerBlock(int64_t positions, int64_t widest) {
 /// be).
 static std::optional<int64_t> getKeptRun(ReductionOpInterface reduction) {
   ArrayRef<int64_t> shape = getShape(reduction.getInput());
+  if (reduction.getDims().empty())
+    return std::nullopt;
   int64_t last = *llvm::max_element(reduction.getDims());
   return getStaticCount(shape.drop_front(last + 1));
 }
