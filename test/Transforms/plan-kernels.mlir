@@ -729,6 +729,25 @@ func.func @split_kept_run_line(%x: tensor<8192x256x32xf32>) -> tensor<8192x32xf3
 
 // -----
 
+// A sum over dim 1 of [64, 999, 1001]: runs of 1001 (scalar loads) that a
+// block's positions straddle: 128 positions a block, not 256; over 50
+// reduced rows of [128, 50, 10485], 256 (a narrower block would read too
+// little).
+// CHECK-LABEL: func.func @split_scalar_middle
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 128, vector_width = 1,
+// CHECK-LABEL: func.func @split_scalar_middle_few_rows
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1,
+func.func @split_scalar_middle(%x: tensor<64x999x1001xf32>) -> tensor<64x1001xf32> {
+  %s = sinter.sum %x dims [1] : tensor<64x999x1001xf32>
+  return %s : tensor<64x1001xf32>
+}
+func.func @split_scalar_middle_few_rows(%x: tensor<128x50x10485xf32>) -> tensor<128x10485xf32> {
+  %s = sinter.sum %x dims [1] : tensor<128x50x10485xf32>
+  return %s : tensor<128x10485xf32>
+}
+
+// -----
+
 // A variance over the first dim of [223696, 300]: 256 columns a block
 // would leave 212 of the second block's idle, 128 columns 84 of 384; 64
 // columns a block leave 20 of 320.

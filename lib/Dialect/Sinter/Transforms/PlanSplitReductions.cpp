@@ -82,13 +82,37 @@ getRunColumnsPerBlock(ReductionOpInterface reduction) {
   return *run;
 }
 
+/// The positions a block of a split reduction over a middle dim, [A, R, C]
+/// reducing R, covers at most where C is longer than a line (32 floats) and
+/// not a multiple of 4 (scalar loads, a block's positions straddling runs of
+/// C). On the H100 (run 8 of
+/// 2026-11-28), in fractions of copy with 256, 128 and 64 positions a
+/// block: a sum over [64, 999, 1001] 0.86, 0.90 and 0.87, a mean over [256,
+/// 333, 777] 0.82, 0.89 and 0.91, logsumexp over [64, 3000, 349] 0.78, 0.81
+/// and 0.70, argmin over [64, 4000, 263] 0.83, 0.84 and 0.86 (run 9: 128
+/// again, 0.90, 0.90, 0.80, 0.85).
+static constexpr int64_t kScalarMiddleColumns = 128;
+
+/// Whether `reduction` reduces a middle dim of [A, R, C] with C static,
+/// longer than a line and not a multiple of 4, and R static and at least
+/// 256 (fewer rows leave a narrower block too little to read: logsumexp
+/// over [128, 50, 10485] ran at 0.85 of copy with 256 positions a block,
+/// 0.77 with 128; run 9 of 2026-11-28).
+static bool isScalarMiddle(ReductionOpInterface reduction) {
+  std::optional<int64_t> run = getKeptRun(reduction);
+  std::optional<int64_t> reduced = reduction.getStaticGroupSize();
+  return reduction.getGeometry() == ReductionGeometry::middle && run &&
+         *run > 32 && *run % 4 != 0 && reduced && *reduced >= kBlockThreads;
+}
+
 /// The positions a block of a split reduction covers: one when the
 /// innermost dim of size above 1 is reduced, else a short kept run
 /// (getRunColumnsPerBlock), else the kept positions rounded up to a power of
 /// two, at most the whole block (fewer than a warp's: its lanes read
-/// adjacent short rows, [4M, 16] over dim 0, and none idles) and narrower
-/// where most of a last column group would idle (getBusyColumnsPerBlock),
-/// 32 when symbolic.
+/// adjacent short rows, [4M, 16] over dim 0, and none idles) or
+/// kScalarMiddleColumns over a middle dim read by scalar loads, and
+/// narrower where most of a last column group would idle
+/// (getBusyColumnsPerBlock), 32 when symbolic.
 static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
   ArrayRef<int64_t> shape = getShape(reduction.getInput());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
@@ -104,9 +128,10 @@ static int64_t getColumnsPerBlock(ReductionOpInterface reduction) {
       getStaticCount(getShape(reduction->getResult(0)));
   if (!positions)
     return 32;
-  return getBusyColumnsPerBlock(
-      *positions,
-      std::clamp<int64_t>(llvm::PowerOf2Ceil(*positions), 1, kBlockThreads));
+  int64_t widest = std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(*positions), 1,
+      isScalarMiddle(reduction) ? kScalarMiddleColumns : kBlockThreads);
+  return getBusyColumnsPerBlock(*positions, widest);
 }
 
 /// Whether the partial kernels of a split reduction can read runs of 4
