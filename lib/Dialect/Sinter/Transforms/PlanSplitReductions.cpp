@@ -63,7 +63,8 @@ static std::optional<int64_t> getKeptRun(ReductionOpInterface reduction) {
 static constexpr int64_t kMinRunBlockElements = 16 * kBlockThreads;
 
 /// A block's positions where each reduced row's kept run is shorter than a
-/// 128-byte line: the run (a power of two), so that the block's threads
+/// 128-byte line (a reduction over a middle or the leading dims): the run
+/// (a power of two), so that the block's threads
 /// spread along the reduced rows, which lie side by side, and a warp reads
 /// whole lines, where the block still reads at least kMinRunBlockElements
 /// elements; else nullopt. On the H100 (run 4 of 2026-11-28), in fractions
@@ -74,6 +75,10 @@ static constexpr int64_t kMinRunBlockElements = 16 * kBlockThreads;
 /// and over [262144, 128, 2] (256 elements a block) 0.61 and 0.15.
 static std::optional<int64_t>
 getRunColumnsPerBlock(ReductionOpInterface reduction) {
+  ReductionGeometry geometry = reduction.getGeometry();
+  if (geometry != ReductionGeometry::middle &&
+      geometry != ReductionGeometry::leading)
+    return std::nullopt;
   std::optional<int64_t> run = getKeptRun(reduction);
   std::optional<int64_t> reduced = reduction.getStaticGroupSize();
   if (!run || !reduced || *run < 2 || *run >= 32 ||

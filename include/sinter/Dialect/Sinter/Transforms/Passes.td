@@ -163,7 +163,12 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     exp(x - max) do, library_gemm), the block shape (for rows: a warp up to
     1024 elements, or up to 1536 as float4 groups held in registers or read
     between scalar edges, 2048 for an argmax or argmin; 256 threads up to
-    8192; else 1024), the vector width, the
+    8192; else 1024; blocks of a cluster of 8 that share a row 256, of 2 or
+    4, 512; for a split reduction the kept positions a block covers,
+    `columns_per_block`: 256, or one kept run of a middle dim shorter than
+    a 128-byte line, as 4 over [A, R, 4], 128 over a middle dim read by
+    scalar loads, and down to 64 where the last column group would leave
+    more than an eighth idle), the vector width, the
     operands cached (in registers where `registers` says so, else in shared
     memory), how many times each input element is read from HBM, the
     launches, for a GEMM the epilogue form (library or generated), and the
@@ -171,7 +176,8 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     split reduction's apply step) ask for, where the H100 ran faster
     (Occupancy.h: 4 for split partials, 6 for an apply step that reads
     statistics along the innermost dim, 2 for 1024-thread teams holding
-    every input's rows in registers, at most 16 floats a thread); for a
+    every input's rows in registers, at most 16 floats a thread, 12 with a
+    mean and the variance around it); for a
     split reduction also whether the last block of each column group folds
     the partials instead of a second launch (`last_block_folds`: static
     shapes with one slice a column, or one-word partials that fold at most
