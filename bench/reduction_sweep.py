@@ -453,8 +453,10 @@ HELD_OUT = [
     ("sum_middle_64x999x1001", "sum(x, dim=1)", [64, 999, 1001], "x.sum(dim=1)", {}),
     ("gelu_tanh_33333x2017", "gelu(x, approximate='tanh')", [33333, 2017],
      "F.gelu(x, approximate='tanh')", {}),
-    # An eighth set (2026-11-28, written before this round's column and
-    # cluster rules and run once, device run 3, none tuned on): attention
+    # An eighth set (2026-11-28, written midway through a round and run
+    # once, device run 3, with its cluster-thread and column-group rules
+    # but before its kept-run, scalar-middle and Welford rules; none tuned
+    # on): attention
     # softmax over 255 keys, layer norms over 3200 and over [64, 250], RMS
     # norm over 1000, group norm of 4 channels a group, instance norm over
     # 150 x 150, batch norm over 84 x 84 maps, a mean over an odd middle dim,
