@@ -217,6 +217,18 @@ def activation_cases():
             for name, (body, expr) in ACTIVATIONS.items()]
 
 
+def channels_first_layer_norm(name, shape):
+    """A HELD_OUT entry: a layer norm over the channels (dim 1) of `shape`,
+    without affine, written out from its mean and variance."""
+    return (name,
+            "(x - mean(x, dim=1, keepdim=true)) / "
+            "sqrt(var(x, dim=1, unbiased=false, keepdim=true) + 0.000001)",
+            shape,
+            "(x - x.mean(dim=1, keepdim=True)) / "
+            "torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + 1e-6)",
+            {})
+
+
 # Shapes that no other case of the sweep has and no kernel was tuned on:
 # hidden sizes, vocabularies, image and channel counts of common models,
 # and odd lengths that float4 groups do not divide. Each input is about
@@ -293,11 +305,7 @@ HELD_OUT = [
      "torch.log_softmax(x, dim=1)", {}),
     ("argmax_classes_16x150x160x160", "argmax(x, dim=1)", [16, 150, 160, 160],
      "x.argmax(dim=1)", {}),
-    ("layer_norm_cf_32x96x160x160",
-     "(x - mean(x, dim=1, keepdim=true)) / sqrt(var(x, dim=1, unbiased=false, keepdim=true) + 0.000001)",
-     [32, 96, 160, 160],
-     "(x - x.mean(dim=1, keepdim=True)) / torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + 1e-6)",
-     {}),
+    channels_first_layer_norm("layer_norm_cf_32x96x160x160", [32, 96, 160, 160]),
     ("mean_hw_640x2048x7x7", "mean(x, dim=[2, 3])", [640, 2048, 7, 7], "x.mean(dim=(2, 3))", {}),
     ("mean_c_64x256x64x64", "mean(x, dim=1)", [64, 256, 64, 64], "x.mean(dim=1)", {}),
     ("softmax_871500x77", "softmax(x, dim=1)", [871500, 77], "torch.softmax(x, dim=1)", {}),
@@ -386,11 +394,7 @@ HELD_OUT = [
     # 128 and 64 columns since 2026-11-28; before, 32 or split reductions).
     ("softmax_c48_64x48x128x128", "softmax(x, dim=1)", [64, 48, 128, 128],
      "torch.softmax(x, dim=1)", {}),
-    ("layer_norm_cf_c64_32x64x180x180",
-     "(x - mean(x, dim=1, keepdim=true)) / sqrt(var(x, dim=1, unbiased=false, keepdim=true) + 0.000001)",
-     [32, 64, 180, 180],
-     "(x - x.mean(dim=1, keepdim=True)) / torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + 1e-6)",
-     {}),
+    channels_first_layer_norm("layer_norm_cf_c64_32x64x180x180", [32, 64, 180, 180]),
     ("batch_norm_relu_96x24x150x150", "relu(batch_norm(x, weight=w, bias=b, training=true))",
      [96, 24, 150, 150], "torch.relu(F.batch_norm(x, None, None, w, b, training=True))",
      {"w": [24], "b": [24]}),

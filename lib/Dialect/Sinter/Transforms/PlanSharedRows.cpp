@@ -186,15 +186,18 @@ std::optional<RowTiles> sinter::getRowTiles(KernelOp kernel, int64_t length,
 /// The largest cluster (portable).
 static constexpr int64_t kMaxCluster = 8;
 
+/// The threads of a block of a cluster of kMaxCluster blocks.
+static constexpr int64_t kWideClusterThreads = 256;
+
 /// A cluster of kMaxCluster blocks (slices of up to 64 KiB) takes blocks of
-/// 256 threads, others kClusterThreads. On the H100 (run 2 of 2026-11-28),
-/// in fractions of copy with 512 threads a block against 256: log_softmax
-/// over rows of 128256 0.67 and 0.82, group_norm into silu over groups of
-/// 128000 0.63 and 0.74, over groups of 131072 0.84 and 0.85; in clusters
-/// of 4, softmax over rows of 65536 0.92 and 0.80, layer_norm 0.81 and
-/// 0.64.
+/// kWideClusterThreads, others kClusterThreads. On the H100 (run 2 of
+/// 2026-11-28), in fractions of copy with 512 threads a block against 256:
+/// log_softmax over rows of 128256 0.67 and 0.82, group_norm into silu over
+/// groups of 128000 0.63 and 0.74, over groups of 131072 0.84 and 0.85; in
+/// clusters of 4, softmax over rows of 65536 0.92 and 0.80, layer_norm 0.81
+/// and 0.64.
 int64_t sinter::getClusterThreads(int64_t cluster) {
-  return cluster == kMaxCluster ? 256 : kClusterThreads;
+  return cluster == kMaxCluster ? kWideClusterThreads : kClusterThreads;
 }
 
 /// Whether a cluster of blocks can share the rows of `length` of a row

@@ -58,21 +58,24 @@ static std::optional<int64_t> getKeptRun(ReductionOpInterface reduction) {
   return getStaticCount(shape.drop_front(last + 1));
 }
 
+/// The floats of a 128-byte line.
+static constexpr int64_t kLineFloats = 32;
+
 /// The fewest reduced elements a block covers where its positions are one
 /// kept run (getRunColumnsPerBlock): 16 a thread of 256.
 static constexpr int64_t kMinRunBlockElements = 16 * kBlockThreads;
 
 /// A block's positions where each reduced row's kept run is shorter than a
-/// 128-byte line (a reduction over a middle or the leading dims): the run
-/// (a power of two), so that the block's threads
-/// spread along the reduced rows, which lie side by side, and a warp reads
-/// whole lines, where the block still reads at least kMinRunBlockElements
-/// elements; else nullopt. On the H100 (run 4 of 2026-11-28), in fractions
-/// of copy, 256 positions a block against the run: amax over dim 1 of
-/// [4096, 4096, 4] 0.65 and 0.98 (0.67x and 1.0x torch.compile), a mean over
-/// dim 1 of [2048, 2048, 16] 0.89 and 1.00, a sum over dim 1 of [1024, 8192,
-/// 8] 0.82 and 0.98; over [8192, 256, 32] (a whole line) 0.93 and 0.89,
-/// and over [262144, 128, 2] (256 elements a block) 0.61 and 0.15.
+/// line (a reduction over a middle or the leading dims): the run (a power
+/// of two), so that the block's threads spread along the reduced rows,
+/// which lie side by side, and a warp reads whole lines, where the block
+/// still reads at least kMinRunBlockElements elements; else nullopt. On
+/// the H100 (run 4 of 2026-11-28), in fractions of copy, 256 positions a
+/// block against the run: amax over dim 1 of [4096, 4096, 4] 0.65 and 0.98
+/// (0.67x torch.compile before, 1.01x in sweep-25), a mean over dim 1 of
+/// [2048, 2048, 16] 0.89 and 1.00, a sum over dim 1 of [1024, 8192, 8] 0.82
+/// and 0.98; over [8192, 256, 32] (a whole line) 0.93 and 0.89, and over
+/// [262144, 128, 2] (256 elements a block) 0.61 and 0.15.
 static std::optional<int64_t>
 getRunColumnsPerBlock(ReductionOpInterface reduction) {
   ReductionGeometry geometry = reduction.getGeometry();
@@ -81,33 +84,37 @@ getRunColumnsPerBlock(ReductionOpInterface reduction) {
     return std::nullopt;
   std::optional<int64_t> run = getKeptRun(reduction);
   std::optional<int64_t> reduced = reduction.getStaticGroupSize();
-  if (!run || !reduced || *run < 2 || *run >= 32 ||
+  if (!run || !reduced || *run < 2 || *run >= kLineFloats ||
       !llvm::isPowerOf2_64(*run) || *reduced * *run < kMinRunBlockElements)
     return std::nullopt;
   return *run;
 }
 
 /// The positions a block of a split reduction over a middle dim, [A, R, C]
-/// reducing R, covers at most where C is longer than a line (32 floats) and
-/// not a multiple of 4 (scalar loads, a block's positions straddling runs of
-/// C). On the H100 (run 8 of
-/// 2026-11-28), in fractions of copy with 256, 128 and 64 positions a
-/// block: a sum over [64, 999, 1001] 0.86, 0.90 and 0.87, a mean over [256,
-/// 333, 777] 0.82, 0.89 and 0.91, logsumexp over [64, 3000, 349] 0.78, 0.81
-/// and 0.70, argmin over [64, 4000, 263] 0.83, 0.84 and 0.86 (run 9: 128
-/// again, 0.90, 0.90, 0.80, 0.85).
+/// reducing R, covers at most where C is longer than a line and not a
+/// multiple of 4 (scalar loads, a block's positions straddling runs of C).
+/// On the H100 (run 8 of 2026-11-28), in fractions of copy with 256, 128
+/// and 64 positions a block: a sum over [64, 999, 1001] 0.86, 0.90 and
+/// 0.87, a mean over [256, 333, 777] 0.82, 0.89 and 0.91, logsumexp over
+/// [64, 3000, 349] 0.78, 0.81 and 0.70, argmin over [64, 4000, 263] 0.83,
+/// 0.84 and 0.86 (run 9: 128 again, 0.90, 0.90, 0.80, 0.85).
 static constexpr int64_t kScalarMiddleColumns = 128;
+
+/// The fewest reduced rows (R) for kScalarMiddleColumns: fewer leave a
+/// narrower block too little to read (logsumexp over [128, 50, 10485] ran
+/// at 0.85 of copy with 256 positions a block, 0.77 with 128; run 9 of
+/// 2026-11-28).
+static constexpr int64_t kMinScalarMiddleRows = 256;
 
 /// Whether `reduction` reduces a middle dim of [A, R, C] with C static,
 /// longer than a line and not a multiple of 4, and R static and at least
-/// 256 (fewer rows leave a narrower block too little to read: logsumexp
-/// over [128, 50, 10485] ran at 0.85 of copy with 256 positions a block,
-/// 0.77 with 128; run 9 of 2026-11-28).
+/// kMinScalarMiddleRows.
 static bool isScalarMiddle(ReductionOpInterface reduction) {
   std::optional<int64_t> run = getKeptRun(reduction);
   std::optional<int64_t> reduced = reduction.getStaticGroupSize();
   return reduction.getGeometry() == ReductionGeometry::middle && run &&
-         *run > 32 && *run % 4 != 0 && reduced && *reduced >= kBlockThreads;
+         *run > kLineFloats && *run % 4 != 0 && reduced &&
+         *reduced >= kMinScalarMiddleRows;
 }
 
 /// The positions a block of a split reduction covers: one when the

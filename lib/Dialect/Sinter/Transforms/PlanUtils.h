@@ -69,10 +69,10 @@ KernelPlanAttr planSplitReduction(KernelOp kernel);
 /// hold (a row of 16384 floats cached by one block ran at the copy
 /// bandwidth on the H100).
 inline constexpr int64_t kClusterSliceBytes = 64 * 1024;
-/// The threads of a block of a cluster of 2 or 4: softmax over rows of 65536 in
-/// clusters of 4 took 0.207 ms with 512 threads a block against 0.249 with
-/// 1024 on the H100 (more blocks per SM overlap one's loads with another's
-/// reductions).
+/// The threads of a block of a cluster of 2 or 4: softmax over rows of
+/// 65536 in clusters of 4 took 0.207 ms with 512 threads a block against
+/// 0.249 with 1024 on the H100 (more blocks per SM overlap one's loads with
+/// another's reductions).
 inline constexpr int64_t kClusterThreads = 512;
 /// The threads of a block of a streamed row kernel (one partial a thread
 /// folds, so also the most slices of a row; PlanSharedRows.cpp).

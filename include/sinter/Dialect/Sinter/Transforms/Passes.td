@@ -191,8 +191,9 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     static reduced elements, a thread a column, or 33 to 256 in strips of
     32, 64 or 128 columns, 8, 4 or 2 lanes a column, the narrowest in which
     a thread makes 16 loads that fits 32 registers and gives every
-    multiprocessor a strip; every other output of the input's shape, as softmax over the
-    classes of [N, C, H, W]; a block a strip) or, for longer columns, staged
+    multiprocessor a strip; every other output of the input's shape, as
+    softmax over the classes of [N, C, H, W]; a block a strip) or, for
+    longer columns, staged
     in shared memory (`cached` under `apply_in_strip`: at most 64 KiB a
     strip of 32 columns, as softmax over a middle dim of 512, or of 16 or 8
     where 32 would not fit, as over 1000), or the
