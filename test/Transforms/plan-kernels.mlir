@@ -14,6 +14,64 @@ func.func @elementwise_vector(%x: tensor<?x64xf32>, %b: tensor<64xf32>) -> tenso
 
 // -----
 
+// An elementwise kernel of its own elements only (nothing broadcast): blocks
+// of 128 threads, each loading two float4 groups before it computes them.
+// CHECK-LABEL: func.func @elementwise_grouped
+// CHECK: sinter.kernel pointwise
+// CHECK-SAME: plan = #sinter.plan<strategy = elementwise, geometry = none, block = 128, rows_per_block = 0, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, chunk_loads = 2>
+func.func @elementwise_grouped(%x: tensor<1024x64xf32>, %y: tensor<1024x64xf32>) -> tensor<1024x64xf32> {
+  %c = sinter.constant dense<2.0> : tensor<f32>
+  %0 = sinter.silu %x : tensor<1024x64xf32>
+  %1 = sinter.mul %0, %y : tensor<1024x64xf32>, tensor<1024x64xf32>
+  %2 = sinter.mul %1, %c : tensor<1024x64xf32>, tensor<f32>
+  return %2 : tensor<1024x64xf32>
+}
+
+// -----
+
+// Mish chains three special functions an element: four groups a thread.
+// CHECK-LABEL: func.func @elementwise_grouped_chained
+// CHECK: plan = #sinter.plan<strategy = elementwise, {{.*}}, block = 128, {{.*}}, vector_width = 4, {{.*}}, chunk_loads = 4>
+func.func @elementwise_grouped_chained(%x: tensor<1024x64xf32>) -> tensor<1024x64xf32> {
+  %0 = sinter.mish %x : tensor<1024x64xf32>
+  return %0 : tensor<1024x64xf32>
+}
+
+// -----
+
+// Symbolic dims: x and y of [B, 64] are grouped; x of [B, 64] and z of
+// [T, 64] may differ (z broadcasts where T = 1), so they are not.
+// CHECK-LABEL: func.func @elementwise_grouped_dims
+// CHECK: plan = #sinter.plan<strategy = elementwise, {{.*}}, block = 128, {{.*}}, chunk_loads = 2>
+// CHECK: plan = #sinter.plan<strategy = elementwise, {{.*}}, block = 256, {{.*}}, epilogue = none>
+func.func @elementwise_grouped_dims(%x: tensor<?x64xf32> {sinter.dim_names = ["B", ""]}, %y: tensor<?x64xf32> {sinter.dim_names = ["B", ""]}, %z: tensor<?x64xf32> {sinter.dim_names = ["T", ""]}) -> (tensor<?x64xf32>, tensor<?x64xf32>) {
+  %0 = sinter.add %x, %y : tensor<?x64xf32>, tensor<?x64xf32>
+  %1 = sinter.add %x, %z : tensor<?x64xf32>, tensor<?x64xf32>
+  return %0, %1 : tensor<?x64xf32>, tensor<?x64xf32>
+}
+
+// -----
+
+// Rows of 17 to 32 float4 groups in registers: half the lanes where that
+// leaves fewer group slots idle (rows of 96, 24 groups: 8 lanes of 3, not 16
+// of 2), else the most lanes (rows of 100, 25 groups: 16 lanes, as 8 would
+// leave as many idle); an argmax over rows of 256 (64 groups): 16 lanes of
+// 4 groups.
+// CHECK-LABEL: func.func @register_teams_idle_slots
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32,
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 16, rows_per_block = 16,
+// CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 16, rows_per_block = 16,
+func.func @register_teams_idle_slots(%x: tensor<?x96xf32>, %y: tensor<?x100xf32>, %z: tensor<?x256xf32>) -> (tensor<?x96xf32>, tensor<?x100xf32>, tensor<?xi64>) {
+  %m = sinter.max %x dims [1] keepdim : tensor<?x96xf32>
+  %d = sinter.sub %x, %m : tensor<?x96xf32>, tensor<?x1xf32>
+  %n = sinter.max %y dims [1] keepdim : tensor<?x100xf32>
+  %e = sinter.sub %y, %n : tensor<?x100xf32>, tensor<?x1xf32>
+  %i = sinter.argmax %z dims [1] : tensor<?x256xf32>
+  return %d, %e, %i : tensor<?x96xf32>, tensor<?x100xf32>, tensor<?xi64>
+}
+
+// -----
+
 // Rows of 4097 read by one pass: not a multiple of 4, so scalar loads.
 // CHECK-LABEL: func.func @scalar_rows
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 1, cached = [], passes = 1,
@@ -1070,13 +1128,15 @@ func.func @occupancy_apply_per_channel(%x: tensor<?x32x16x16xf32>) -> tensor<?x3
 
 // -----
 
-// Softmax over rows of 16384 held in registers by 1024 threads, 16 floats
-// a thread, its only input held: 2 blocks per SM (32 registers a thread).
+// Softmax of x + r over rows of 16384 held in registers by 1024 threads, 16
+// floats a thread of each, its inputs held: 2 blocks per SM (32 registers a
+// thread).
 // CHECK-LABEL: func.func @occupancy_held_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 2>
-func.func @occupancy_held_rows(%x: tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
-  %m = sinter.max %x dims [1] keepdim : tensor<4096x16384xf32>
-  %d = sinter.sub %x, %m : tensor<4096x16384xf32>, tensor<4096x1xf32>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 2>
+func.func @occupancy_held_rows(%x: tensor<4096x16384xf32>, %r: tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
+  %a = sinter.add %x, %r : tensor<4096x16384xf32>, tensor<4096x16384xf32>
+  %m = sinter.max %a dims [1] keepdim : tensor<4096x16384xf32>
+  %d = sinter.sub %a, %m : tensor<4096x16384xf32>, tensor<4096x1xf32>
   %e = sinter.exp %d : tensor<4096x16384xf32>
   %s = sinter.sum %e dims [1] keepdim : tensor<4096x16384xf32>
   %y = sinter.div %e, %s : tensor<4096x16384xf32>, tensor<4096x1xf32>
@@ -1085,30 +1145,64 @@ func.func @occupancy_held_rows(%x: tensor<4096x16384xf32>) -> tensor<4096x16384x
 
 // -----
 
-// The same rows with a weight that is not held (rms_norm): one block, no
-// min_blocks (two spilled and ran 1.5-1.8x slower); nor is the weight held
-// across rows (a block walks few).
+// The same rows with a weight that is not held (rms_norm of x + r): one
+// block, no min_blocks (two spilled and ran 1.5-1.8x slower); nor is the
+// weight held across rows (a block walks few).
 // CHECK-LABEL: func.func @occupancy_held_rows_weight
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
-func.func @occupancy_held_rows_weight(%x: tensor<4096x16384xf32>, %w: tensor<16384xf32>) -> tensor<4096x16384xf32> {
-  %sq = sinter.mul %x, %x : tensor<4096x16384xf32>, tensor<4096x16384xf32>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @occupancy_held_rows_weight(%x: tensor<4096x16384xf32>, %q: tensor<4096x16384xf32>, %w: tensor<16384xf32>) -> tensor<4096x16384xf32> {
+  %a = sinter.add %x, %q : tensor<4096x16384xf32>, tensor<4096x16384xf32>
+  %sq = sinter.mul %a, %a : tensor<4096x16384xf32>, tensor<4096x16384xf32>
   %m = sinter.mean %sq dims [1] keepdim : tensor<4096x16384xf32>
   %r = sinter.rsqrt %m : tensor<4096x1xf32>
-  %n = sinter.mul %x, %r : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  %n = sinter.mul %a, %r : tensor<4096x16384xf32>, tensor<4096x1xf32>
   %y = sinter.mul %n, %w : tensor<4096x16384xf32>, tensor<16384xf32>
   return %y : tensor<4096x16384xf32>
 }
 
 // -----
 
-// A mean and the variance around it (Welford states) over rows of 16000
-// held in registers: 16 floats a thread, too many for two blocks with those
-// states (layer_norm without affine): no min_blocks.
+// Wide rows (8193 to 16384) of one operand that several passes read, held
+// in registers by 256 threads (64 floats a thread), not 1024: softmax over
+// rows of 16384, and an argmax, which holds the rows it reads once.
+// CHECK-LABEL: func.func @wide_rows
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @wide_rows(%x: tensor<4096x16384xf32>, %z: tensor<4096x12288xf32>) -> (tensor<4096x16384xf32>, tensor<4096xi64>) {
+  %m = sinter.max %x dims [1] keepdim : tensor<4096x16384xf32>
+  %d = sinter.sub %x, %m : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  %e = sinter.exp %d : tensor<4096x16384xf32>
+  %s = sinter.sum %e dims [1] keepdim : tensor<4096x16384xf32>
+  %y = sinter.div %e, %s : tensor<4096x16384xf32>, tensor<4096x1xf32>
+  %i = sinter.argmax %z dims [1] : tensor<4096x12288xf32>
+  return %y, %i : tensor<4096x16384xf32>, tensor<4096xi64>
+}
+
+// -----
+
+// Not wide rows: a sum over rows of 16384 (one pass, nothing cached) keeps
+// 1024 threads (256 ran 4-6% slower), and so do rows of 16388.
+// CHECK-LABEL: func.func @wide_rows_not
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024,
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024,
+func.func @wide_rows_not(%x: tensor<4096x16384xf32>, %z: tensor<4096x16388xf32>) -> (tensor<4096xf32>, tensor<4096x16388xf32>) {
+  %s = sinter.sum %x dims [1] : tensor<4096x16384xf32>
+  %m = sinter.max %z dims [1] keepdim : tensor<4096x16388xf32>
+  %d = sinter.sub %z, %m : tensor<4096x16388xf32>, tensor<4096x1xf32>
+  return %s, %d : tensor<4096xf32>, tensor<4096x16388xf32>
+}
+
+// -----
+
+// A mean and the variance around it (Welford states) of x + r over rows of
+// 16000 held in registers: 16 floats a thread of each, too many for two
+// blocks with those states (layer_norm without affine): no min_blocks.
 // CHECK-LABEL: func.func @occupancy_held_welford_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
-func.func @occupancy_held_welford_rows(%x: tensor<4096x16000xf32>) -> tensor<4096x16000xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<4096x16000xf32>
-  %d = sinter.sub %x, %m : tensor<4096x16000xf32>, tensor<4096x1xf32>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @occupancy_held_welford_rows(%x: tensor<4096x16000xf32>, %q: tensor<4096x16000xf32>) -> tensor<4096x16000xf32> {
+  %a = sinter.add %x, %q : tensor<4096x16000xf32>, tensor<4096x16000xf32>
+  %m = sinter.mean %a dims [1] keepdim : tensor<4096x16000xf32>
+  %d = sinter.sub %a, %m : tensor<4096x16000xf32>, tensor<4096x1xf32>
   %sq = sinter.mul %d, %d : tensor<4096x16000xf32>, tensor<4096x16000xf32>
   %v = sinter.mean %sq dims [1] keepdim : tensor<4096x16000xf32>
   %r = sinter.rsqrt %v : tensor<4096x1xf32>
@@ -1118,13 +1212,14 @@ func.func @occupancy_held_welford_rows(%x: tensor<4096x16000xf32>) -> tensor<409
 
 // -----
 
-// Over rows of 9216 (instance_norm over 96 x 96 maps): 12 floats a thread,
-// two blocks an SM.
+// Over rows of 9216 of x + r: 12 floats a thread of each, two blocks an SM.
+// (instance_norm over 96 x 96 maps, one operand, is a wide row: 256 threads.)
 // CHECK-LABEL: func.func @occupancy_held_welford_short_rows
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 2>
-func.func @occupancy_held_welford_short_rows(%x: tensor<4096x9216xf32>) -> tensor<4096x9216xf32> {
-  %m = sinter.mean %x dims [1] keepdim : tensor<4096x9216xf32>
-  %d = sinter.sub %x, %m : tensor<4096x9216xf32>, tensor<4096x1xf32>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0, 1], passes = 1, launches = 1, epilogue = none, registers = true, min_blocks = 2>
+func.func @occupancy_held_welford_short_rows(%x: tensor<4096x9216xf32>, %q: tensor<4096x9216xf32>) -> tensor<4096x9216xf32> {
+  %a = sinter.add %x, %q : tensor<4096x9216xf32>, tensor<4096x9216xf32>
+  %m = sinter.mean %a dims [1] keepdim : tensor<4096x9216xf32>
+  %d = sinter.sub %a, %m : tensor<4096x9216xf32>, tensor<4096x1xf32>
   %sq = sinter.mul %d, %d : tensor<4096x9216xf32>, tensor<4096x9216xf32>
   %v = sinter.mean %sq dims [1] keepdim : tensor<4096x9216xf32>
   %r = sinter.rsqrt %v : tensor<4096x1xf32>
@@ -1506,11 +1601,11 @@ func.func @held_params_too_many(%x: tensor<?x1024xf32>, %res: tensor<?x1024xf32>
 
 // -----
 
-// layer_norm over rows of 4096 (256 threads a row) and of 16384 (1024): a
+// layer_norm over rows of 4096 and of 16384 (a wide row; 256 threads each): a
 // block walks few rows, so the weight and bias are read for each.
 // CHECK-LABEL: func.func @held_params_block
 // CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
-// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [0], passes = 1, launches = 1, epilogue = none, registers = true>
 func.func @held_params_block(%x: tensor<?x4096xf32>, %w: tensor<4096xf32>, %b: tensor<4096xf32>, %z: tensor<?x16384xf32>, %v: tensor<16384xf32>, %c: tensor<16384xf32>) -> (tensor<?x4096xf32>, tensor<?x16384xf32>) {
   %m = sinter.mean %x dims [1] keepdim : tensor<?x4096xf32>
   %d = sinter.sub %x, %m : tensor<?x4096xf32>, tensor<?x1xf32>

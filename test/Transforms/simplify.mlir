@@ -876,3 +876,37 @@ func.func @cse_then_zero(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf3
   %z = sinter.sub %d0, %d1 : tensor<4x8xf32>, tensor<4x8xf32>
   return %d0, %z : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// x - mean(x, [0], keepdim) beside mean(x, [0]): the centering shares the
+// mean without keepdim, which broadcasts along the rows the same way.
+// CHECK-LABEL: func.func @share_kept_mean
+//  CHECK-SAME: (%[[X:.*]]: tensor<?x64xf32>)
+//       CHECK:   %[[M:.*]] = sinter.mean %[[X]] dims [0] : tensor<?x64xf32>
+//   CHECK-NOT:   sinter.mean
+//       CHECK:   %[[C:.*]] = sinter.sub %[[X]], %[[M]] : tensor<?x64xf32>, tensor<64xf32>
+//       CHECK:   return %[[C]], %[[M]]
+func.func @share_kept_mean(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>, tensor<64xf32>) {
+  %k = sinter.mean %x dims [0] keepdim : tensor<?x64xf32>
+  %c = sinter.sub %x, %k : tensor<?x64xf32>, tensor<1x64xf32>
+  %m = sinter.mean %x dims [0] : tensor<?x64xf32>
+  return %c, %m : tensor<?x64xf32>, tensor<64xf32>
+}
+
+// -----
+
+// Not shared: a keepdim max over a trailing dim (its size-1 dim is not
+// leading), and a keepdim sum whose user is unary (exp would change rank).
+// CHECK-LABEL: func.func @share_kept_not
+//   CHECK-COUNT-2:   sinter.max
+//   CHECK-COUNT-2:   sinter.sum
+func.func @share_kept_not(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8xf32>, tensor<1x64xf32>, tensor<64xf32>) {
+  %k = sinter.max %x dims [1] keepdim : tensor<8x64xf32>
+  %c = sinter.sub %x, %k : tensor<8x64xf32>, tensor<8x1xf32>
+  %m = sinter.max %x dims [1] : tensor<8x64xf32>
+  %s = sinter.sum %x dims [0] keepdim : tensor<8x64xf32>
+  %e = sinter.exp %s : tensor<1x64xf32>
+  %t = sinter.sum %x dims [0] : tensor<8x64xf32>
+  return %c, %m, %e, %t : tensor<8x64xf32>, tensor<8xf32>, tensor<1x64xf32>, tensor<64xf32>
+}

@@ -14,6 +14,10 @@
 // bytes at a time (the host checks the alignment, and the row length when some
 // input is broadcast along rows), a vector loop handles four elements per
 // step with float4 loads and stores, and the scalar loop finishes the tail.
+// Where the plan says so (chunk_loads: nothing broadcast, every value of the
+// full shape or one element), each thread of a block of the plan's threads
+// loads that many groups of every input, a block's groups consecutive, all
+// before it computes and stores them, so that more loads are in flight.
 // Where rows of a static length that is not a multiple of 4 are broadcast
 // along (a per-channel scale over [N, C, 7, 7]), a group may straddle two
 // rows: its full-shape buffers are still read and written as float4, and
@@ -89,6 +93,12 @@ struct PointwisePlan {
   /// long), so that values that vary along the rows only are loaded once
   /// for them all; 1 walks the groups in order.
   int64_t rowsPerThread = 1;
+  /// Threads of a block (the plan's block).
+  int64_t threads = kPointwiseThreads;
+  /// The float4 groups of the vector path a thread loads, all in flight,
+  /// before it computes them (the plan's chunk_loads): `threads` groups
+  /// apart, a block's `groupsPerThread * threads` groups consecutive.
+  int64_t groupsPerThread = 1;
 };
 } // namespace
 
@@ -173,6 +183,20 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
   if (kernel.rowsPerThread > 1 && plan.vectorized && plan.needsRowMultipleOf4 &&
       !hasShapeOps && plan.shape.size() >= 2)
     plan.rowsPerThread = kernel.rowsPerThread;
+  // An elementwise plan chooses the block and the groups a thread loads at
+  // once; those groups are loads of the thread's own elements, so nothing
+  // may broadcast (the planner's readsOwnElementsOnly).
+  if (kernel.plan && kernel.plan.getStrategy() == KernelStrategy::elementwise) {
+    plan.threads = kernel.plan.getBlock();
+    plan.groupsPerThread = std::max<int64_t>(1, kernel.plan.getChunkLoads());
+  }
+  if (plan.groupsPerThread > 1 &&
+      (!plan.vectorized || plan.needsRowMultipleOf4 || plan.rowsPerThread > 1))
+    return emitError(kernel.body->getParentOp()->getLoc(),
+                     "CUDA emitter: the plan's chunk_loads " +
+                         std::to_string(plan.groupsPerThread) +
+                         " need float4 groups of the kernel's own elements, "
+                         "which a broadcast value or shape op rules out");
   return plan;
 }
 
@@ -255,6 +279,9 @@ private:
   unsigned vectorLoadDepth = 0;
   /// Arrays already loaded in the vector loop, by "buffer[index]".
   llvm::StringMap<std::string> vectors;
+  /// With several groups a thread: the array of each input's groups, loaded
+  /// before the loop that computes them, by buffer name.
+  llvm::StringMap<std::string> groupArrays;
 };
 } // namespace
 
@@ -266,8 +293,14 @@ std::string PointwiseWriter::loadVector(const Buffer &buffer,
     return it->second;
   std::string name = writer.freshName(buffer.name + "_v");
   unsigned depth = std::max(linear.depth, vectorLoadDepth);
-  writer.lineAt(depth, "const float4 " + name + "4 = dev::loadFloat4(" +
-                           buffer.name + " + " + linear.text + ");");
+  // A group loaded ahead: every read of the thread's own elements is at `i`.
+  auto group = groupArrays.find(buffer.name);
+  if (group != groupArrays.end() && linear.text == "i")
+    writer.lineAt(depth,
+                  "const float4 " + name + "4 = " + group->second + "[g];");
+  else
+    writer.lineAt(depth, "const float4 " + name + "4 = dev::loadFloat4(" +
+                             buffer.name + " + " + linear.text + ");");
   writer.lineAt(depth, "const float " + name + "[4] = {" + name + "4.x, " +
                            name + "4.y, " + name + "4.z, " + name + "4.w};");
   vectors[key] = name;
@@ -314,6 +347,29 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
     vectorBase->linear = Expr("i", rowDepth);
     vectorBase->linearShape = plan.shape;
     vectorLoadDepth = loopDepth;
+  } else if (plan.groupsPerThread > 1) {
+    // Each full-shape input's groups of this thread, loaded first; then
+    // group g (item q) computes from them.
+    const std::string groups = std::to_string(plan.groupsPerThread);
+    const std::string stride = std::to_string(plan.threads);
+    for (const Buffer &input : kernel.inputs) {
+      if (ArrayRef<DimExpr>(input.shape) != ArrayRef<DimExpr>(plan.shape))
+        continue;
+      std::string array = writer.freshName(input.name + "_g");
+      groupArrays[input.name] = array;
+      writer.line("float4 " + array + "[" + groups + "] = {};");
+      writer.line("#pragma unroll");
+      writer.line("for (int g = 0; g < " + groups + "; ++g)");
+      writer.line("  if (p + g * " + stride + " < n / 4)");
+      writer.line("    " + array + "[g] = dev::loadFloat4(" + input.name +
+                  " + (p + g * " + stride + ") * 4);");
+    }
+    writer.openScope(); // the loop over the groups
+    writer.openScope(); // if (q < n / 4)
+    loopDepth = writer.getDepth();
+    writer.line("const int64_t i = q * 4;");
+    vectorBase = delinearize(Expr("i", loopDepth), plan.shape);
+    vectorLoadDepth = vectorBase->getDepth();
   } else {
     writer.line("const int64_t i = q * 4;");
     vectorBase = delinearize(Expr("i", loopDepth), plan.shape);
@@ -354,6 +410,20 @@ LogicalResult PointwiseWriter::writeVectorLoop() {
                       "; ++k) {");
     writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < " +
                       getRowLoopItems(plan) + "; q += dev::gridStride()) {");
+  } else if (plan.groupsPerThread > 1) {
+    const std::string groups = std::to_string(plan.groupsPerThread);
+    const std::string tile =
+        std::to_string(plan.groupsPerThread * plan.threads);
+    writer.closeScope("const int64_t q = p + g * " +
+                      std::to_string(plan.threads) + ";\nif (q < n / 4) {");
+    writer.closeScope("#pragma unroll\nfor (int g = 0; g < " + groups +
+                      "; ++g) {");
+    writer.closeScope("for (int64_t p = static_cast<int64_t>(blockIdx.x) * " +
+                      tile +
+                      " + threadIdx.x; p < n / 4;\n     p += "
+                      "static_cast<int64_t>(gridDim.x) * " +
+                      tile + ") {");
+    groupArrays.clear();
   } else {
     writer.closeScope("for (int64_t q = dev::globalThreadIndex(); q < n / 4; "
                       "q += dev::gridStride()) {");
@@ -444,7 +514,7 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
   std::string minBlocks = blocks ? ", " + std::to_string(blocks) : "";
   result.deviceCode =
       formatKernel("__global__ void __launch_bounds__(" +
-                       std::to_string(kPointwiseThreads) + minBlocks + ")",
+                       std::to_string(plan->threads) + minBlocks + ")",
                    kernel.name, parameters, *body);
 
   // The launch function.
@@ -467,9 +537,13 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
       conditions.push_back(plan->shape.back().str() + " % 4 == 0");
     llvm::append_range(conditions, getAlignmentConditions(vectorBuffers));
     launch += formatConjunction("vec", conditions);
+    std::string groups = std::to_string(plan->groupsPerThread);
     launch += "  const int64_t work = vec ? " +
               (plan->rowsPerThread > 1 ? getRowLoopItems(*plan)
-                                       : std::string("n / 4")) +
+               : plan->groupsPerThread > 1
+                   ? "(n / 4 + " + std::to_string(plan->groupsPerThread - 1) +
+                         ") / " + groups
+                   : std::string("n / 4")) +
               " : n;\n";
     arguments.push_back("vec");
   } else {
@@ -485,12 +559,12 @@ FailureOr<GeneratedKernel> cuda::generatePointwise(EmitterContext &context,
   }
   // One item per thread: the grid covers the work.
   context.helpers.insert("cover_blocks");
-  launch += "  " +
-            formatLaunch(kernel.name,
-                         "coverBlocks(work, " +
-                             std::to_string(kPointwiseThreads) + ")",
-                         std::to_string(kPointwiseThreads), "0", arguments, 1) +
-            "\n";
+  launch +=
+      "  " +
+      formatLaunch(kernel.name,
+                   "coverBlocks(work, " + std::to_string(plan->threads) + ")",
+                   std::to_string(plan->threads), "0", arguments, 1) +
+      "\n";
   launch +=
       "  return sinter_rt_check_launch(ctx, \"" + kernel.name + "\");\n}\n";
   result.launchCode = launch;

@@ -42,6 +42,11 @@ inline int getTeamSize(int64_t length) {
 /// expression (the `q` of the other float4 loops over a row).
 inline constexpr const char *kRegisterGroup = "(tid + k * kThreads)";
 
+/// The float4 groups a thread of rows in registers holds from which a sum
+/// or mean accumulates in double (RowWriter::sumsInDouble): rows of 16384
+/// by 256 threads.
+inline constexpr int64_t kDoubleSumGroups = 16;
+
 /// The most steps of a static team over a static row that a loop over the
 /// row unrolls (each step predicated on its element): softmax over rows of
 /// 197 ran at 0.83 of copy with a loop of a runtime trip count, 0.97 with 7
@@ -298,9 +303,15 @@ private:
   /// whose four (value, index) accumulators cost 8% on the H100).
   bool accumulatesPerLane(const RowReduction &reduction) const;
   /// Whether `reduction` (a sum or mean over rows staged as tiles: short
-  /// rows, whose lanes add a dozen elements in a row) accumulates in double
-  /// and rounds once: a float chain of 10 to 16 elements a lane was up to
-  /// 13% less accurate than PyTorch's warp softmax and mean on the H100.
+  /// rows, whose lanes add a dozen elements in a row; or over rows in
+  /// registers of at least kDoubleSumGroups float4 groups a thread)
+  /// accumulates in double and rounds once: a float chain of 10 to 16
+  /// elements a lane was up to 13% less accurate than PyTorch's warp softmax
+  /// and mean on the H100; softmax over rows of 16384, 16 groups a thread of
+  /// 256, 0.2% less accurate than PyTorch's with four float chains a thread
+  /// (the H200, run 7 of 2026-11-28), 8% more with double (run 8). Double
+  /// sums over rows of 8 to 12 groups a thread cost up to 11% there
+  /// (layer_norm over rows of 1280 by a warp), 1% over 16 groups.
   bool sumsInDouble(const RowReduction &reduction) const;
   /// Declares one accumulator per reduction of `group`, at its identity (an
   /// array of four where it accumulates per lane); argmax and argmin start

@@ -217,13 +217,15 @@ FailureOr<Expr> RowWriter::emitReducedElement(const RowReduction &reduction,
 }
 
 bool RowWriter::sumsInDouble(const RowReduction &reduction) const {
-  return plan.tileRows && !reduction.fusedOuter &&
+  bool longRegisterRows =
+      plan.registerRows && plan.groupsPerThread() >= kDoubleSumGroups;
+  return (plan.tileRows || longRegisterRows) && !reduction.fusedOuter &&
          (reduction.kind == ReductionCombiner::sum ||
           reduction.kind == ReductionCombiner::mean);
 }
 
 bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
-  if (reduction.isArg())
+  if (reduction.isArg() || sumsInDouble(reduction))
     return false;
   if (plan.registerRows)
     return true;

@@ -1029,35 +1029,35 @@ func.func @plan_columns_per_thread_long_columns(%x: tensor<9x4097xf32>) {
 
 // -----
 
-// expected-error@+1 {{chunk_loads 3: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+// expected-error@+1 {{chunk_loads 3: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread) or an elementwise kernel of vector width 4, else 0}}
 func.func @plan_chunk_loads_odd() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 3>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{chunk_loads 0: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+// expected-error@+1 {{chunk_loads 0: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread) or an elementwise kernel of vector width 4, else 0}}
 func.func @plan_chunk_loads_missing() attributes {plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{chunk_loads 32: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+// expected-error@+1 {{chunk_loads 32: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread) or an elementwise kernel of vector width 4, else 0}}
 func.func @plan_chunk_loads_too_many() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 1, launches = 2, epilogue = none, chunk_loads = 32>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{chunk_loads 4: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+// expected-error@+1 {{chunk_loads 4: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread) or an elementwise kernel of vector width 4, else 0}}
 func.func @plan_chunk_loads_columns_a_thread() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 2, chunk_loads = 4>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{chunk_loads 8: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread), else 0}}
+// expected-error@+1 {{chunk_loads 8: expected a power of two from 2 to 16 for a split strategy (at least 8 with several columns a thread) or an elementwise kernel of vector width 4, else 0}}
 func.func @plan_chunk_loads_rows() attributes {plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, chunk_loads = 8>} {
   return
 }

@@ -11,10 +11,27 @@
 // RUN: not sinterc %s -emit=cuda --model=cluster_float4_short 2>&1 | FileCheck %s --check-prefix=CLUSTER4-SHORT
 // RUN: not sinterc %s -emit=cuda --model=streamed_two_levels 2>&1 | FileCheck %s --check-prefix=STREAMED
 // RUN: not sinterc %s -emit=cuda --model=tiles_transposed 2>&1 | FileCheck %s --check-prefix=TILES
+// RUN: not sinterc %s -emit=cuda --model=grouped_broadcast 2>&1 | FileCheck %s --check-prefix=GROUPED
 // RUN: rm -rf %t && not sinterc %s -emit=cuda --model=computed_operand -o %t
 // RUN: not ls %t/computed_operand.cu
 
 module {
+  // A hand-written elementwise plan whose threads load two float4 groups
+  // of their own elements, over a kernel that broadcasts a row param.
+  module @grouped_broadcast attributes {sinter.dims = {B = 8 : i64}} {
+    func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                       %b: tensor<64xf32> {sinter.role = "param", sinter.name = "b", sinter.dim_names = [""]})
+        -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+      // GROUPED: invalid.mlir:[[@LINE+1]]:12: error: CUDA emitter: the plan's chunk_loads 2 need float4 groups of the kernel's own elements, which a broadcast value or shape op rules out
+      %0 = sinter.kernel pointwise(%x, %b) {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 128, rows_per_block = 0, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, chunk_loads = 2>} : (tensor<?x64xf32>, tensor<64xf32>) -> tensor<?x64xf32> {
+      ^bb0(%a: tensor<?x64xf32>, %c: tensor<64xf32>):
+        %1 = sinter.add %a, %c : tensor<?x64xf32>, tensor<64xf32>
+        sinter.yield %1 : tensor<?x64xf32>
+      }
+      return %0 : tensor<?x64xf32>
+    }
+  }
+
   module @computed_operand attributes {sinter.dims = {B = 8 : i64}} {
     func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                        %w: tensor<64x64xf32> {sinter.role = "param", sinter.name = "w", sinter.dim_names = ["", ""]})

@@ -51,17 +51,19 @@ module @split_none attributes {sinter.dims = {B = 8 : i64}} {
 
 // -----
 
-// Softmax over 4096 rows of 16384 held in registers by 1024 threads, planned
-// here: sinter-plan-kernels asks for 2 blocks.
+// Softmax of x + r over 4096 rows of 16384 held in registers by 1024
+// threads, planned here: sinter-plan-kernels asks for 2 blocks.
 // CHECK-LABEL: // ===== rows_planned.h =====
 // CHECK: template <int kThreads>{{$}}
 // CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads, 2)
 // CHECK-NEXT: rows_planned_k0_row_reduction(
 module @rows_planned {
-  func.func @forward(%x: tensor<4096x16384xf32> {sinter.role = "input", sinter.name = "x"})
+  func.func @forward(%x: tensor<4096x16384xf32> {sinter.role = "input", sinter.name = "x"},
+                     %r: tensor<4096x16384xf32> {sinter.role = "input", sinter.name = "r"})
       -> (tensor<4096x16384xf32> {sinter.name = "y"}) {
-    %0 = sinter.kernel row_reduction(%x) : (tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
-    ^bb0(%a: tensor<4096x16384xf32>):
+    %0 = sinter.kernel row_reduction(%x, %r) : (tensor<4096x16384xf32>, tensor<4096x16384xf32>) -> tensor<4096x16384xf32> {
+    ^bb0(%a0: tensor<4096x16384xf32>, %b0: tensor<4096x16384xf32>):
+      %a = sinter.add %a0, %b0 : tensor<4096x16384xf32>, tensor<4096x16384xf32>
       %m = sinter.max %a dims [1] keepdim : tensor<4096x16384xf32>
       %d = sinter.sub %a, %m : tensor<4096x16384xf32>, tensor<4096x1xf32>
       %e = sinter.exp %d : tensor<4096x16384xf32>

@@ -54,6 +54,47 @@ module @bias_act attributes {sinter.dims = {B = 8 : i64}} {
 }
 // -----
 
+// Two inputs of the same [B, 64], nothing broadcast: blocks of 128 threads,
+// each loading its two float4 groups of every input before it computes and
+// stores them; the grid covers half the groups.
+// CHECK-LABEL: // ===== grouped.h =====
+// CHECK: __global__ void __launch_bounds__(128)
+// CHECK: for (int64_t p = static_cast<int64_t>(blockIdx.x) * 256 + threadIdx.x; p < n / 4;
+// CHECK-NEXT: p += static_cast<int64_t>(gridDim.x) * 256) {
+// CHECK-NEXT: float4 [[XG:x_g[0-9]*]][2] = {};
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int g = 0; g < 2; ++g)
+// CHECK-NEXT: if (p + g * 128 < n / 4)
+// CHECK-NEXT: [[XG]][g] = dev::loadFloat4(x + (p + g * 128) * 4);
+// CHECK-NEXT: float4 [[YG:y_g[0-9]*]][2] = {};
+// CHECK: [[YG]][g] = dev::loadFloat4(y + (p + g * 128) * 4);
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int g = 0; g < 2; ++g) {
+// CHECK-NEXT: const int64_t q = p + g * 128;
+// CHECK-NEXT: if (q < n / 4) {
+// CHECK-NEXT: const int64_t i = q * 4;
+// CHECK-NOT: dev::loadFloat4
+// CHECK: = [[XG]][g];
+// CHECK: = [[YG]][g];
+// CHECK: dev::storeFloat4(out + i,
+// CHECK: const int64_t work = vec ? (n / 4 + 1) / 2 : n;
+// CHECK: coverBlocks(work, 128), 128,
+module @grouped attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                     %y: tensor<?x64xf32> {sinter.role = "input", sinter.name = "y", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x64xf32> {sinter.name = "out", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel pointwise(%x, %y) : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x64xf32> {
+    ^bb0(%a: tensor<?x64xf32>, %c: tensor<?x64xf32>):
+      %1 = sinter.silu %a : tensor<?x64xf32>
+      %2 = sinter.mul %1, %c : tensor<?x64xf32>, tensor<?x64xf32>
+      sinter.yield %2 : tensor<?x64xf32>
+    }
+    return %0 : tensor<?x64xf32>
+  }
+}
+
+// -----
+
 // CHECK-LABEL: // ===== column_scale.h =====
 // A per-row column [B, 1] over rows of odd length: a float4 group may
 // straddle two rows of 4097, so the input and output move as float4 groups

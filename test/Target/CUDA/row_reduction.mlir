@@ -300,19 +300,21 @@ module @symbolic_rows attributes {sinter.dims = {B = 8 : i64, C = 100 : i64}} {
 // -----
 
 // CHECK-LABEL: // ===== register_rows_1024.h =====
-// Rows of 16384 held in registers by a block of 1024 threads (16 floats a
-// thread), x the only input: the kernel asks for two blocks per SM (32
-// registers a thread), so that one row's loads overlap the other's
-// reductions and outputs.
+// Rows of x + r of 16384 held in registers by a block of 1024 threads (16
+// floats a thread of each), x and r the only inputs: the kernel asks for
+// two blocks per SM (32 registers a thread), so that one row's loads
+// overlap the other's reductions and outputs.
 // CHECK: one block of 1024 threads per row, rows held in registers
 // CHECK: template <int kThreads>{{$}}
 // CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads, 2)
 // CHECK-NEXT: register_rows_1024_k0_row_reduction(
 module @register_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
-  func.func @forward(%x: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+  func.func @forward(%x: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
+                     %r: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "r", sinter.dim_names = ["B", ""]})
       -> (tensor<?x16384xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
-    %0 = sinter.kernel row_reduction(%x) : (tensor<?x16384xf32>) -> tensor<?x16384xf32> {
-    ^bb0(%a: tensor<?x16384xf32>):
+    %0 = sinter.kernel row_reduction(%x, %r) : (tensor<?x16384xf32>, tensor<?x16384xf32>) -> tensor<?x16384xf32> {
+    ^bb0(%a0: tensor<?x16384xf32>, %b0: tensor<?x16384xf32>):
+      %a = sinter.add %a0, %b0 : tensor<?x16384xf32>, tensor<?x16384xf32>
       %m = sinter.max %a dims [1] keepdim : tensor<?x16384xf32>
       %d = sinter.sub %a, %m : tensor<?x16384xf32>, tensor<?x1xf32>
       %e = sinter.exp %d : tensor<?x16384xf32>
@@ -325,14 +327,22 @@ module @register_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
 }
 // -----
 
-// CHECK-LABEL: // ===== weighted_rows_1024.h =====
-// The same rows with a weight read per element (rms_norm): one block per SM,
-// as 32 registers would spill.
-// CHECK: one block of 1024 threads per row, rows held in registers
+// CHECK-LABEL: // ===== weighted_wide_rows.h =====
+// Rows of x alone of 16384 with a weight read per element (rms_norm): wide
+// rows, held in registers by 256 threads (64 floats a thread), one block
+// per SM asked for; the mean of squares, 16 float4 groups a thread, adds in
+// double and rounds once.
+// CHECK: one block of 256 threads per row, rows held in registers
 // CHECK: template <int kThreads>{{$}}
 // CHECK-NEXT: __global__ void __launch_bounds__(kThreads < 256 ? 256 : kThreads)
-// CHECK-NEXT: weighted_rows_1024_k0_row_reduction(
-module @weighted_rows_1024 attributes {sinter.dims = {B = 8 : i64}} {
+// CHECK-NEXT: weighted_wide_rows_k0_row_reduction(
+// CHECK: float x_rv0[64];
+// CHECK: double [[ACC:acc[0-9]*]] = 0.0;
+// CHECK: for (int k = 0; k < 16; ++k) {
+// CHECK: [[ACC]] = [[ACC]] + {{v[0-9]+}};
+// CHECK: teamReduce<kThreads, dev::SumDoubleOp>([[ACC]]) / static_cast<double>(16384)
+// CHECK: launch_weighted_wide_rows_k0_row_reduction_rows<256>(
+module @weighted_wide_rows attributes {sinter.dims = {B = 8 : i64}} {
   func.func @forward(%x: tensor<?x16384xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]},
                      %w: tensor<16384xf32> {sinter.role = "input", sinter.name = "w", sinter.dim_names = [""]})
       -> (tensor<?x16384xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {

@@ -279,7 +279,11 @@ LogicalResult KernelPlanAttr::verify(
   // A partial kernel's thread issues a chunk of loads, then combines them:
   // every split strategy has one; several columns a thread load all of a
   // column's reduced elements (at most kSplitRowsPerThread) as one chunk.
-  if (isSplitStrategy(strategy)
+  // An elementwise thread may load several float4 groups before it
+  // computes them.
+  bool elementwiseGroups = strategy == KernelStrategy::elementwise &&
+                           vectorWidth == 4 && chunkLoads != 0;
+  if (isSplitStrategy(strategy) || elementwiseGroups
           ? !llvm::isPowerOf2_64(chunkLoads) || chunkLoads < 2 ||
                 chunkLoads > kMaxChunkLoads ||
                 (columnsPerThread > 1 && chunkLoads < kSplitRowsPerThread)
@@ -288,7 +292,8 @@ LogicalResult KernelPlanAttr::verify(
                        << ": expected a power of two from 2 to "
                        << kMaxChunkLoads << " for a split strategy (at least "
                        << kSplitRowsPerThread
-                       << " with several columns a thread), else 0";
+                       << " with several columns a thread) or an elementwise "
+                          "kernel of vector width 4, else 0";
   // Params held across a thread's rows: rows in registers of a team of a
   // warp or fewer (which walk many rows a thread), operands not cached.
   if (heldParams && !heldParams.empty()) {

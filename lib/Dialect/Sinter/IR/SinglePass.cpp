@@ -11,16 +11,24 @@ using namespace mlir;
 using namespace mlir::sinter;
 
 /// Whether `inner` reduces `input` over the same dims as `outer` does its
-/// input, keeping them, so that `inner`'s result broadcasts along them.
+/// input, keeping them or over leading dims only, so that `inner`'s result
+/// broadcasts along them.
 static bool isKeptStatisticOf(ReductionOpInterface inner, Value input,
                               ReductionOpInterface outer) {
   auto rank = [](Value value) {
     return cast<ShapedType>(value.getType()).getRank();
   };
-  return inner && inner.getInput() == input &&
-         rank(inner->getResult(0)) == rank(input) &&
-         inner.getDims() == outer.getDims() &&
-         input.getType() == outer.getInput().getType();
+  if (!inner || inner.getInput() != input ||
+      inner.getDims() != outer.getDims() ||
+      input.getType() != outer.getInput().getType())
+    return false;
+  if (rank(inner->getResult(0)) == rank(input))
+    return true;
+  // Without keepdim, reduced leading dims [0, k) broadcast as kept ones.
+  for (auto [index, dim] : llvm::enumerate(inner.getDims()))
+    if (dim != static_cast<int64_t>(index))
+      return false;
+  return true;
 }
 
 /// The mean m when `second` is a mean or sum of d * d with d = x - m and

@@ -32,9 +32,13 @@ int64_t sinter::getTeamSize(int64_t length) {
 /// group slots (of those with 2 to 8 groups a lane, at least 4 where
 /// `argReductions`: argmax, argmin, whose teams shuffle two values a
 /// level), the most lanes among equals; up to 64 groups, a power of two of
-/// lanes with at most 2 groups each (4 each for 32 groups or fewer where
-/// `argReductions`); else as other rows. On the H200 (runs 3 and 5 of
-/// 2026-11-27), in fractions of copy:
+/// lanes with at most 2 groups each (4 each where `argReductions`), or, from
+/// 17 to 32 groups, half as many lanes where that leaves fewer group slots
+/// idle (rows of 96: 8 lanes of 3 groups, not 16 of 2); else as other rows.
+/// On the H200 (run 9 of 2026-11-28), layer_norm over rows of 96 ran at 0.87
+/// of copy with 16 lanes, 0.99 with 8; argmax over rows of 256 at 0.80 with
+/// 32, 0.96 with 16 (on the H100, 0.98 and 0.97, below). On the H200 (runs
+/// 3 and 5 of 2026-11-27), in fractions of copy:
 ///   - rows of 24 (6 groups): variance 0.58 with 8 lanes, 0.90 with 4, 0.97
 ///     with 2;
 ///   - rows of 32, 8 lanes against 4: softmax 0.96 and 0.93, rms_norm 0.99
@@ -67,9 +71,16 @@ int64_t sinter::getRegisterTeamSize(int64_t length, bool argReductions) {
   }
   if (groups > 2 * 32)
     return getTeamSize(length);
-  int64_t perLane = argReductions && groups <= 32 ? 4 : 2;
-  return static_cast<int64_t>(
+  int64_t perLane = argReductions ? 4 : 2;
+  auto lanes = static_cast<int64_t>(
       llvm::PowerOf2Ceil(llvm::divideCeil(groups, perLane)));
+  // Half as many lanes where that leaves fewer group slots idle.
+  int64_t half = lanes / 2;
+  if (!argReductions && groups > 16 && groups <= 32 &&
+      half * llvm::divideCeil(groups, half) <
+          lanes * llvm::divideCeil(groups, lanes))
+    return half;
+  return lanes;
 }
 
 /// The team of rows of `length` that are not held in registers: a lane per

@@ -403,6 +403,55 @@ struct DropUnitReductionDims : public SimplifyPattern<OpTy> {
   }
 };
 
+/// f(x, reduce(x, [0..k), keepdim)) = f(x, reduce(x, [0..k))) for a
+/// broadcasting op f whose result keeps its rank: the size-1 leading dims
+/// broadcast as absent ones do, so a var's centering shares the mean taken
+/// beside it (standardizing columns by hand reads them once for both).
+template <typename OpTy>
+struct ShareKeptReduction : public SimplifyPattern<OpTy> {
+  using SimplifyPattern<OpTy>::SimplifyPattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getKeepdim())
+      return rewriter.notifyMatchFailure(op, "not a keepdim reduction");
+    ArrayRef<int64_t> dims = op.getDims();
+    for (auto [index, dim] : llvm::enumerate(dims))
+      if (dim != static_cast<int64_t>(index))
+        return rewriter.notifyMatchFailure(op, "reduces other than leading "
+                                               "dims");
+    OpTy sibling;
+    for (Operation *user : op.getInput().getUsers()) {
+      auto other = dyn_cast<OpTy>(user);
+      if (other && other != op && !other.getKeepdim() &&
+          other.getDims() == dims) {
+        sibling = other;
+        break;
+      }
+    }
+    if (!sibling || sibling->getBlock() != op->getBlock())
+      return rewriter.notifyMatchFailure(
+          op, "no reduction without keepdim of the same input and dims");
+    // Another operand of the user's rank keeps its result shape.
+    int64_t rank = op.getType().getRank();
+    auto keepsShape = [&](Operation *user) {
+      return isElementwiseOp(user) &&
+             llvm::any_of(user->getOperands(), [&](Value operand) {
+               return operand != op.getResult() &&
+                      cast<ShapedType>(operand.getType()).getRank() == rank;
+             });
+    };
+    if (!llvm::all_of(op->getUsers(), keepsShape))
+      return rewriter.notifyMatchFailure(
+          op, "a user is not elementwise beside an operand of its rank");
+    if (!this->allows(RewriteEffect::Exact))
+      return notifyForbiddenByFpMode(rewriter, op);
+    if (op->isBeforeInBlock(sibling))
+      rewriter.moveOpBefore(sibling, op);
+    rewriter.replaceOp(op, sibling.getResult());
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Transposes
 //===----------------------------------------------------------------------===//
@@ -454,6 +503,11 @@ void mlir::sinter::populateSimplifyElementwisePatterns(
       {"drop-unit-reduction-dims"}, context, mode);
   patterns.addWithLabel<ComposeTransposes>({"compose-transposes"}, context,
                                            mode);
+  patterns.addWithLabel<ShareKeptReduction<SumOp>, ShareKeptReduction<MeanOp>,
+                        ShareKeptReduction<MaxOp>, ShareKeptReduction<MinOp>,
+                        ShareKeptReduction<ProdOp>,
+                        ShareKeptReduction<LogsumexpOp>>(
+      {"share-kept-reduction"}, context, mode);
 }
 
 //===----------------------------------------------------------------------===//

@@ -204,7 +204,8 @@ def Sinter_ReluOp
 def Sinter_SiluOp : Sinter_UnaryOp<"silu", "x * sigmoid(x)"> {
   let mapsZeroToZero = 1;
 }
-def Sinter_MishOp : Sinter_UnaryOp<"mish", "x * tanh(softplus(x))"> {
+def Sinter_MishOp : Sinter_UnaryOp<"mish", "x * tanh(softplus(x))",
+                                    [Sinter_SpecialFunctionChain]> {
   let mapsZeroToZero = 1;
 }
 def Sinter_SeluOp : Sinter_UnaryOp<"selu",

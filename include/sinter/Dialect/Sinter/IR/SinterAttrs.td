@@ -102,7 +102,11 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     rather than the block's tile in shared memory, so many that they are
     whole float4 groups (2 rows of 2, 4 of 3), loaded and stored as such
     where aligned; `rows_per_block` counts the rows of the block's 256
-    threads; `chunk_loads` (every split strategy, 0 for the others): the
+    threads; `chunk_loads` (every split strategy, and elementwise kernels
+    of vector width 4, where printed when not 0; 0 for the others): for an
+    elementwise kernel, the float4 groups of its own elements each thread
+    loads, `block` groups apart, before it computes them (a block's groups
+    consecutive); for a split strategy, the
     loads each thread of a partial kernel issues before it combines them, a
     chunk (elements, or runs of 4 where the vector width is 4), all in
     flight at once: 8 elements or 4 runs, or 8 runs (with `min_blocks` 3)

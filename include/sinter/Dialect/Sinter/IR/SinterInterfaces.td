@@ -172,6 +172,13 @@ def Sinter_BroadcastingTernary : NativeOpTrait<"BroadcastingTernary"> {
   let cppNamespace = "::mlir::OpTrait::sinter";
 }
 
+/// An elementwise op whose every element chains three or more special
+/// functions (mish: exp, log1p, tanh): its kernel's threads keep more loads
+/// in flight while they compute (sinter-plan-kernels).
+def Sinter_SpecialFunctionChain : NativeOpTrait<"SpecialFunctionChain"> {
+  let cppNamespace = "::mlir::OpTrait::sinter";
+}
+
 /// An op that moves no data inside a kernel: each result element is one
 /// operand element at an index the op computes from the result's (reshape,
 /// transpose, slice, concat).

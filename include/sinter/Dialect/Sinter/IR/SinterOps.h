@@ -80,6 +80,12 @@ public:
   }
 };
 
+/// An elementwise op whose every element chains three or more special
+/// functions (Sinter_SpecialFunctionChain).
+template <typename ConcreteType>
+class SpecialFunctionChain
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, SpecialFunctionChain> {};
+
 /// An elementwise op of three operands that broadcast against each other
 /// (select).
 template <typename ConcreteType>

@@ -54,11 +54,12 @@ public:
   /// The assumption behind the estimates, e.g. "B = 1024, T = 77".
   std::string describeDims() const;
 
-private:
   /// The dim names of `argument` from its sinter.dim_names, each unnamed
   /// `?` named apart ("?<argument>.<dim>").
   static SmallVector<std::string> getArgumentDimNames(func::FuncOp func,
                                                       BlockArgument argument);
+
+private:
   /// `shape` with every dim name at its default (unknownDim when it has
   /// none) and every unknown size at unknownDim.
   SmallVector<int64_t> evaluate(ArrayRef<DimExpr> shape) const;

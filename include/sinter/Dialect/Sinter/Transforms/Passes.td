@@ -79,7 +79,8 @@ def SinterSimplify : Pass<"sinter-simplify", "func::FuncOp"> {
     mul-of-neg, sub-self, mul-by-zero, add-zero-like, zero-preserving-unary,
     fold-constants, fold-constant-reductions, fill-operand-to-scalar,
     relu-of-non-negative, scale-into-relu, merge-clamps,
-    scale-out-of-reduction, drop-unit-reduction-dims, compose-transposes,
+    scale-out-of-reduction, drop-unit-reduction-dims, share-kept-reduction,
+    compose-transposes,
     regroup-cheap-shifts, factor-scaled-self, centering-cancels-shift,
     negated-linear, group-reduction-of-linear, matmul-of-linear,
     scale-into-contraction, div-by-param, reduction-of-matmul,
@@ -163,8 +164,13 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     exp(x - max) do, library_gemm), the block shape (for rows: a warp up to
     1024 elements, or up to 1536 as float4 groups held in registers or read
     between scalar edges, 2048 for an argmax or argmin; 256 threads up to
-    8192; else 1024; blocks of a cluster of 8 that share a row 256, of 2 or
-    4, 512; for a split reduction the kept positions a block covers,
+    8192, and up to 16384 where one operand is held in registers for
+    several passes or an argmax (wide rows, 64 floats a thread); else 1024;
+    blocks of a cluster of 8 that share a row 256, of 2 or 4, 512; for an
+    elementwise kernel whose every value has the full shape or one element,
+    128 threads that each load 2 float4 groups before they compute them (4
+    where an op chains special functions, as mish: `chunk_loads`), else
+    256; for a split reduction the kept positions a block covers,
     `columns_per_block`: 256, or one kept run of a middle dim shorter than
     a 128-byte line, as 4 over [A, R, 4], 128 over a middle dim read by
     scalar loads, and down to 64 where the last column group would leave
