@@ -502,6 +502,56 @@ HELD_OUT = [
     ("amax_middle_262144x128x2", "amax(x, dim=1)", [262144, 128, 2], "x.amax(dim=1)", {}),
     ("var_middle_8192x256x32", "var(x, dim=1)", [8192, 256, 32], "x.var(dim=1)", {}),
     ("mean_first_1000x67108", "mean(x, dim=0)", [1000, 67108], "x.mean(dim=0)", {}),
+    # A ninth set (2026-11-28, written at the start of a session and run
+    # before any change of it; none tuned on), layers as models write them:
+    # F.normalize of rows, a masked attention softmax, a residual layer norm
+    # into GELU, columns standardized by hand, NHWC global max pooling, means
+    # over two apart dims and over dims [0, 1], a logsumexp of a whole matrix,
+    # softmax over rows of 3, Swin's and Llama-13B's norms, a mean over 4096
+    # tokens, Stable Diffusion's group norm, a min over the
+    # first of 3, a Frobenius norm, column L1 norms, a product over rows of
+    # 64, a tempered log_softmax, softmax over the first of 3 dims, rows
+    # centered, a batch norm over [N, C, L] and an affine instance norm.
+    ("normalize_rows_262144x256", "normalize(x, dim=1)", [262144, 256],
+     "F.normalize(x, dim=1)", {}),
+    ("attn_mask_softmax_16x16x512x512", "softmax(x * 0.125 + m, dim=3)", [16, 16, 512, 512],
+     "torch.softmax(x * 0.125 + m, dim=3)", {"m": [512, 512]}),
+    ("add_layer_norm_gelu_16384x2048", "gelu(layer_norm(x + r, [2048], weight=w, bias=b))",
+     {"x": [16384, 2048], "r": [16384, 2048]}, "F.gelu(F.layer_norm(x + r, (2048,), w, b))",
+     {"w": [2048], "b": [2048]}),
+    ("standardize_cols_65536x1024", "(x - mean(x, dim=0)) / sqrt(var(x, dim=0) + 1e-5)",
+     [65536, 1024], "(x - x.mean(dim=0)) / torch.sqrt(x.var(dim=0) + 1e-5)", {}),
+    ("amax_nhwc_64x56x56x334", "amax(x, dim=[1, 2])", [64, 56, 56, 334],
+     "x.amax(dim=(1, 2))", {}),
+    ("mean_13_64x128x64x128", "mean(x, dim=[1, 3])", [64, 128, 64, 128],
+     "x.mean(dim=(1, 3))", {}),
+    ("var_01_256x512x512", "var(x, dim=[0, 1])", [256, 512, 512], "x.var(dim=(0, 1))", {}),
+    ("logsumexp_all_8192x8192", "logsumexp(x, dim=[0, 1])", [8192, 8192],
+     "torch.logsumexp(x, dim=(0, 1))", {}),
+    ("softmax_rows_22369621x3", "softmax(x, dim=1)", [22369621, 3],
+     "torch.softmax(x, dim=1)", {}),
+    ("layer_norm_699050x96", "layer_norm(x, [96], weight=w, bias=b)", [699050, 96],
+     "F.layer_norm(x, (96,), w, b)", {"w": [96], "b": [96]}),
+    ("rms_norm_eps_13107x5120", "rms_norm(x, [5120], weight=w, eps=1e-6)", [13107, 5120],
+     "F.rms_norm(x, (5120,), w, eps=1e-6)", {"w": [5120]}),
+    ("mean_tokens_64x4096x256", "mean(x, dim=1)", [64, 4096, 256], "x.mean(dim=1)", {}),
+    ("group_norm_32x320x64x64_g32", "group_norm(x, 32, weight=w, bias=b)", [32, 320, 64, 64],
+     "F.group_norm(x, 32, w, b)", {"w": [320], "b": [320]}),
+    ("amin_first_3x22369621", "amin(x, dim=0)", [3, 22369621], "x.amin(dim=0)", {}),
+    ("norm_all_8192x8192", "norm(x)", [8192, 8192], "torch.norm(x)", {}),
+    ("l1_cols_16384x4096", "norm(x, p=1, dim=0)", [16384, 4096], "torch.norm(x, p=1, dim=0)", {}),
+    ("prod_rows_1048576x64", "prod(x, dim=1)", [1048576, 64], "x.prod(dim=1)", {}),
+    ("log_softmax_temp_4096x16384", "log_softmax(x / 0.7, dim=1)", [4096, 16384],
+     "torch.log_softmax(x / 0.7, dim=1)", {}),
+    ("softmax_dim0_64x1024x1024", "softmax(x, dim=0)", [64, 1024, 1024],
+     "torch.softmax(x, dim=0)", {}),
+    ("center_rows_16384x4096", "x - mean(x, dim=1, keepdim=True)", [16384, 4096],
+     "x - x.mean(dim=1, keepdim=True)", {}),
+    ("batch_norm_ncl_64x256x4096", "batch_norm(x, weight=w, bias=b, training=true)",
+     [64, 256, 4096], "F.batch_norm(x, None, None, w, b, training=True)",
+     {"w": [256], "b": [256]}),
+    ("instance_norm_affine_16x64x256x256", "instance_norm(x, weight=w, bias=b)",
+     [16, 64, 256, 256], "F.instance_norm(x, weight=w, bias=b)", {"w": [64], "b": [64]}),
 ]
 
 
@@ -517,6 +567,12 @@ def all_cases(pattern=None):
     next of each, ...)."""
     cases = (row_cases() + channel_cases() + reduction_cases() + activation_cases() +
              held_out_cases())
+    # A name is a case's folder and its row in the results: one case each
+    # (a ninth-set case once shared a name, and its folder, with another).
+    names = [c["name"] for c in cases]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise SystemExit(f"reduction_sweep: case names used twice: {', '.join(repeated)}")
     cases = [c for c in cases if not pattern or re.search(pattern, c["name"])]
     families = {}
     for c in cases:
