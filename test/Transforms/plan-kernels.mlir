@@ -1737,3 +1737,21 @@ func.func @block_rows_cached_scalars(%x: tensor<?x1049xf32>) -> tensor<?x1049xf3
   %y = sinter.div %e, %s : tensor<?x1049xf32>, tensor<?x1xf32>
   return %y : tensor<?x1049xf32>
 }
+
+// -----
+
+// Columns standardized with a mean over the leading dim without keepdim
+// (what share-kept-reduction leaves): its size-1 dims broadcast as kept
+// ones, so the mean and the variance around it are one Welford pass, the
+// input read twice, not three times.
+// CHECK-LABEL: func.func @split_welford_mean_without_keepdim
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 64, vector_width = 4, cached = [], passes = 2, launches = 3,
+func.func @split_welford_mean_without_keepdim(%x: tensor<65536x64xf32>) -> tensor<65536x64xf32> {
+  %m = sinter.mean %x dims [0] : tensor<65536x64xf32>
+  %d = sinter.sub %x, %m : tensor<65536x64xf32>, tensor<64xf32>
+  %sq = sinter.mul %d, %d : tensor<65536x64xf32>, tensor<65536x64xf32>
+  %v = sinter.mean %sq dims [0] : tensor<65536x64xf32>
+  %r = sinter.rsqrt %v : tensor<64xf32>
+  %y = sinter.mul %d, %r : tensor<65536x64xf32>, tensor<64xf32>
+  return %y : tensor<65536x64xf32>
+}
