@@ -187,7 +187,9 @@ static FailureOr<PointwisePlan> planPointwise(EmitterContext &context,
   // once; those groups are loads of the thread's own elements, so nothing
   // may broadcast (the planner's readsOwnElementsOnly).
   if (kernel.plan && kernel.plan.getStrategy() == KernelStrategy::elementwise) {
-    plan.threads = kernel.plan.getBlock();
+    // (A block of 0, chosen at launch, is kPointwiseThreads.)
+    if (kernel.plan.getBlock() != 0)
+      plan.threads = kernel.plan.getBlock();
     plan.groupsPerThread = std::max<int64_t>(1, kernel.plan.getChunkLoads());
   }
   if (plan.groupsPerThread > 1 &&

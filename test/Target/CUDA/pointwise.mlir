@@ -95,6 +95,27 @@ module @grouped attributes {sinter.dims = {B = 8 : i64}} {
 
 // -----
 
+// A hand-written elementwise plan of block 0 (chosen at launch): 256 threads,
+// each loading its two groups.
+// CHECK-LABEL: // ===== grouped_block_zero.h =====
+// CHECK: __global__ void __launch_bounds__(256)
+// CHECK: for (int g = 0; g < 2; ++g)
+// CHECK-NEXT: if (p + g * 256 < n / 4)
+// CHECK: coverBlocks(work, 256), 256,
+module @grouped_block_zero attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel pointwise(%x) {plan = #sinter.plan<strategy = elementwise, geometry = none, block = 0, rows_per_block = 0, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, chunk_loads = 2>} : (tensor<?x64xf32>) -> tensor<?x64xf32> {
+    ^bb0(%a: tensor<?x64xf32>):
+      %1 = sinter.exp %a : tensor<?x64xf32>
+      sinter.yield %1 : tensor<?x64xf32>
+    }
+    return %0 : tensor<?x64xf32>
+  }
+}
+
+// -----
+
 // CHECK-LABEL: // ===== column_scale.h =====
 // A per-row column [B, 1] over rows of odd length: a float4 group may
 // straddle two rows of 4097, so the input and output move as float4 groups
