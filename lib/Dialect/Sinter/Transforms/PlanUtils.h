@@ -21,6 +21,8 @@
 
 namespace mlir::sinter {
 
+class SymbolicShapeAnalysis;
+
 /// Threads per block of pointwise and split-reduction kernels.
 inline constexpr int64_t kBlockThreads = 256;
 
@@ -64,6 +66,11 @@ inline std::optional<int64_t> getGroupSize(Operation *reduction) {
 /// The plan of a split reduction (column_reduction kind, or a row_reduction
 /// of few long rows).
 KernelPlanAttr planSplitReduction(KernelOp kernel);
+
+/// The plan of a pointwise kernel whose values have `shapes` (null where
+/// unknown: only static shapes then compare) (PlanElementwise.cpp).
+KernelPlanAttr planElementwise(KernelOp kernel,
+                               const SymbolicShapeAnalysis *shapes);
 
 /// The bytes of its slice of a cached row that a block of a cluster aims to
 /// hold (a row of 16384 floats cached by one block ran at the copy
