@@ -217,8 +217,9 @@ FailureOr<Expr> RowWriter::emitReducedElement(const RowReduction &reduction,
 }
 
 bool RowWriter::sumsInDouble(const RowReduction &reduction) const {
-  bool longRegisterRows =
-      plan.registerRows && plan.groupsPerThread() >= kDoubleSumGroups;
+  // Per-row reductions only: segments of a row reduce by warps.
+  bool longRegisterRows = plan.registerRows && reduction.isPerRow() &&
+                          plan.groupsPerThread() >= kDoubleSumGroups;
   return (plan.tileRows || longRegisterRows) && !reduction.fusedOuter &&
          (reduction.kind == ReductionCombiner::sum ||
           reduction.kind == ReductionCombiner::mean);
