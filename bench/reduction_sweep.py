@@ -552,6 +552,25 @@ HELD_OUT = [
      {"w": [256], "b": [256]}),
     ("instance_norm_affine_16x64x256x256", "instance_norm(x, weight=w, bias=b)",
      [16, 64, 256, 256], "F.instance_norm(x, weight=w, bias=b)", {"w": [64], "b": [64]}),
+    # A tenth set (2026-11-28), written with the column teams of
+    # sinter-plan-kernels (tuned on, unlike the sets above): reductions
+    # over a middle dim whose kept innermost dim is short, as complex
+    # values stored as pairs, RGB and RGBA images in NHWC, and the channels
+    # of small feature maps make them.
+    ("amax_middle_262144x64x4", "amax(x, dim=1)", [262144, 64, 4], "x.amax(dim=1)", {}),
+    ("sum_middle_2097152x16x2", "sum(x, dim=1)", [2097152, 16, 2], "x.sum(dim=1)", {}),
+    ("mean_middle_1048576x32x2", "mean(x, dim=1)", [1048576, 32, 2], "x.mean(dim=1)", {}),
+    ("sum_middle_524288x16x8", "sum(x, dim=1)", [524288, 16, 8], "x.sum(dim=1)", {}),
+    ("amax_middle_262144x16x16", "amax(x, dim=1)", [262144, 16, 16], "x.amax(dim=1)", {}),
+    ("sum_complex_131072x256x2", "sum(x, dim=1)", [131072, 256, 2], "x.sum(dim=1)", {}),
+    ("var_middle_262144x128x2", "var(x, dim=1)", [262144, 128, 2], "x.var(dim=1)", {}),
+    ("argmax_middle_262144x128x2", "argmax(x, dim=1)", [262144, 128, 2],
+     "x.argmax(dim=1)", {}),
+    ("mean_nhwc_rgb_256x256x256x3", "mean(x, dim=[1, 2])", [256, 256, 256, 3],
+     "x.mean(dim=(1, 2))", {}),
+    ("sum_middle_65536x341x3", "sum(x, dim=1)", [65536, 341, 3], "x.sum(dim=1)", {}),
+    ("mean_nhwc_rgba_256x256x256x4", "mean(x, dim=[1, 2])", [256, 256, 256, 4],
+     "x.mean(dim=(1, 2))", {}),
 ]
 
 

@@ -770,12 +770,15 @@ func.func @split_kept_run(%x: tensor<?x4096x4xf32>) -> tensor<?x4xf32> {
 
 // -----
 
-// Over dim 1 of [262144, 128, 2]: a run of 2 would leave a block 256
-// elements to read; over [8192, 256, 32] a run fills a line: 256 positions.
+// Over dim 1 of [262144, 128, 2]: a block a run of 2 would read 256
+// elements; each warp reduces 2 positions whole instead (8 loads a lane of
+// each, 16 in flight), 8 warps a block: 32 columns, one launch that
+// finishes them. Over [8192, 256, 32] a run fills a line: 256 positions.
 // CHECK-LABEL: func.func @split_kept_run_short
-// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1,
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 8, warp_runs = 2>
 // CHECK-LABEL: func.func @split_kept_run_line
 // CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 4,
+// CHECK-NOT: warp_runs
 func.func @split_kept_run_short(%x: tensor<262144x128x2xf32>) -> tensor<262144x2xf32> {
   %m = sinter.max %x dims [1] : tensor<262144x128x2xf32>
   return %m : tensor<262144x2xf32>
@@ -786,6 +789,48 @@ func.func @split_kept_run_line(%x: tensor<8192x256x32xf32>) -> tensor<8192x32xf3
 }
 
 // -----
+
+// Warp runs over a symbolic batch: 341 rows of 3 channels (30 lanes busy,
+// 35 loads a lane, 8 at a time), 16 rows of 4 (argmax: 2 loads a lane, 8
+// positions a warp), 16 rows of 2 (one load a lane; chunks of 2 at least),
+// and a sum over 10 rows of 16 whose scaled result the same kernel writes
+// (apply_in_fold).
+// CHECK-LABEL: func.func @warp_runs_channels
+// CHECK: columns_per_block = 48, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 8, warp_runs = 2>
+// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 2, warp_runs = 8>
+// CHECK: columns_per_block = 128, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 2, warp_runs = 8>
+// CHECK: columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, apply_in_fold = true, chunk_loads = 8, warp_runs = 2>
+func.func @warp_runs_channels(%y: tensor<?x341x3xf32>, %z: tensor<?x16x4xf32>, %w: tensor<?x16x2xf32>, %v: tensor<?x10x16xf32>) -> (tensor<?x3xf32>, tensor<?x4xi64>, tensor<?x2xf32>, tensor<?x16xf32>) {
+  %s = sinter.sum %y dims [1] : tensor<?x341x3xf32>
+  %a = sinter.argmax %z dims [1] : tensor<?x16x4xf32>
+  %m = sinter.mean %w dims [1] : tensor<?x16x2xf32>
+  %t = sinter.sum %v dims [1] : tensor<?x10x16xf32>
+  %c = sinter.constant dense<2.0> : tensor<f32>
+  %d = sinter.mul %t, %c : tensor<?x16xf32>, tensor<f32>
+  return %s, %a, %m, %d : tensor<?x3xf32>, tensor<?x4xi64>, tensor<?x2xf32>, tensor<?x16xf32>
+}
+
+// -----
+
+// No warp runs: a pair of statistics (a mean and the variance around it,
+// Welford states), a reduction sinter-decompose rewrites (var), runs of
+// 4096 elements (a block a run), runs of 32 channels (a line), rows of 8
+// elements (fewer than a warp's lanes), and a reduction over the leading
+// dim.
+// CHECK-LABEL: func.func @warp_runs_not
+// CHECK-NOT: warp_runs
+func.func @warp_runs_not(%x: tensor<262144x128x2xf32>, %y: tensor<4096x2048x2xf32>, %z: tensor<8192x64x32xf32>, %u: tensor<1048576x4x2xf32>, %l: tensor<128x2xf32>) -> (tensor<262144x1x2xf32>, tensor<262144x2xf32>, tensor<4096x2xf32>, tensor<8192x32xf32>, tensor<1048576x2xf32>, tensor<2xf32>) {
+  %m = sinter.mean %x dims [1] keepdim : tensor<262144x128x2xf32>
+  %d = sinter.sub %x, %m : tensor<262144x128x2xf32>, tensor<262144x1x2xf32>
+  %sq = sinter.mul %d, %d : tensor<262144x128x2xf32>, tensor<262144x128x2xf32>
+  %w = sinter.mean %sq dims [1] keepdim : tensor<262144x128x2xf32>
+  %v = sinter.var %x dims [1] : tensor<262144x128x2xf32>
+  %s = sinter.sum %y dims [1] : tensor<4096x2048x2xf32>
+  %t = sinter.sum %z dims [1] : tensor<8192x64x32xf32>
+  %r = sinter.sum %u dims [1] : tensor<1048576x4x2xf32>
+  %f = sinter.sum %l dims [0] : tensor<128x2xf32>
+  return %w, %v, %s, %t, %r, %f : tensor<262144x1x2xf32>, tensor<262144x2xf32>, tensor<4096x2xf32>, tensor<8192x32xf32>, tensor<1048576x2xf32>, tensor<2xf32>
+}
 
 // A sum over dim 1 of [64, 999, 1001]: runs of 1001 (scalar loads) that a
 // block's positions straddle: 128 positions a block, not 256; over 50

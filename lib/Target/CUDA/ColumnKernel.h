@@ -42,6 +42,10 @@ struct ColumnReduction {
   /// The columns (kept positions) a block of the partial kernel covers (see
   /// getColumnsPerBlock).
   int64_t columnsPerBlock = 32;
+  /// The positions of A each warp reduces whole over [A, R, C] (the plan's
+  /// warp_runs; 0: not a warp-run kernel), C being columnsPerBlock / (8 *
+  /// warpRuns): see writeWarpRunKernel.
+  int64_t warpRuns = 0;
   /// The columns each thread of the partial kernel covers, 256 apart (the
   /// plan's columns_per_thread): above 1, a column has one slice, which
   /// the thread finishes (no partials, no fold).
@@ -171,6 +175,20 @@ writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
                          ArrayRef<ColumnReduction> reductions, size_t index,
                          StringRef name, ArrayRef<std::string> allDims,
                          SmallVectorImpl<std::string> &dims);
+
+/// Writes the one kernel `name` of `reduction` under the plan's warp_runs
+/// (the kernel's one reduction, over a middle dim of [A, R, C]): each warp
+/// reduces warpRuns positions of A at once, lane l over channel l % C of
+/// each, its loads chunkLoads at a time, combines each channel's lanes by
+/// shuffles (dev::warpReduceChannels) and finishes its columns (the
+/// statistics, then under apply_in_fold the outputs); `dims` receives the
+/// dims it takes, among `allDims` (ColumnWarpRuns.cpp).
+FailureOr<std::string> writeWarpRunKernel(EmitterContext &context,
+                                          const EvalKernel &kernel,
+                                          const ColumnReduction &reduction,
+                                          StringRef name,
+                                          ArrayRef<std::string> allDims,
+                                          SmallVectorImpl<std::string> &dims);
 
 /// Where a strip's thread holds an input of the reduced shape (the plan's
 /// apply_in_strip): in its registers, element k of its column at

@@ -98,6 +98,8 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     ArrayRef<ColumnReduction> reductions, size_t index, StringRef name,
     ArrayRef<std::string> allDims, SmallVectorImpl<std::string> &dims) {
   const ColumnReduction &reduction = reductions[index];
+  if (reduction.warpRuns)
+    return writeWarpRunKernel(context, kernel, reduction, name, allDims, dims);
   const Shape &shape = context.shapes.getShape(reduction.info.input);
   const bool vector = reduction.runs;
   const bool columnRuns = reduction.hasColumnRuns();

@@ -115,6 +115,7 @@ cuda::generateColumnReduction(EmitterContext &context,
     reduction.runs = kernel.plan && kernel.plan.getVectorWidth() == 4;
     reduction.columnsPerThread =
         kernel.plan ? kernel.plan.getColumnsPerThread() : 1;
+    reduction.warpRuns = kernel.plan ? kernel.plan.getWarpRuns() : 0;
     reduction.chunkLoads = kernel.plan      ? kernel.plan.getChunkLoads()
                            : reduction.runs ? kChunkRuns
                                             : kChunkElements;
@@ -175,9 +176,10 @@ cuda::generateColumnReduction(EmitterContext &context,
       "  char *cursor = static_cast<char *>(scratch);\n";
   std::string launchBody = takeScratch;
   SmallVector<std::string> scratch;
-  // Strips and columns of one slice a thread need no splits.
+  // Strips, columns of one slice a thread and warp runs need no splits.
   if (!(kernel.plan && (kernel.plan.getApplyInStrip() ||
-                        kernel.plan.getColumnsPerThread() > 1)))
+                        kernel.plan.getColumnsPerThread() > 1 ||
+                        kernel.plan.getWarpRuns() > 0)))
     context.helpers.insert("column_splits");
   // The vector path reads runs of 4 from the inputs that are not broadcast
   // along the innermost dim, as float4s when all are aligned.
@@ -302,8 +304,9 @@ cuda::generateColumnReduction(EmitterContext &context,
     std::string partialBytes = "sinterAlign(static_cast<size_t>(" + splitsExpr +
                                ") * " + positions + " * sizeof(" + accType +
                                "))";
-    // Several columns a thread: one slice, nothing to fold.
-    const bool oneSlice = reduction.columnsPerThread > 1;
+    // Several columns a thread, or positions a warp: one slice, nothing to
+    // fold.
+    const bool oneSlice = reduction.columnsPerThread > 1 || reduction.warpRuns;
     if (!oneSlice)
       scratch.push_back(partialBytes);
 

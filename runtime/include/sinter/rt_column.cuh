@@ -221,6 +221,35 @@ SINTER_RT_HOST_DEVICE ArgValue argTreeCombine(const float *values,
   return treeCombine<ArgExtremeInOrderOp<Better>, kCount>(leaves);
 }
 
+/// Reduces \p value over the lanes of the calling warp that share a channel
+/// (lane % kChannels), among its first kWarpSize / kChannels * kChannels
+/// lanes (the values of the lanes past them are not read); all 32 lanes
+/// call it, and lane c < kChannels receives channel c's result (a warp-run
+/// kernel: lane l reads channel l % kChannels of [A, R, C]). The order is
+/// fixed: a pairwise tree (lane i combines with lane i + 16, then i + 8,
+/// ..., down to kChannels; the lower lane is always the left operand) where
+/// kChannels is a power of two, else lane c combines lanes c, c +
+/// kChannels, ... in order.
+template <int kChannels, typename Op, typename T>
+__device__ __forceinline__ T warpReduceChannels(T value, Op op = Op()) {
+  static_assert(kChannels >= 1 && kChannels <= kWarpSize,
+                "a warp's channels are 1 to 32 lanes apart");
+  if constexpr ((kChannels & (kChannels - 1)) == 0) {
+    SINTER_RT_UNROLL
+    for (int delta = kWarpSize / 2; delta >= kChannels; delta /= 2)
+      value = op(value, shuffleDown(value, delta));
+    return value;
+  } else {
+    constexpr int kGroups = kWarpSize / kChannels;
+    const int channel = threadIdx.x % kWarpSize % kChannels;
+    T total = shuffle(value, channel);
+    SINTER_RT_UNROLL
+    for (int group = 1; group < kGroups; ++group)
+      total = op(total, shuffle(value, channel + group * kChannels));
+    return total;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // The fold in the partial kernel (a plan with last_block_folds)
 //===----------------------------------------------------------------------===//

@@ -131,7 +131,8 @@ LogicalResult KernelPlanAttr::verify(
     int64_t applyMinBlocks, int64_t applyRowsPerThread, bool applyInFold,
     int64_t cluster, int64_t rowSlices, int64_t streamLag, int64_t streamBlocks,
     bool applyInStrip, bool tileRows, int64_t columnsPerThread,
-    int64_t rowsPerThread, int64_t chunkLoads, DenseI64ArrayAttr heldParams) {
+    int64_t rowsPerThread, int64_t chunkLoads, DenseI64ArrayAttr heldParams,
+    int64_t warpRuns) {
   if (!isStrategyForGeometry(strategy, geometry))
     return emitError() << "strategy " << stringifyKernelStrategy(strategy)
                        << " cannot reduce "
@@ -153,10 +154,13 @@ LogicalResult KernelPlanAttr::verify(
                        << block << " do not fit strategy "
                        << stringifyKernelStrategy(strategy);
   bool split = isSplitStrategy(strategy);
-  if (split != (columnsPerBlock > 0 && 256 % columnsPerBlock == 0))
-    return emitError() << "columns_per_block " << columnsPerBlock
-                       << ": a split reduction needs a divisor of 256, other "
-                          "strategies 0";
+  if (split !=
+      (columnsPerBlock > 0 && (256 % columnsPerBlock == 0 || warpRuns != 0)))
+    return emitError()
+           << "columns_per_block " << columnsPerBlock
+           << ": a split reduction needs a divisor of 256 (any under "
+              "warp_runs), other "
+              "strategies 0";
   if (vectorWidth != 1 && vectorWidth != 4)
     return emitError() << "vector width " << vectorWidth << ": expected 1 or 4";
   if (!cached || llvm::any_of(cached.asArrayRef(),
@@ -308,6 +312,26 @@ LogicalResult KernelPlanAttr::verify(
         return emitError() << "held_params: expected increasing operand "
                               "indices, none of them cached";
   }
+  // A warp-run kernel: whole positions of A a warp, 8 warps a block, C
+  // channels each, one launch that finishes its columns.
+  if (warpRuns != 0 &&
+      (warpRuns < 1 || warpRuns > kMaxWarpRuns ||
+       strategy != KernelStrategy::split_reduction ||
+       geometry != ReductionGeometry::middle || block != 256 ||
+       columnsPerBlock % (8 * warpRuns) != 0 ||
+       columnsPerBlock / (8 * warpRuns) < kMinWarpRunChannels ||
+       columnsPerBlock / (8 * warpRuns) > kMaxWarpRunChannels ||
+       vectorWidth != 1 || columnsPerThread != 1 || applyInStrip ||
+       !lastBlockFolds || passes != 1 || launches != 1))
+    return emitError() << "warp_runs " << warpRuns << ": expected 1 to "
+                       << kMaxWarpRuns
+                       << " (or 0) for split_reduction over a middle dim, "
+                          "256 threads a block, columns_per_block 8 * "
+                          "warp_runs * C (C from "
+                       << kMinWarpRunChannels << " to " << kMaxWarpRunChannels
+                       << "), vector width 1, one column a thread, not in "
+                          "strips, finished where read (last_block_folds, "
+                          "one pass, one launch)";
   if (rowSlices != 1 ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
                      : streamBlocks != 0)
     return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "

@@ -84,6 +84,8 @@ mlir::sinter::summarizeKernels(func::FuncOp func) {
       if (plan.getColumnsPerThread() > 1)
         summary.strategy +=
             "+columns" + std::to_string(plan.getColumnsPerThread());
+      if (plan.getWarpRuns() > 0)
+        summary.strategy += "+warp_runs" + std::to_string(plan.getWarpRuns());
       if (plan.getApplyInStrip())
         summary.strategy +=
             (plan.getCached().empty() ? "+strips" : "+staged_strips") +

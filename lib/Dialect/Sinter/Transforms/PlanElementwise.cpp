@@ -97,5 +97,5 @@ KernelPlanAttr sinter::planElementwise(KernelOp kernel,
       !grouped  ? 0
       : chained ? kChainedElementwiseGroups
                 : kElementwiseGroups,
-      /*heldParams=*/nullptr);
+      /*heldParams=*/nullptr, /*warpRuns=*/0);
 }

@@ -471,7 +471,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
       cluster, rowSlices, streamLag, rowSlices > 1 ? getStreamBlocks() : 0,
       /*applyInStrip=*/false, tileRows, /*columnsPerThread=*/1, rowsPerThread,
       /*chunkLoads=*/0,
-      held.empty() ? nullptr : DenseI64ArrayAttr::get(context, held));
+      held.empty() ? nullptr : DenseI64ArrayAttr::get(context, held),
+      /*warpRuns=*/0);
 }
 
 /// Whether a plan of rows reads HBM once where rows are few, with enough

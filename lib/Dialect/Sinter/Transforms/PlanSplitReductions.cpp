@@ -90,6 +90,52 @@ getRunColumnsPerBlock(ReductionOpInterface reduction) {
   return *run;
 }
 
+/// The loads of each position a lane of a warp-run kernel issues before it
+/// combines them (the plan's chunk_loads), at most, and the loads in
+/// flight a lane aims at over the positions it reduces at once.
+static constexpr int64_t kWarpRunChunk = 8;
+static constexpr int64_t kWarpRunLoads = 16;
+
+/// A warp-run kernel's shape (KernelPlanAttr's warp_runs): the positions of
+/// A a warp reduces at once, C, and the loads of each a lane issues before
+/// it combines them.
+struct WarpRuns {
+  int64_t runs;
+  int64_t channels;
+  int64_t chunk;
+};
+
+/// The warp-run kernel of `reductions`, the one reduction of a kernel
+/// whose outputs are its result or computed from it alone (no apply
+/// step, no pair of statistics): where it reduces a middle dim of [A, R,
+/// C] with C static from kMinWarpRunChannels to kMaxWarpRunChannels and R
+/// static, and a warp's lanes have an element of R * C each at least while
+/// a block a run (getRunColumnsPerBlock) would read fewer than
+/// kMinRunBlockElements; else nullopt. Each lane then reads
+/// ceil(R * C / lanes) elements of each position, enough positions at once
+/// for kWarpRunLoads loads in flight.
+static std::optional<WarpRuns> getWarpRuns(ArrayRef<Operation *> reductions) {
+  if (reductions.size() != 1)
+    return std::nullopt;
+  auto reduction = cast<ReductionOpInterface>(reductions.front());
+  std::optional<int64_t> channels = getKeptRun(reduction);
+  std::optional<int64_t> reduced = reduction.getStaticGroupSize();
+  if (reduction.getGeometry() != ReductionGeometry::middle ||
+      getCombinerInfo(reduction.getCombiner()).isDecomposed() || !channels ||
+      !reduced || *channels < kMinWarpRunChannels ||
+      *channels > kMaxWarpRunChannels)
+    return std::nullopt;
+  const int64_t lanes = 32 - 32 % *channels;
+  const int64_t elements = *reduced * *channels;
+  if (elements < lanes || elements >= kMinRunBlockElements)
+    return std::nullopt;
+  int64_t loads = llvm::divideCeil(elements, lanes);
+  int64_t chunk =
+      std::clamp<int64_t>(llvm::PowerOf2Ceil(loads), 2, kWarpRunChunk);
+  int64_t runs = std::clamp<int64_t>(kWarpRunLoads / chunk, 1, kMaxWarpRuns);
+  return WarpRuns{runs, *channels, chunk};
+}
+
 /// The positions a block of a split reduction over a middle dim, [A, R, C]
 /// reducing R, covers at most where C is longer than a line and not a
 /// multiple of 4 (scalar loads, a block's positions straddling runs of C).
@@ -475,12 +521,18 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
       welford ? welfordPairs : softmaxPairs;
   int64_t pairs = static_cast<int64_t>(paired.size());
   int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
-  int64_t columnsPerBlock = getColumnsPerBlock(first);
-  bool runs = canReadRuns(reductions, columnsPerBlock);
-  bool lastBlockFolds = llvm::all_of(reductions, [&](Operation *op) {
-    bool wideStates = pairs || isa<ArgmaxOp, ArgminOp>(op);
-    return canFoldInLastBlock(op, columnsPerBlock, runs, wideStates);
-  });
+  // A warp-run kernel finishes its positions where it reads them.
+  std::optional<WarpRuns> warpRuns = pairs || (apply && !statisticsShaped)
+                                         ? std::nullopt
+                                         : getWarpRuns(reductions);
+  int64_t columnsPerBlock = warpRuns ? 8 * warpRuns->runs * warpRuns->channels
+                                     : getColumnsPerBlock(first);
+  bool runs = !warpRuns && canReadRuns(reductions, columnsPerBlock);
+  bool lastBlockFolds =
+      warpRuns || llvm::all_of(reductions, [&](Operation *op) {
+        bool wideStates = pairs || isa<ArgmaxOp, ArgminOp>(op);
+        return canFoldInLastBlock(op, columnsPerBlock, runs, wideStates);
+      });
   // The inputs the apply step reads along the innermost dim but broadcast
   // along the rows (a weight over the last dim; not through a reshape).
   ArrayRef<int64_t> full = getShape(first.getInput());
@@ -523,7 +575,7 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
         /*applyInStrip=*/true, /*tileRows=*/false, /*columnsPerThread=*/1,
         /*rowsPerThread=*/1,
         getChunkLoads(/*runs=*/false, /*wideChunks=*/false),
-        /*heldParams=*/nullptr);
+        /*heldParams=*/nullptr, /*warpRuns=*/0);
   const bool wideChunks =
       hasWideChunks(reductions, columnsPerBlock, runs, pairs > 0);
   return KernelPlanAttr::get(
@@ -537,10 +589,11 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
       applyLaunches ? getApplyRowsPerThread(statistics, rowParams) : 1,
       applyInFold, /*cluster=*/1, /*rowSlices=*/1, /*streamLag=*/0,
       /*streamBlocks=*/0, /*applyInStrip=*/false, /*tileRows=*/false,
-      strategy == KernelStrategy::split_online_softmax
+      strategy == KernelStrategy::split_online_softmax || warpRuns
           ? 1
           : getColumnsPerThread(reductions, columnsPerBlock, runs,
                                 lastBlockFolds),
-      /*rowsPerThread=*/1, getChunkLoads(runs, wideChunks),
-      /*heldParams=*/nullptr);
+      /*rowsPerThread=*/1,
+      warpRuns ? warpRuns->chunk : getChunkLoads(runs, wideChunks),
+      /*heldParams=*/nullptr, warpRuns ? warpRuns->runs : 0);
 }

@@ -116,30 +116,17 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     when present): operands broadcast along the rows (one row's elements,
     a norm's weight and bias) that each thread loads into registers once,
     its float4 groups of them, before its loop over rows, instead of again
-    for every row it walks (operand indices, none of them cached).
-
-    Example:
-
-    ```mlir
-    #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32,
-                 rows_per_block = 8, columns_per_block = 0, vector_width = 1,
-                 cached = [0], passes = 1, launches = 1,
-                 epilogue = none>
-    // layer_norm over rows of 1024: a warp a row, held in registers, and
-    // the weight and bias (operands 1 and 2) held across each lane's rows.
-    #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32,
-                 rows_per_block = 8, columns_per_block = 0, vector_width = 4,
-                 cached = [0], passes = 1, launches = 1,
-                 epilogue = none, registers = true,
-                 held_params = [1, 2]>
-    // Training batch_norm over [N, 64]: a Welford pass, the fold, then the
-    // apply step, which reads the statistics as float4 groups.
-    #sinter.plan<strategy = split_welford, geometry = leading, block = 256,
-                 rows_per_block = 0, columns_per_block = 64, vector_width = 4,
-                 cached = [], passes = 2, launches = 3,
-                 epilogue = none, min_blocks = 4, apply_min_blocks = 6,
-                 chunk_loads = 4>
-    ```
+    for every row it walks (operand indices, none of them cached);
+    `warp_runs` (split_reduction over a middle dim, printed when not 0):
+    [A, R, C] reduced over R where C is short (2 to 16) and R * C under
+    a block's share: each warp of the one kernel reduces that many
+    positions of A whole, one after another along A, its lanes side by
+    side along the R * C elements of each, which are contiguous (lane l
+    over channel l % C, the lanes past the last whole multiple of C
+    idle), and combines the lanes of each channel by shuffles; no
+    partials, no fold. `columns_per_block` is then 8 warps times
+    `warp_runs` times C, and `chunk_loads` the loads of each position a
+    lane issues before it combines them.
   }];
   let parameters = (ins
     EnumParameter<Sinter_KernelStrategy>:$strategy,
@@ -168,7 +155,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     DefaultValuedParameter<"int64_t", "1">:$columns_per_thread,
     DefaultValuedParameter<"int64_t", "1">:$rows_per_thread,
     DefaultValuedParameter<"int64_t", "0">:$chunk_loads,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$held_params);
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$held_params,
+    DefaultValuedParameter<"int64_t", "0">:$warp_runs);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     // A plan without single-pass statistics, rows in registers or a
@@ -189,7 +177,8 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
                    /*stream_blocks=*/0,
                    /*apply_in_strip=*/false, /*tile_rows=*/false,
                    /*columns_per_thread=*/1, /*rows_per_thread=*/1,
-                   /*chunk_loads=*/0, /*held_params=*/nullptr);
+                   /*chunk_loads=*/0, /*held_params=*/nullptr,
+                   /*warp_runs=*/0);
     }]>];
   let genVerifyDecl = 1;
 }

@@ -93,6 +93,13 @@ inline constexpr int64_t kStagedStripMinBlocks = 3;
 inline constexpr int64_t kMaxColumnsPerThread = 8;
 inline constexpr int64_t kColumnLoadsInFlight = 12;
 
+/// The positions of A each warp of a warp-run kernel reduces at most (the
+/// plan's warp_runs; see KernelPlanAttr), and the kept runs (C) it takes:
+/// 2 to 16 elements, so that each channel has two lanes at least.
+inline constexpr int64_t kMaxWarpRuns = 8;
+inline constexpr int64_t kMinWarpRunChannels = 2;
+inline constexpr int64_t kMaxWarpRunChannels = 16;
+
 /// The slices for `blocks` blocks along the columns whose threads split each
 /// slice of `rows` rows into `lanes`: about kSplitTargetBlocks blocks in all
 /// but at most one wave (kSplitWaveBlocks) where fewer slices fit one, at
