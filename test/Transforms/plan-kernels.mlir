@@ -223,11 +223,12 @@ func.func @tile_rows_pairs(%x: tensor<?x2xf32>) -> tensor<?x2xf32> {
 
 // Softmax over rows of 77 (CLIP's text length: no float4 groups): 8 lanes
 // a row (at most 16 elements a lane), the block's 32 rows staged as a tile,
-// the outputs' too; over rows of 49, 4 lanes; over rows of 129, a warp, the
-// row cached in shared memory (rows longer than 128 are not tiled).
+// the outputs' too; over rows of 49, 4 lanes; over rows of 129, a warp
+// whose passes re-read the row from L1 (rows longer than 128 are not
+// tiled; see @warp_rereads_l1).
 // CHECK-LABEL: func.func @tile_rows_lanes
 // CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 8, rows_per_block = 32, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
-// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>
 // CHECK: plan = #sinter.plan<strategy = subwarp_per_row, geometry = trailing, block = 4, rows_per_block = 64, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none, tile_rows = true>
 func.func @tile_rows_lanes(%x: tensor<?x77xf32>, %w: tensor<?x49xf32>, %z: tensor<?x129xf32>) -> (tensor<?x77xf32>, tensor<?x49xf32>, tensor<?x129xf32>) {
   %m = sinter.max %x dims [1] keepdim : tensor<?x77xf32>
@@ -298,14 +299,19 @@ func.func @warp_per_row(%x: tensor<?x512xf32>) -> tensor<?x512xf32> {
 
 // -----
 
-// Rows of 510 are not float4 groups: a warp per row, the row cached in
-// shared memory.
-// CHECK-LABEL: func.func @warp_shared
+// Rows of 510 are not float4 groups: a warp per row, whose passes read the
+// row from global memory again (L1 holds the block's 8 rows; HBM is read
+// once), scalar loads, no single-pass statistics, no copy in shared
+// memory. Rows of 514 (above 2 KiB) keep the copy.
+// CHECK-LABEL: func.func @warp_rereads_l1
+// CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none>
 // CHECK: plan = #sinter.plan<strategy = warp_per_row, geometry = trailing, block = 32, rows_per_block = 8, columns_per_block = 0, vector_width = 1, cached = [0], passes = 1, launches = 1, epilogue = none>
-func.func @warp_shared(%x: tensor<?x510xf32>) -> tensor<?x510xf32> {
+func.func @warp_rereads_l1(%x: tensor<?x510xf32>, %y: tensor<?x514xf32>) -> (tensor<?x510xf32>, tensor<?x514xf32>) {
   %m = sinter.mean %x dims [1] keepdim : tensor<?x510xf32>
   %d = sinter.sub %x, %m : tensor<?x510xf32>, tensor<?x1xf32>
-  return %d : tensor<?x510xf32>
+  %my = sinter.mean %y dims [1] keepdim : tensor<?x514xf32>
+  %dy = sinter.sub %y, %my : tensor<?x514xf32>, tensor<?x1xf32>
+  return %d, %dy : tensor<?x510xf32>, tensor<?x514xf32>
 }
 
 // -----

@@ -428,6 +428,12 @@ static KernelPlanAttr planRows(KernelOp kernel) {
     strategy = block < 32 ? KernelStrategy::subwarp_per_row
                           : KernelStrategy::warp_per_row;
   }
+  // Rows of a warp that are not float4 groups re-read L1 rather than a
+  // copy in shared memory.
+  const bool rereadL1 = length && rereadsRowsFromL1(strategy, registers,
+                                                    tileRows, cluster, *length);
+  if (rereadL1)
+    cached.clear();
   // Where rows are cached (or may be, at launch), HBM is read once, and
   // each statistic walks shared memory (single-pass states over a
   // cluster's float4 slices ran slower on the H100: softmax over rows of
@@ -437,13 +443,13 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   // variance) save one.
   int64_t hbmPasses = 1;
   bool singlePass = false;
-  if (cached.empty() && length) {
+  if (cached.empty() && length && !rereadL1) {
     // A streamed slice computes each pair's statistics in turn.
     singlePass =
         rowSlices == 1 && !getSinglePassReductions(body, *length).empty();
     // The second pass of a streamed row reads it from L2.
     hbmPasses = rowSlices > 1 ? 1 : getSinglePassHbmPasses(body, *length);
-  } else if (cached.empty()) {
+  } else if (cached.empty() && !rereadL1) {
     hbmPasses = maxPasses;
   }
   // Rows use 16-byte vectors when they are a multiple of four long (so
@@ -456,7 +462,8 @@ static KernelPlanAttr planRows(KernelOp kernel) {
   // Rows of other lengths read from HBM by every pass (none cached) take
   // float4 groups from each row's first 16-byte boundary and scalar edges.
   vectorRows |= length && cached.empty() && !registers && cluster == 1 &&
-                rowSlices == 1 && canWalkRowsWithEdges(kernel, *length);
+                rowSlices == 1 && !rereadL1 &&
+                canWalkRowsWithEdges(kernel, *length);
   SmallVector<int64_t> held;
   if (registers)
     held = getHeldParams(kernel, *length, block, cached, resultShape);

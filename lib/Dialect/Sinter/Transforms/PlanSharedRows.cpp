@@ -337,3 +337,12 @@ int64_t sinter::getStreamLag(int64_t slices, int64_t floats) {
   return std::max<int64_t>(slices,
                            llvm::divideCeil(kStreamLagBytes, sliceBytes));
 }
+
+/// The longest rows that rereadsRowsFromL1 re-reads (see PlanUtils.h): 2 KiB.
+static constexpr int64_t kL1RowLimit = 512;
+
+bool sinter::rereadsRowsFromL1(KernelStrategy strategy, bool registers,
+                               bool tileRows, int64_t cluster, int64_t length) {
+  return strategy == KernelStrategy::warp_per_row && !registers && !tileRows &&
+         cluster == 1 && length % 4 != 0 && length <= kL1RowLimit;
+}

@@ -142,6 +142,23 @@ struct RowTiles {
   SmallVector<int64_t> cached;
 };
 
+/// Whether each pass over the rows of a row kernel reads them from global
+/// memory again rather than from a copy in shared memory, HBM being read
+/// once all the same: rows of a warp (`strategy`) that are not float4
+/// groups (of `length`, at most kL1RowLimit), neither in registers nor
+/// tiles nor a cluster's; the block's 8 rows (16 KiB at most) stay in L1
+/// between the passes, and each pass walks them with scalar loads as it
+/// would shared memory, less the copy (not single-pass statistics, nor float4
+/// groups from each row's 16-byte boundary: 0.34 and 0.50 of copy for softmax
+/// over rows of 197). On the H200 (2026-11-28), in fractions of copy, cached
+/// against re-read: softmax over rows of 197 0.83 and 0.92, 197 (attention, 12
+/// heads) 0.87 and 0.93, 255 0.89 and 0.93; a block a row gained less or lost
+/// (layer norm over rows of 2049 0.81 and 0.79, instance norm over 16129 0.87
+/// and 0.70), so blocks keep their copies; rows longer than kL1RowLimit (512)
+/// were not measured, and keep theirs (PlanSharedRows.cpp).
+bool rereadsRowsFromL1(KernelStrategy strategy, bool registers, bool tileRows,
+                       int64_t cluster, int64_t length);
+
 /// The tiles of a row kernel whose rows of `length` (the results of
 /// `resultShape`) are short and not float4 groups, where it can stage them
 /// (PlanSharedRows.cpp); `severalPasses` where some input is read by more
