@@ -299,6 +299,20 @@ func.func @warp_per_row(%x: tensor<?x512xf32>) -> tensor<?x512xf32> {
 
 // -----
 
+// Rows of 9797 (97 x 101 maps) that one pass reads from HBM: 256 threads a
+// row (8 to 10 float4 groups each), not 1024; rows of 16384 keep 1024
+// (held in registers).
+// CHECK-LABEL: func.func @streamed_row_team
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 256, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none>
+// CHECK: plan = #sinter.plan<strategy = block_per_row, geometry = trailing, block = 1024, rows_per_block = 1, columns_per_block = 0, vector_width = 4, cached = [], passes = 1, launches = 1, epilogue = none, registers = true>
+func.func @streamed_row_team(%x: tensor<?x97x101xf32>, %z: tensor<?x16384xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %s = sinter.sum %x dims [1, 2] : tensor<?x97x101xf32>
+  %m = sinter.mean %z dims [1] : tensor<?x16384xf32>
+  return %s, %m : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
 // Rows of 510 are not float4 groups: a warp per row, whose passes read the
 // row from global memory again (L1 holds the block's 8 rows; HBM is read
 // once), scalar loads, no single-pass statistics, no copy in shared

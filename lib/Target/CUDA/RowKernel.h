@@ -313,6 +313,14 @@ private:
   /// sums over rows of 8 to 12 groups a thread cost up to 11% there
   /// (layer_norm over rows of 1280 by a warp), 1% over 16 groups.
   bool sumsInDouble(const RowReduction &reduction) const;
+  /// Whether the threads' sums of a row (of float accumulators) add in
+  /// double, rounded once: rows of more than kMediumRowLimit elements that
+  /// a team of 256 threads reads from HBM (8 to 16 float4 groups a thread;
+  /// sinter-plan-kernels' getStreamedRowTeam), neither in registers nor
+  /// cached nor sliced. A sum over rows of 9797 was 4% less accurate than
+  /// PyTorch's in float, 25% more with the threads' sums in double (the
+  /// H200).
+  bool combinesThreadsInDouble() const;
   /// Declares one accumulator per reduction of `group`, at its identity (an
   /// array of four where it accumulates per lane); argmax and argmin start
   /// at the group's `first` index (dev::argStart).

@@ -225,6 +225,12 @@ bool RowWriter::sumsInDouble(const RowReduction &reduction) const {
           reduction.kind == ReductionCombiner::mean);
 }
 
+bool RowWriter::combinesThreadsInDouble() const {
+  return plan.staticTeam == 256 && !plan.registerRows && plan.cached.empty() &&
+         !plan.tileRows && plan.getRowSlices() == 1 && plan.staticRowLength &&
+         *plan.staticRowLength > kMediumRowLimit;
+}
+
 bool RowWriter::accumulatesPerLane(const RowReduction &reduction) const {
   if (reduction.isArg() || sumsInDouble(reduction))
     return false;
@@ -368,6 +374,10 @@ void RowWriter::finishPerRowReduction(RowReduction &reduction,
               ", exchange)";
   else if (plan.rowSlices > 1 && sums) // `own` is a slice's double partial
     reduced = "teamReduce<kThreads, dev::SumDoubleOp>(" + own + ")";
+  else if (sums && combinesThreadsInDouble())
+    reduced = "static_cast<float>(teamReduce<kThreads, dev::SumDoubleOp>("
+              "static_cast<double>(" +
+              own + ")))";
   if (sums && plan.getRowSlices() > 1)
     reduced = "static_cast<float>(" + reduced + ")";
   std::string result = getFinal(reduction, reduced);

@@ -368,6 +368,10 @@ static KernelPlanAttr planRows(KernelOp kernel) {
     // edges take a warp up to kWarpVectorRowLimit, as rows in registers.
     if (!registers && cached.empty() && canWalkRowsWithEdges(kernel, *length))
       block = getVectorRowTeam(*length, block, /*argReductions=*/false);
+    // Rows of a few thousand float4 groups that one pass reads from HBM
+    // take 256 threads.
+    if (!registers && cached.empty())
+      block = getStreamedRowTeam(*length, block);
     rowsPerBlock = block < 256 ? 256 / block : 1;
     strategy = block < 32    ? KernelStrategy::subwarp_per_row
                : block == 32 ? KernelStrategy::warp_per_row

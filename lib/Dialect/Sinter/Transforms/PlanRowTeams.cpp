@@ -26,6 +26,19 @@ int64_t sinter::getTeamSize(int64_t length) {
   return length <= kWarpRowLimit ? 32 : length <= kMediumRowLimit ? 256 : 1024;
 }
 
+/// On the H200 (2026-11-28), a sum over the 97 x 101 maps of [128, 64, 97,
+/// 101] ran at 0.82 of copy with 1024 threads a row (2 to 3 float4 groups
+/// each), 0.97 with 256, whose error against float64 (1.05e-7 in float,
+/// above eager's 1.01e-7) fell to 7.6e-8 with the threads' sums added in
+/// double (0.96x torch.compile, 0.81x before); over rows of 16384 (4 groups a thread of 1024), sums, means and
+/// maxima ran 4-6% slower with 256 (an earlier session).
+int64_t sinter::getStreamedRowTeam(int64_t length, int64_t team) {
+  return team == 1024 && length > kMediumRowLimit &&
+                 length < kStreamedRowThreadsLimit
+             ? 256
+             : team;
+}
+
 /// The team of rows of `length` held in registers. Rows of at most 4 float4
 /// groups, or of 8 without `argReductions`, take a lane a group (no lane
 /// idles); up to 16 groups, the power of two of lanes with the fewest idle

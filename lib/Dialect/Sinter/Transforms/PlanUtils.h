@@ -204,6 +204,15 @@ int64_t getScalarTeamSize(int64_t length);
 /// length alone: a warp instead of a block up to kWarpVectorRowLimit, or
 /// kWarpArgRowLimit with `argReductions` (argmax, argmin).
 int64_t getVectorRowTeam(int64_t length, int64_t team, bool argReductions);
+/// The team of rows of `length` that every pass reads from HBM (neither
+/// held in registers nor cached) that would take `team` lanes by row length
+/// alone: 256 threads, 8 to 16 float4 groups each, rather than a block of
+/// 1024 for rows of kMediumRowLimit + 1 to kStreamedRowThreadsLimit - 1
+/// elements (the CUDA emitter adds their threads' sums in double).
+int64_t getStreamedRowTeam(int64_t length, int64_t team);
+/// Rows of at least this many elements that every pass reads from HBM
+/// take 1024 threads (getStreamedRowTeam).
+inline constexpr int64_t kStreamedRowThreadsLimit = 16384;
 /// The floats one thread of a team of `team` holds for `operands` rows of
 /// `length` in registers.
 int64_t getRegisterFloats(int64_t length, int64_t team, int64_t operands);
