@@ -165,7 +165,8 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     1024 elements, or up to 1536 as float4 groups held in registers or read
     between scalar edges, 2048 for an argmax or argmin; 256 threads up to
     8192, and up to 16384 where one operand is held in registers for
-    several passes or an argmax (wide rows, 64 floats a thread); else 1024;
+    several passes or an argmax (wide rows, 64 floats a thread) or one pass
+    reads the rows from HBM; else 1024;
     blocks of a cluster of 8 that share a row 256, of 2 or 4, 512; for an
     elementwise kernel whose every value has the full shape or one element,
     128 threads that each load 2 float4 groups before they compute them (4
@@ -174,9 +175,15 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     `columns_per_block`: 256, or one kept run of a middle dim shorter than
     a 128-byte line, as 4 over [A, R, 4], 128 over a middle dim read by
     scalar loads, and down to 64 where the last column group would leave
-    more than an eighth idle), the vector width, the
+    more than an eighth idle; or, over [A, R, C] reduced along R with C
+    from 2 to 16 and R * C under 4096 elements, 8 warps times `warp_runs`
+    positions of A times C, each warp reducing its positions whole, its
+    lanes side by side along their contiguous elements: one statistic, no
+    apply step that reads the input), the vector width, the
     operands cached (in registers where `registers` says so, else in shared
-    memory), how many times each input element is read from HBM, the
+    memory; not rows of a warp that are not float4 groups, up to 512
+    elements, whose passes re-read them through L1), how many times each
+    input element is read from HBM, the
     launches, for a GEMM the epilogue form (library or generated), and the
     blocks per multiprocessor that the launch bounds of the kernel (and of a
     split reduction's apply step) ask for, where the H100 ran faster
