@@ -832,6 +832,19 @@ func.func @warp_runs_channels(%y: tensor<?x341x3xf32>, %z: tensor<?x16x4xf32>, %
 
 // -----
 
+// Rows of 2040 by 2 centered over a symbolic batch (no strips): the warp
+// runs store the means, and the apply step launches after them (two
+// launches, two reads).
+// CHECK-LABEL: func.func @warp_runs_apply
+// CHECK: plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 2, launches = 2, epilogue = none, last_block_folds = true, min_blocks = 4, apply_min_blocks = 6, apply_rows_per_thread = 4, chunk_loads = 8, warp_runs = 2>
+func.func @warp_runs_apply(%x: tensor<?x2040x2xf32>) -> tensor<?x2040x2xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<?x2040x2xf32>
+  %d = sinter.sub %x, %m : tensor<?x2040x2xf32>, tensor<?x1x2xf32>
+  return %d : tensor<?x2040x2xf32>
+}
+
+// -----
+
 // No warp runs: a pair of statistics (a mean and the variance around it,
 // Welford states), a reduction sinter-decompose rewrites (var), runs of
 // 4096 elements (a block a run), runs of 32 channels (a line), rows of 8

@@ -322,7 +322,7 @@ LogicalResult KernelPlanAttr::verify(
        columnsPerBlock / (8 * warpRuns) < kMinWarpRunChannels ||
        columnsPerBlock / (8 * warpRuns) > kMaxWarpRunChannels ||
        vectorWidth != 1 || columnsPerThread != 1 || applyInStrip ||
-       !lastBlockFolds || passes != 1 || launches != 1))
+       !lastBlockFolds || passes != launches || launches > 2))
     return emitError() << "warp_runs " << warpRuns << ": expected 1 to "
                        << kMaxWarpRuns
                        << " (or 0) for split_reduction over a middle dim, "
@@ -330,8 +330,8 @@ LogicalResult KernelPlanAttr::verify(
                           "warp_runs * C (C from "
                        << kMinWarpRunChannels << " to " << kMaxWarpRunChannels
                        << "), vector width 1, one column a thread, not in "
-                          "strips, finished where read (last_block_folds, "
-                          "one pass, one launch)";
+                          "strips, finished where read (last_block_folds), "
+                          "one launch and pass, or two with an apply step";
   if (rowSlices != 1 ? streamBlocks < 1 || streamBlocks > kMaxStreamBlocks
                      : streamBlocks != 0)
     return emitError() << "stream_blocks " << streamBlocks << ": expected 1 to "

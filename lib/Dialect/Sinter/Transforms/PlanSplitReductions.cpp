@@ -105,9 +105,9 @@ struct WarpRuns {
   int64_t chunk;
 };
 
-/// The warp-run kernel of `reductions`, the one reduction of a kernel
-/// whose outputs are its result or computed from it alone (no apply
-/// step, no pair of statistics): where it reduces a middle dim of [A, R,
+/// The warp-run kernel of `reductions`, the one reduction of a kernel (no
+/// pair of statistics; an apply step, if any, launches after it or runs in
+/// its epilogue): where it reduces a middle dim of [A, R,
 /// C] with C static from kMinWarpRunChannels to kMaxWarpRunChannels and R
 /// static, and a warp's lanes have an element of R * C each at least while
 /// a block a run (getRunColumnsPerBlock) would read fewer than
@@ -522,9 +522,8 @@ KernelPlanAttr sinter::planSplitReduction(KernelOp kernel) {
   int64_t pairs = static_cast<int64_t>(paired.size());
   int64_t count = static_cast<int64_t>(reductions.size()) - pairs;
   // A warp-run kernel finishes its positions where it reads them.
-  std::optional<WarpRuns> warpRuns = pairs || (apply && !statisticsShaped)
-                                         ? std::nullopt
-                                         : getWarpRuns(reductions);
+  // (One reduction: a pair of statistics has two.)
+  std::optional<WarpRuns> warpRuns = getWarpRuns(reductions);
   int64_t columnsPerBlock = warpRuns ? 8 * warpRuns->runs * warpRuns->channels
                                      : getColumnsPerBlock(first);
   bool runs = !warpRuns && canReadRuns(reductions, columnsPerBlock);

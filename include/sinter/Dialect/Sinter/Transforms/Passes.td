@@ -178,8 +178,9 @@ def SinterPlanKernels : Pass<"sinter-plan-kernels", "ModuleOp"> {
     more than an eighth idle; or, over [A, R, C] reduced along R with C
     from 2 to 16 and R * C under 4096 elements, 8 warps times `warp_runs`
     positions of A times C, each warp reducing its positions whole, its
-    lanes side by side along their contiguous elements: one statistic, no
-    apply step that reads the input), the vector width, the
+    lanes side by side along their contiguous elements: one statistic, any
+    apply step that reads the input launching after them), the vector
+    width, the
     operands cached (in registers where `registers` says so, else in shared
     memory; not rows of a warp that are not float4 groups, up to 512
     elements, whose passes re-read them through L1), how many times each
