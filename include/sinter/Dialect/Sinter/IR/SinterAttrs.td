@@ -119,12 +119,13 @@ def Sinter_KernelPlanAttr : AttrDef<Sinter_Dialect, "KernelPlan"> {
     for every row it walks (operand indices, none of them cached);
     `warp_runs` (split_reduction over a middle dim, printed when not 0):
     [A, R, C] reduced over R where C is short (2 to 16) and R * C under
-    a block's share: each warp of the one kernel reduces that many
-    positions of A whole, one after another along A, its lanes side by
-    side along the R * C elements of each, which are contiguous (lane l
-    over channel l % C, the lanes past the last whole multiple of C
-    idle), and combines the lanes of each channel by shuffles; no
-    partials, no fold. `columns_per_block` is then 8 warps times
+    a block's share: each warp of the one partial kernel reduces that
+    many consecutive positions of A whole, their loads in flight together,
+    its lanes side by side along the R * C elements of each, which are
+    contiguous (lane l over channel l % C, the lanes past the last whole
+    multiple of C idle), and combines the lanes of each channel by
+    shuffles; no partials, no fold (an apply step that reads the input
+    launches after it). `columns_per_block` is then 8 warps times
     `warp_runs` times C, and `chunk_loads` the loads of each position a
     lane issues before it combines them.
   }];
