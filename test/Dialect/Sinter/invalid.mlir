@@ -1045,6 +1045,31 @@ func.func @plan_columns_per_thread_two_launches() attributes {plan = #sinter.pla
 
 // -----
 
+func.func @plan_warp_runs_two_reductions(%x: tensor<64x128x2xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan warp_runs needs a column_reduction kernel of one reduction}}
+  %0:2 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 2>} : (tensor<64x128x2xf32>) -> (tensor<64x2xf32>, tensor<64x2xf32>) {
+  ^bb0(%a: tensor<64x128x2xf32>):
+    %s = sinter.sum %a dims [1] : tensor<64x128x2xf32>
+    %m = sinter.max %a dims [1] : tensor<64x128x2xf32>
+    sinter.yield %s, %m : tensor<64x2xf32>, tensor<64x2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @plan_warp_runs_var(%x: tensor<64x128x2xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan warp_runs needs a sum, mean, max, min, prod, argmax or argmin over a static count of reduced elements}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 2>} : (tensor<64x128x2xf32>) -> tensor<64x2xf32> {
+  ^bb0(%a: tensor<64x128x2xf32>):
+    %v = sinter.var %a dims [1] : tensor<64x128x2xf32>
+    sinter.yield %v : tensor<64x2xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @plan_columns_per_thread_long_columns(%x: tensor<9x4097xf32>) {
   // expected-error@+1 {{'sinter.kernel' op plan columns_per_thread needs columns of a static count of at most 8 reduced elements}}
   %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, columns_per_thread = 2, chunk_loads = 8>} : (tensor<9x4097xf32>) -> tensor<4097xf32> {

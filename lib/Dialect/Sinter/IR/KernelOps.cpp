@@ -476,6 +476,24 @@ static LogicalResult verifyColumnsPerThread(KernelOp kernel) {
   return success();
 }
 
+/// Checks what warp runs (the plan's warp_runs) rely on: a column_reduction
+/// kernel of one reduction that the emitter computes (not one that
+/// sinter-decompose rewrites), over a static count of reduced elements.
+static LogicalResult verifyWarpRuns(KernelOp kernel) {
+  auto reductions = kernel.getBody().front().getOps<ReductionOpInterface>();
+  if (kernel.getKind() != KernelKind::column_reduction ||
+      !llvm::hasSingleElement(reductions))
+    return kernel.emitOpError("plan warp_runs needs a column_reduction "
+                              "kernel of one reduction");
+  ReductionOpInterface reduction = *reductions.begin();
+  if (getCombinerInfo(reduction.getCombiner()).isDecomposed() ||
+      !reduction.getStaticGroupSize())
+    return kernel.emitOpError("plan warp_runs needs a sum, mean, max, min, "
+                              "prod, argmax or argmin over a static count of "
+                              "reduced elements");
+  return success();
+}
+
 /// Checks that the plan's held_params are operands of the kernel with one
 /// static row's elements: a param broadcast along the rows of every
 /// reduction.
@@ -595,6 +613,8 @@ static LogicalResult verifyKernelPlan(KernelOp kernel) {
                                   "and a multiple of 4 long, computed "
                                   "elementwise from the kernel's arguments");
   if (plan.getColumnsPerThread() > 1 && failed(verifyColumnsPerThread(kernel)))
+    return failure();
+  if (plan.getWarpRuns() > 0 && failed(verifyWarpRuns(kernel)))
     return failure();
   if (plan.getHeldParams() && failed(verifyHeldParams(kernel, plan)))
     return failure();

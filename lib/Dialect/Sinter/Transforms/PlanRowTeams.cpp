@@ -30,8 +30,9 @@ int64_t sinter::getTeamSize(int64_t length) {
 /// 101] ran at 0.82 of copy with 1024 threads a row (2 to 3 float4 groups
 /// each), 0.97 with 256, whose error against float64 (1.05e-7 in float,
 /// above eager's 1.01e-7) fell to 7.6e-8 with the threads' sums added in
-/// double (0.96x torch.compile, 0.81x before); over rows of 16384 (4 groups a thread of 1024), sums, means and
-/// maxima ran 4-6% slower with 256 (an earlier session).
+/// double (0.96x torch.compile, 0.81x before); over rows of 16384 (4 groups a
+/// thread of 1024), sums, means and maxima ran 4-6% slower with 256 (an earlier
+/// session).
 int64_t sinter::getStreamedRowTeam(int64_t length, int64_t team) {
   return team == 1024 && length > kMediumRowLimit &&
                  length < kStreamedRowThreadsLimit
