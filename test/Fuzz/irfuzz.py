@@ -53,7 +53,7 @@ import random_modules  # noqa: E402
 # decomposed module: it asks for decomposition first, rightly).
 PASSES = ["sinter-decompose", "sinter-simplify",
           "sinter-simplify=fp-mode=strict", "sinter-hoist-params",
-          "sinter-form-kernels"]
+          "sinter-stage-reductions", "sinter-form-kernels"]
 
 # Refusals of the emitter that other work owns: name -> pattern of the
 # message. Each is tolerated and counted; anything else is a failure.

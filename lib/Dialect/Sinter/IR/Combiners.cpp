@@ -18,15 +18,16 @@ using namespace mlir::sinter;
 const CombinerInfo &mlir::sinter::getCombinerInfo(ReductionCombiner combiner) {
   // Indexed by the enum's value; the static_assert keeps the two in step.
   static const CombinerInfo table[] = {
-      /*sum=*/{"dev::SumOp", /*isIndex=*/false, /*dividesByCount=*/false},
-      /*mean=*/{"dev::SumOp", false, true},
-      /*max=*/{"dev::MaxOp", false, false},
-      /*min=*/{"dev::MinOp", false, false},
-      /*prod=*/{"dev::ProdOp", false, false},
-      /*logsumexp=*/{"", false, false},
-      /*argmax=*/{"dev::ArgMaxOp", true, false},
-      /*argmin=*/{"dev::ArgMinOp", true, false},
-      /*var=*/{"", false, false},
+      /*sum=*/{"dev::SumOp", /*isIndex=*/false, /*dividesByCount=*/false,
+               /*reducesPartials=*/true, /*exactInAnyOrder=*/false},
+      /*mean=*/{"dev::SumOp", false, true, true, false},
+      /*max=*/{"dev::MaxOp", false, false, true, true},
+      /*min=*/{"dev::MinOp", false, false, true, true},
+      /*prod=*/{"dev::ProdOp", false, false, true, false},
+      /*logsumexp=*/{"", false, false, false, false},
+      /*argmax=*/{"dev::ArgMaxOp", true, false, false, true},
+      /*argmin=*/{"dev::ArgMinOp", true, false, false, true},
+      /*var=*/{"", false, false, false, false},
   };
   static_assert(std::size(table) ==
                     static_cast<size_t>(getMaxEnumValForReductionCombiner()) +

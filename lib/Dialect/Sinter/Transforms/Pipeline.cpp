@@ -26,6 +26,9 @@ void mlir::sinter::buildSinterPipeline(OpPassManager &pm,
   pm.addPass(createSinterHoistParams());
   if (options.stopAfter == PipelineStage::HoistParams)
     return;
+  SinterStageReductionsOptions stageOptions;
+  stageOptions.fpMode = options.fpMode;
+  pm.addNestedPass<func::FuncOp>(createSinterStageReductions(stageOptions));
   pm.addPass(createSinterFormKernels());
   pm.addPass(createSinterPlanKernels());
 }

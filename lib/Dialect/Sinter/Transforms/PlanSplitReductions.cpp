@@ -61,10 +61,6 @@ static std::optional<int64_t> getKeptRun(ReductionOpInterface reduction) {
 /// The floats of a 128-byte line.
 static constexpr int64_t kLineFloats = 32;
 
-/// The fewest reduced elements a block covers where its positions are one
-/// kept run (getRunColumnsPerBlock): 16 a thread of 256.
-static constexpr int64_t kMinRunBlockElements = 16 * kBlockThreads;
-
 /// A block's positions where each reduced row's kept run is shorter than a
 /// line (a reduction over a middle or the leading dims): the run (a power
 /// of two), so that the block's threads spread along the reduced rows,

@@ -145,6 +145,13 @@ struct CombinerInfo {
   bool isIndex;
   /// True when the combined value is divided by the element count (mean).
   bool dividesByCount;
+  /// True when the same reduction of its partial results, each over an
+  /// equal part of the reduced elements, gives the whole result (sum, mean,
+  /// max, min, prod; argmax's partials would lose their indices).
+  bool reducesPartials;
+  /// True when the result is one of the reduced elements, whatever the
+  /// order (max, min, argmax, argmin): partial results round nothing.
+  bool exactInAnyOrder;
 
   /// True when sinter-decompose rewrites the reduction into others.
   bool isDecomposed() const { return deviceFunctor.empty(); }

@@ -93,6 +93,13 @@ inline constexpr int64_t kStagedStripMinBlocks = 3;
 inline constexpr int64_t kMaxColumnsPerThread = 8;
 inline constexpr int64_t kColumnLoadsInFlight = 12;
 
+/// The reduced elements of a position of [A, R, C] reduced along R (R * C)
+/// from which a block reads a kept run of C (a power of two below a line;
+/// 16 a thread of 256), and below which a warp reads it (warp runs, C from
+/// kMinWarpRunChannels to kMaxWarpRunChannels). sinter-stage-reductions
+/// splits longer R of other C into stages below it.
+inline constexpr int64_t kMinRunBlockElements = 16 * 256;
+
 /// The positions of A each warp of a warp-run kernel reduces at most (the
 /// plan's warp_runs; see KernelPlanAttr), and the kept runs (C) it takes:
 /// 2 to 16 elements, so that each channel has two lanes at least.

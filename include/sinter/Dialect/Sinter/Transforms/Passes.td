@@ -127,6 +127,53 @@ def SinterHoistParams : Pass<"sinter-hoist-params", "ModuleOp"> {
   }];
 }
 
+def SinterStageReductions : Pass<"sinter-stage-reductions", "func::FuncOp"> {
+  let summary = "Splits reductions over long runs of a few channels into two "
+                "stages";
+  let description = [{
+    A sum, mean, max, min or prod over [A, R, C] reduced along R (a middle
+    or the leading dims) with a short kept run C that is not a power of two
+    (3 to 15 channels, NHWC images' mean over H and W) reads C elements
+    side by side in each reduced row: a block of one kernel covers its
+    positions across A, each lane strided by R * C elements. Where R * C
+    is too long for a warp to reduce a position whole (kMinRunBlockElements,
+    SplitReduction.h), this pass reshapes the input to [A, S, R2, C] and
+    reduces twice, first along R2 (a power of two dividing R with R2 * C
+    below that limit, so that each position's R2 * C contiguous elements
+    take warp runs) and then along S, as Inductor splits a long reduction
+    into two (`Reduction.create_multilayer`). Each stage is the same
+    reduction, which gives the whole result over equal parts (the combiner
+    table's `reducesPartials`; a mean's first division by a power of two is
+    exact). The statistics of a single-pass pair (a mean with the variance
+    around it, a max with its sum of exponentials) stay whole, and so do
+    reductions whose elementwise producers broadcast along the reduced dims
+    (the first stage computes the others over the staged shape). The
+    partials are f32 values: with `fp-mode=strict` only the reductions
+    exact in any order (max, min) are split.
+
+    Example:
+
+    ```mlir
+    %m = sinter.mean %x dims [1, 2] : tensor<?x256x256x3xf32>
+    // becomes
+    %r = sinter.reshape %x : tensor<?x256x256x3xf32> -> tensor<?x64x1024x3xf32>
+    %p = sinter.mean %r dims [2] : tensor<?x64x1024x3xf32>
+    %m = sinter.mean %p dims [1] : tensor<?x64x3xf32>
+    ```
+  }];
+  let options = [
+    Option<"fpMode", "fp-mode", "::mlir::sinter::FpMode",
+           /*default=*/"::mlir::sinter::FpMode::Fast",
+           "Whether sums, means and products may round partial results",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::sinter::FpMode::Strict, "strict",
+                        "split max and min only"),
+             clEnumValN(::mlir::sinter::FpMode::Fast, "fast",
+                        "also sums, means and products"))}]>,
+  ];
+  let dependentDialects = ["::mlir::sinter::SinterDialect"];
+}
+
 def SinterFormKernels : Pass<"sinter-form-kernels", "ModuleOp"> {
   let summary = "Groups the ops of each function into sinter.kernel regions";
   let description = [{
