@@ -70,8 +70,8 @@ getReducedSpan(ReductionOpInterface reduction) {
 /// kMinRunBlockElements (shorter positions take warp runs whole); R2 is the
 /// largest power of two that divides R with R2 * C below
 /// kMinRunBlockElements, and R2 * C is kMinStageElements at least.
-static std::optional<int64_t>
-getFirstStageRows(ReductionOpInterface reduction, FpMode fpMode) {
+static std::optional<int64_t> getFirstStageRows(ReductionOpInterface reduction,
+                                                FpMode fpMode) {
   ReductionGeometry geometry = reduction.getGeometry();
   const CombinerInfo &combiner = getCombinerInfo(reduction.getCombiner());
   if (!combiner.reducesPartials ||
