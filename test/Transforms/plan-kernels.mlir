@@ -845,11 +845,25 @@ func.func @warp_runs_apply(%x: tensor<?x2040x2xf32>) -> tensor<?x2040x2xf32> {
 
 // -----
 
-// No warp runs: a pair of statistics (a mean and the variance around it,
-// Welford states), a reduction sinter-decompose rewrites (var), runs of
-// 4096 elements (a block a run), runs of 32 channels (a line), rows of 8
-// elements (fewer than a warp's lanes), and a reduction over the leading
-// dim.
+// A mean and the variance around it over dim 1 of [262144, 128, 2]: one
+// pass of Welford states in warp runs (split_welford), each lane's chunks'
+// states joined in double.
+// CHECK-LABEL: func.func @warp_runs_welford
+// CHECK: plan = #sinter.plan<strategy = split_welford, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, min_blocks = 4, chunk_loads = 8, warp_runs = 2>
+func.func @warp_runs_welford(%x: tensor<262144x128x2xf32>) -> tensor<262144x1x2xf32> {
+  %m = sinter.mean %x dims [1] keepdim : tensor<262144x128x2xf32>
+  %d = sinter.sub %x, %m : tensor<262144x128x2xf32>, tensor<262144x1x2xf32>
+  %sq = sinter.mul %d, %d : tensor<262144x128x2xf32>, tensor<262144x128x2xf32>
+  %w = sinter.mean %sq dims [1] keepdim : tensor<262144x128x2xf32>
+  return %w : tensor<262144x1x2xf32>
+}
+
+// -----
+
+// No warp runs: a Welford pair with a third reduction in its kernel, a
+// reduction sinter-decompose rewrites (var), runs of 4096 elements (a block
+// a run), runs of 32 channels (a line), rows of 8 elements (fewer than a
+// warp's lanes), and a reduction over the leading dim.
 // CHECK-LABEL: func.func @warp_runs_not
 // CHECK-NOT: warp_runs
 func.func @warp_runs_not(%x: tensor<262144x128x2xf32>, %y: tensor<4096x2048x2xf32>, %z: tensor<8192x64x32xf32>, %u: tensor<1048576x4x2xf32>, %l: tensor<128x2xf32>) -> (tensor<262144x1x2xf32>, tensor<262144x2xf32>, tensor<4096x2xf32>, tensor<8192x32xf32>, tensor<1048576x2xf32>, tensor<2xf32>) {

@@ -177,15 +177,17 @@ writeColumnPartialKernel(EmitterContext &context, const EvalKernel &kernel,
                          SmallVectorImpl<std::string> &dims);
 
 /// Writes the one kernel `name` of `reduction` under the plan's warp_runs
-/// (the kernel's one reduction, over a middle dim of [A, R, C]): each warp
-/// reduces warpRuns positions of A at once, lane l over channel l % C of
-/// each, its loads chunkLoads at a time, combines each channel's lanes by
-/// shuffles (dev::warpReduceChannels) and finishes its columns (the
-/// statistics, then under apply_in_fold the outputs); `dims` receives the
-/// dims it takes, among `allDims` (ColumnWarpRuns.cpp).
+/// (the kernel's one reduction, or a mean and the variance around it,
+/// `second`, over a middle dim of [A, R, C]): each warp reduces warpRuns
+/// positions of A at once, lane l over channel l % C of each, its loads
+/// chunkLoads at a time, combines each channel's lanes by shuffles
+/// (dev::warpReduceChannels) and finishes its columns (the statistics, then
+/// under apply_in_fold the outputs); `dims` receives the dims it takes,
+/// among `allDims` (ColumnWarpRuns.cpp).
 FailureOr<std::string> writeWarpRunKernel(EmitterContext &context,
                                           const EvalKernel &kernel,
                                           const ColumnReduction &reduction,
+                                          const ColumnReduction *second,
                                           StringRef name,
                                           ArrayRef<std::string> allDims,
                                           SmallVectorImpl<std::string> &dims);

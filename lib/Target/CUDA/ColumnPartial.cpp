@@ -99,7 +99,10 @@ FailureOr<std::string> cuda::writeColumnPartialKernel(
     ArrayRef<std::string> allDims, SmallVectorImpl<std::string> &dims) {
   const ColumnReduction &reduction = reductions[index];
   if (reduction.warpRuns)
-    return writeWarpRunKernel(context, kernel, reduction, name, allDims, dims);
+    return writeWarpRunKernel(context, kernel, reduction,
+                              reduction.second ? &reductions[*reduction.second]
+                                               : nullptr,
+                              name, allDims, dims);
   const Shape &shape = context.shapes.getShape(reduction.info.input);
   const bool vector = reduction.runs;
   const bool columnRuns = reduction.hasColumnRuns();

@@ -444,6 +444,12 @@ cuda::generateColumnReduction(EmitterContext &context,
                           (kernel.plan.getCached().empty() ? "registers"
                                                            : "shared memory") +
                           ": its statistics, then the outputs over it"
+       : kernel.plan.getWarpRuns()
+           ? std::string(": whole positions a warp (warp runs), finished "
+                         "where read") +
+                 (applyInFold            ? ", with the outputs"
+                  : !applyLaunch.empty() ? ", then pointwise apply"
+                                         : "")
        : applyInFold ? ": per-slice partials, then an ordered fold that "
                        "computes the outputs"
                      : ": per-slice partials, ordered fold, then pointwise "

@@ -12,7 +12,9 @@
 // l reads channel l % C of rows l / C, l / C + 32 / C, ..., several
 // positions at once, combines its loads as a tree a chunk at a time, then
 // the lanes of each channel combine by shuffles and lanes 0 to C - 1 finish
-// the position's C columns. No partials, no fold, no shared memory.
+// the position's C columns. No partials, no fold, no shared memory. A mean
+// with the variance around it reads the input once: each chunk's Welford
+// state joins the lane's, in double, and the lanes' states combine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,17 +28,21 @@ using namespace mlir::sinter::cuda;
 
 FailureOr<std::string>
 cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
-                         const ColumnReduction &reduction, StringRef name,
+                         const ColumnReduction &reduction,
+                         const ColumnReduction *second, StringRef name,
                          ArrayRef<std::string> allDims,
                          SmallVectorImpl<std::string> &dims) {
   const Shape &shape = context.shapes.getShape(reduction.info.input);
   std::optional<int64_t> reduced = reduction.groupSize.getConstant();
   const int64_t runs = reduction.warpRuns;
   const int64_t channels = reduction.columnsPerBlock / (8 * runs);
-  if (!reduced || reduction.second || channels < 1 || channels > 32)
+  const bool welford = reduction.pairs(SinglePassForm::Welford);
+  if (!reduced || (reduction.second && !welford) || channels < 1 ||
+      channels > 32)
     return emitError(reduction.info.result.getLoc(),
                      "CUDA emitter: warp_runs need a static count of reduced "
-                     "elements, one statistic and up to 32 channels");
+                     "elements, one statistic (or a Welford pair) and up to "
+                     "32 channels");
   // Lane l reads rows l / C + k * lanesPerChannel of channel l % C; the
   // lanes past the last whole group of C idle.
   const int64_t lanesPerChannel = 32 / channels;
@@ -76,21 +82,30 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   // Sums accumulate the lane's chunks, and combine the lanes, in double:
   // only each chunk's tree adds in float (a sum over 341 rows of 3
   // channels: 9.1e-8 against float64 in float, above eager's 8.3e-8).
+  // Welford states too: a lane's chunks' states join in double (var over
+  // 128 rows of 2 channels).
   const bool sums = reduction.sumsInDouble();
-  const std::string laneType = sums ? "double" : accType;
+  const std::string laneType =
+      sums || welford ? reduction.getFoldType().str() : accType;
   const std::string laneCombiner =
-      sums ? "dev::SumDoubleOp" : reduction.combiner;
+      sums || welford ? reduction.getFoldCombiner().str() : reduction.combiner;
   writer.line((isArg ? "dev::ExactAccumulator<" : "dev::Accumulator<") +
               laneCombiner + ", " + laneType + "> accumulator[" + runCount +
               "];");
   writer.openScope(); // over the chunks of the lane's rows
   writer.line("float chunk[" + runCount + "][" + chunkSize + "];");
+  // (A Welford chunk's state counts its rows read: a prefix of its slots.)
+  if (welford)
+    writer.line("int rows[" + runCount + "] = {};");
   writer.openScope(); // over the warp's positions
   writer.line(column);
   unsigned columnDepth = writer.getDepth();
   writer.openScope(); // over a chunk's loads
-  writer.line("chunk[u][k] = " + reduction.combiner + "::identity()" +
-              (isArg ? ".value" : "") + ";");
+  writer.line("chunk[u][k] = " +
+              (welford ? std::string("0.f")
+                       : reduction.combiner + "::identity()" +
+                             (isArg ? ".value" : "")) +
+              ";");
   std::optional<int64_t> elements = getNumElements(shape).getConstant();
   const std::string row = "lane / " + channelCount + " + (k0 + k) * " + stride;
   writer.line(elements && *elements < (int64_t(1) << 32)
@@ -104,6 +119,8 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   if (failed(element))
     return failure();
   writer.line("chunk[u][k] = " + element->text + ";");
+  if (welford)
+    writer.line("++rows[u];");
   // (Where C divides 32, no lane idles.)
   const int64_t busyLanes = lanesPerChannel * channels;
   writer.closeScope(
@@ -118,6 +135,12 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   // row lane / C + (k0 + k) * 32 / C).
   writer.line("#pragma unroll");
   writer.line("for (int u = 0; u < " + runCount + "; ++u)");
+  if (welford) {
+    // (A lane past the end of its positions' rows read none.)
+    writer.line("  if (rows[u] > 0)");
+    writer.line("    accumulator[u].push(dev::widen(dev::welfordOfChunk<" +
+                chunkSize + ">(chunk[u], rows[u])));");
+  }
   std::string tree =
       isArg ? "dev::argTreeCombine<" +
                   std::string(reduction.info.kind == ReductionCombiner::argmax
@@ -127,7 +150,8 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
                   " + k0 * " + stride + ", " + stride + ")"
             : "dev::treeCombine<" + reduction.combiner + ", " + chunkSize +
                   ">(chunk[u])";
-  writer.line("  accumulator[u].push(" + tree + ");");
+  if (!welford)
+    writer.line("  accumulator[u].push(" + tree + ");");
   writer.closeScope("for (int k0 = 0; k0 < " + std::to_string(loads) +
                     "; k0 += " + chunkSize + ") {");
   // The lanes of each channel combine; lane c < C finishes column c of
@@ -140,7 +164,7 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   writer.line("if (lane < " + channelCount + " && column < " + positions +
               ") {");
   writer.line("  const int64_t p = column;");
-  std::string finish = finishColumn(reduction, nullptr, "  ");
+  std::string finish = finishColumn(reduction, second, "  ");
   for (StringRef line : llvm::split(StringRef(finish).rtrim('\n'), '\n'))
     writer.line(line.str());
   writer.line("}");
@@ -151,6 +175,9 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   dims.assign(findUsedDims(body, allDims));
   SmallVector<std::string> parameters = getBufferParameters(kernel.inputs, {});
   parameters.push_back(reduction.getStatsType().str() + " *__restrict__ stats");
+  if (second)
+    parameters.push_back("float *__restrict__ " +
+                         reduction.getSecondParameter().str());
   llvm::append_range(parameters,
                      getBufferParameters({}, reduction.epilogueOutputs));
   llvm::append_range(parameters, getDimParameters(dims));
@@ -162,8 +189,9 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
                  ", ");
   std::string summary =
       "/// " + stringifyReductionCombiner(reduction.info.kind).str() +
-      " over dims [" + dimList + "] of " + formatShape(shape) + ", " +
-      runCount + " position(s) of the kept outer dims a warp, " + channelCount +
+      (welford ? " (Welford states, with the variance)" : "") + " over dims [" +
+      dimList + "] of " + formatShape(shape) + ", " + runCount +
+      " position(s) of the kept outer dims a warp, " + channelCount +
       " channels of " + std::to_string(*reduced) +
       " elements each, lanes side by side.\n";
   return summary +

@@ -280,6 +280,16 @@ struct ProdOp {
   SINTER_RT_HOST_DEVICE static float identity() { return 1.f; }
 };
 
+/// Product in double: a row kernel's product accumulates and combines its
+/// threads in it, rounded to float once (a product of 64 values in float
+/// rounds 63 times, each error as large as the result's).
+struct ProdDoubleOp {
+  SINTER_RT_HOST_DEVICE double operator()(double a, double b) const {
+    return a * b;
+  }
+  SINTER_RT_HOST_DEVICE static double identity() { return 1.0; }
+};
+
 /// A value and its index along the reduced dim (argmax, argmin).
 struct ArgValue {
   float value;

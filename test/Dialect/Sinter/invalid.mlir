@@ -1009,28 +1009,28 @@ func.func @plan_columns_per_thread_odd() attributes {plan = #sinter.plan<strateg
 }
 
 // -----
-// expected-error@+1 {{warp_runs 2: expected 1 to 8 (or 0) for split_reduction over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
+// expected-error@+1 {{warp_runs 2: expected 1 to 8 (or 0) for split_reduction or split_welford over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
 func.func @plan_warp_runs_leading() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = leading, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 2>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{warp_runs 2: expected 1 to 8 (or 0) for split_reduction over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
+// expected-error@+1 {{warp_runs 2: expected 1 to 8 (or 0) for split_reduction or split_welford over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
 func.func @plan_warp_runs_channels() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 40, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 2>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{warp_runs 9: expected 1 to 8 (or 0) for split_reduction over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
+// expected-error@+1 {{warp_runs 9: expected 1 to 8 (or 0) for split_reduction or split_welford over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
 func.func @plan_warp_runs_many() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 144, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 9>} {
   return
 }
 
 // -----
 
-// expected-error@+1 {{warp_runs 1: expected 1 to 8 (or 0) for split_reduction over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
+// expected-error@+1 {{warp_runs 1: expected 1 to 8 (or 0) for split_reduction or split_welford over a middle dim, 256 threads a block, columns_per_block 8 * warp_runs * C (C from 2 to 16), vector width 1, one column a thread, not in strips, finished where read (last_block_folds), one launch and pass, or two with an apply step}}
 func.func @plan_warp_runs_wide_channels() attributes {plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 256, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 1>} {
   return
 }
@@ -1046,12 +1046,28 @@ func.func @plan_columns_per_thread_two_launches() attributes {plan = #sinter.pla
 // -----
 
 func.func @plan_warp_runs_two_reductions(%x: tensor<64x128x2xf32>) {
-  // expected-error@+1 {{'sinter.kernel' op plan warp_runs needs a column_reduction kernel of one reduction}}
+  // expected-error@+1 {{'sinter.kernel' op plan warp_runs needs a column_reduction kernel of one reduction, or of a mean and the variance around it}}
   %0:2 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 2>} : (tensor<64x128x2xf32>) -> (tensor<64x2xf32>, tensor<64x2xf32>) {
   ^bb0(%a: tensor<64x128x2xf32>):
     %s = sinter.sum %a dims [1] : tensor<64x128x2xf32>
     %m = sinter.max %a dims [1] : tensor<64x128x2xf32>
     sinter.yield %s, %m : tensor<64x2xf32>, tensor<64x2xf32>
+  }
+  return
+}
+
+// -----
+
+// A max and its sum of exponentials are a pair, but not of Welford states.
+func.func @plan_warp_runs_softmax_pair(%x: tensor<64x128x2xf32>) {
+  // expected-error@+1 {{'sinter.kernel' op plan warp_runs needs a column_reduction kernel of one reduction, or of a mean and the variance around it}}
+  %0 = sinter.kernel column_reduction (%x) {plan = #sinter.plan<strategy = split_reduction, geometry = middle, block = 256, rows_per_block = 0, columns_per_block = 32, vector_width = 1, cached = [], passes = 1, launches = 1, epilogue = none, last_block_folds = true, chunk_loads = 8, warp_runs = 2>} : (tensor<64x128x2xf32>) -> tensor<64x1x2xf32> {
+  ^bb0(%a: tensor<64x128x2xf32>):
+    %m = sinter.max %a dims [1] keepdim : tensor<64x128x2xf32>
+    %d = sinter.sub %a, %m : tensor<64x128x2xf32>, tensor<64x1x2xf32>
+    %e = sinter.exp %d : tensor<64x128x2xf32>
+    %s = sinter.sum %e dims [1] keepdim : tensor<64x128x2xf32>
+    sinter.yield %s : tensor<64x1x2xf32>
   }
   return
 }

@@ -316,7 +316,8 @@ LogicalResult KernelPlanAttr::verify(
   // channels each, one launch that finishes its columns.
   if (warpRuns != 0 &&
       (warpRuns < 1 || warpRuns > kMaxWarpRuns ||
-       strategy != KernelStrategy::split_reduction ||
+       (strategy != KernelStrategy::split_reduction &&
+        strategy != KernelStrategy::split_welford) ||
        geometry != ReductionGeometry::middle || block != 256 ||
        columnsPerBlock % (8 * warpRuns) != 0 ||
        columnsPerBlock / (8 * warpRuns) < kMinWarpRunChannels ||
@@ -325,7 +326,8 @@ LogicalResult KernelPlanAttr::verify(
        !lastBlockFolds || passes != launches || launches > 2))
     return emitError() << "warp_runs " << warpRuns << ": expected 1 to "
                        << kMaxWarpRuns
-                       << " (or 0) for split_reduction over a middle dim, "
+                       << " (or 0) for split_reduction or split_welford "
+                          "over a middle dim, "
                           "256 threads a block, columns_per_block 8 * "
                           "warp_runs * C (C from "
                        << kMinWarpRunChannels << " to " << kMaxWarpRunChannels
@@ -478,14 +480,24 @@ static LogicalResult verifyColumnsPerThread(KernelOp kernel) {
 
 /// Checks what warp runs (the plan's warp_runs) rely on: a column_reduction
 /// kernel of one reduction that the emitter computes (not one that
-/// sinter-decompose rewrites), over a static count of reduced elements.
+/// sinter-decompose rewrites), or of a mean and the variance around it (one
+/// pass of Welford states), over a static count of reduced elements.
 static LogicalResult verifyWarpRuns(KernelOp kernel) {
-  auto reductions = kernel.getBody().front().getOps<ReductionOpInterface>();
+  SmallVector<ReductionOpInterface> reductions(
+      kernel.getBody().front().getOps<ReductionOpInterface>());
+  // A mean and the variance around it are one statistic of Welford states.
+  auto isWelfordPair = [&] {
+    std::optional<SinglePassPair> pair =
+        matchSinglePassPair(reductions.back().getOperation());
+    return pair && pair->form == SinglePassForm::Welford &&
+           pair->first == reductions.front().getOperation();
+  };
   if (kernel.getKind() != KernelKind::column_reduction ||
-      !llvm::hasSingleElement(reductions))
+      !(reductions.size() == 1 || (reductions.size() == 2 && isWelfordPair())))
     return kernel.emitOpError("plan warp_runs needs a column_reduction "
-                              "kernel of one reduction");
-  ReductionOpInterface reduction = *reductions.begin();
+                              "kernel of one reduction, or of a mean and the "
+                              "variance around it");
+  ReductionOpInterface reduction = reductions.front();
   if (getCombinerInfo(reduction.getCombiner()).isDecomposed() ||
       !reduction.getStaticGroupSize())
     return kernel.emitOpError("plan warp_runs needs a sum, mean, max, min, "
