@@ -174,3 +174,21 @@ func.func @broadcast_producer(%x: tensor<4x128x128x3xf32>, %m: tensor<128x1x1xf3
   %0 = sinter.sum %t dims [1, 2] : tensor<4x128x128x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// A value that several producers read is staged once: one reshape of x, one
+// staged x * x for both operands of the add (a deep chain of such diamonds
+// is walked once a value, not once a path).
+// CHECK-LABEL: func.func @diamond
+//       CHECK:   %[[R:.*]] = sinter.reshape %{{.*}} : tensor<2x65536x3xf32> -> tensor<2x64x1024x3xf32>
+//   CHECK-NOT:   sinter.reshape
+//       CHECK:   %[[S:.*]] = sinter.mul %[[R]], %[[R]] : tensor<2x64x1024x3xf32>
+//       CHECK:   %[[T:.*]] = sinter.add %[[S]], %[[S]] : tensor<2x64x1024x3xf32>
+//       CHECK:   sinter.max %[[T]] dims [2]
+func.func @diamond(%x: tensor<2x65536x3xf32>) -> tensor<2x3xf32> {
+  %s = sinter.mul %x, %x : tensor<2x65536x3xf32>, tensor<2x65536x3xf32>
+  %t = sinter.add %s, %s : tensor<2x65536x3xf32>, tensor<2x65536x3xf32>
+  %0 = sinter.max %t dims [1] : tensor<2x65536x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -105,15 +105,19 @@ static std::optional<int64_t> getFirstStageRows(ReductionOpInterface reduction,
 /// shape (a view of it is reshaped, or its producers recomputed in turn) or
 /// broadcasts along the kept run alone (at most `channelRank` dims: a
 /// scalar, a per-channel scale), which the staged shape keeps last.
+/// `checked` holds the values found so already (a value that several
+/// producers read is walked once).
 static bool canStageProducers(Value value, ArrayRef<int64_t> full,
-                              size_t channelRank) {
+                              size_t channelRank,
+                              llvm::DenseSet<Value> &checked) {
   Operation *producer = value.getDefiningOp();
-  if (!producer || !isElementwiseOp(producer))
+  if (!producer || !isElementwiseOp(producer) || !checked.insert(value).second)
     return true;
   return llvm::all_of(producer->getOperands(), [&](Value operand) {
     ArrayRef<int64_t> shape = cast<ShapedType>(operand.getType()).getShape();
-    return shape == full ? canStageProducers(operand, full, channelRank)
-                         : shape.size() <= channelRank;
+    return shape == full
+               ? canStageProducers(operand, full, channelRank, checked)
+               : shape.size() <= channelRank;
   });
 }
 
@@ -157,7 +161,8 @@ struct ReduceInTwoStages
     ArrayRef<int64_t> shape = inputType.getShape();
     auto [first, last] = getReducedSpan(reduction);
     const size_t channelRank = shape.size() - last - 1;
-    if (!canStageProducers(reduction.getInput(), shape, channelRank))
+    llvm::DenseSet<Value> checked;
+    if (!canStageProducers(reduction.getInput(), shape, channelRank, checked))
       return rewriter.notifyMatchFailure(
           op, "a producer broadcasts along the reduced dims");
     int64_t rows = *getStaticProduct(shape, first, last + 1);
