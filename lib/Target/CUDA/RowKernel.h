@@ -227,6 +227,11 @@ struct RowPlan {
 /// The functor that combines the accumulators of `reduction`.
 std::string getRowCombiner(const RowReduction &reduction);
 
+/// The result of `reduction` from its accumulators' combination `combined`
+/// (a mean's divided by the row length).
+std::string getRowFinal(const RowReduction &reduction,
+                        const std::string &combined);
+
 /// The single-pass pair (SinglePass.h) whose outer statistic `reduction` is
 /// in a streamed row kernel (the plan's row_slices): its inner reduction
 /// (of the first level) and the form of their state (RowStream.cpp).
