@@ -2,7 +2,8 @@
 // RUN: sinter-opt %s --split-input-file --sinter-pipeline="fp-mode=strict stop-after=simplify" | FileCheck %s --check-prefix=STRICT
 
 // The pipeline runs sinter-decompose, then sinter-simplify with its fp-mode
-// (and then hoist-params and form-kernels, which stop-after=simplify skips);
+// (and then hoist-params, stage-reductions, form-kernels and plan-kernels,
+// which stop-after=simplify skips);
 // sinter-opt verifies the IR after every pass.
 
 // Inference batch_norm after a linear folds into the linear's weight and

@@ -100,8 +100,9 @@ struct CompileOptions {
                             "after sinter-decompose, sinter-simplify and "
                             "sinter-hoist-params: @forward and @prepare"),
                  clEnumValN(EmitAction::Fused, "fused",
-                            "after sinter-form-kernels: every op inside a "
-                            "sinter.kernel region"),
+                            "after sinter-stage-reductions, "
+                            "sinter-form-kernels and sinter-plan-kernels: "
+                            "every op inside a planned sinter.kernel region"),
                  clEnumValN(EmitAction::CUDA, "cuda",
                             "<model>.cu and <model>.h (into the -o directory; "
                             "both to stdout without -o); the default")),
