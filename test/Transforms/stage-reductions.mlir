@@ -149,6 +149,8 @@ func.func @softmax_pair(%x: tensor<64x65536x3xf32>) -> tensor<64x65536x3xf32> {
 // a per-channel scale (broadcast along the kept run) as it is.
 // CHECK-LABEL: func.func @staged_producers
 //  CHECK-SAME: (%[[X:.*]]: tensor<4x128x128x3xf32>, %[[W:.*]]: tensor<3xf32>)
+// The originals, which only the sum read, are gone.
+//   CHECK-NOT:   sinter.mul
 //       CHECK:   %[[R:.*]] = sinter.reshape %[[X]] : tensor<4x128x128x3xf32> -> tensor<4x16x1024x3xf32>
 //   CHECK-NOT:   sinter.reshape
 //       CHECK:   %[[S:.*]] = sinter.mul %[[R]], %[[R]] : tensor<4x16x1024x3xf32>, tensor<4x16x1024x3xf32>
@@ -191,4 +193,20 @@ func.func @diamond(%x: tensor<2x65536x3xf32>) -> tensor<2x3xf32> {
   %t = sinter.add %s, %s : tensor<2x65536x3xf32>, tensor<2x65536x3xf32>
   %0 = sinter.max %t dims [1] : tensor<2x65536x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// A producer that another user reads stays for it; the first stage computes
+// its own copy over the staged shape.
+// CHECK-LABEL: func.func @shared_producer
+//       CHECK:   %[[S:.*]] = sinter.mul %[[X:.*]], %[[X]] : tensor<2x65536x3xf32>, tensor<2x65536x3xf32>
+//       CHECK:   %[[R:.*]] = sinter.reshape %[[X]] : tensor<2x65536x3xf32> -> tensor<2x64x1024x3xf32>
+//       CHECK:   %[[T:.*]] = sinter.mul %[[R]], %[[R]] : tensor<2x64x1024x3xf32>
+//       CHECK:   sinter.sum %[[T]] dims [2]
+//       CHECK:   return %{{.*}}, %[[S]]
+func.func @shared_producer(%x: tensor<2x65536x3xf32>) -> (tensor<2x3xf32>, tensor<2x65536x3xf32>) {
+  %s = sinter.mul %x, %x : tensor<2x65536x3xf32>, tensor<2x65536x3xf32>
+  %0 = sinter.sum %s dims [1] : tensor<2x65536x3xf32>
+  return %0, %s : tensor<2x3xf32>, tensor<2x65536x3xf32>
 }

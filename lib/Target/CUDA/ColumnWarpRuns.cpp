@@ -140,18 +140,18 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
     writer.line("  if (rows[u] > 0)");
     writer.line("    accumulator[u].push(dev::widen(dev::welfordOfChunk<" +
                 chunkSize + ">(chunk[u], rows[u])));");
-  }
-  std::string tree =
-      isArg ? "dev::argTreeCombine<" +
-                  std::string(reduction.info.kind == ReductionCombiner::argmax
-                                  ? "dev::GreaterThan"
-                                  : "dev::LessThan") +
-                  ", " + chunkSize + ", 1>(chunk[u], lane / " + channelCount +
-                  " + k0 * " + stride + ", " + stride + ")"
-            : "dev::treeCombine<" + reduction.combiner + ", " + chunkSize +
-                  ">(chunk[u])";
-  if (!welford)
+  } else {
+    std::string tree =
+        isArg ? "dev::argTreeCombine<" +
+                    std::string(reduction.info.kind == ReductionCombiner::argmax
+                                    ? "dev::GreaterThan"
+                                    : "dev::LessThan") +
+                    ", " + chunkSize + ", 1>(chunk[u], lane / " + channelCount +
+                    " + k0 * " + stride + ", " + stride + ")"
+              : "dev::treeCombine<" + reduction.combiner + ", " + chunkSize +
+                    ">(chunk[u])";
     writer.line("  accumulator[u].push(" + tree + ");");
+  }
   writer.closeScope("for (int k0 = 0; k0 < " + std::to_string(loads) +
                     "; k0 += " + chunkSize + ") {");
   // The lanes of each channel combine; lane c < C finishes column c of

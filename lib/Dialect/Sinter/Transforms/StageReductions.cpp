@@ -173,13 +173,19 @@ struct ReduceInTwoStages
     llvm::append_range(staged, shape.drop_front(last + 1));
     Location loc = op->getLoc();
     llvm::DenseMap<Value, Value> stagedValues;
-    Value reshaped =
-        stageProducers(rewriter, reduction.getInput(), staged, stagedValues);
+    SmallVector<Operation *> originals;
+    Value reshaped = stageProducers(rewriter, reduction.getInput(), staged,
+                                    stagedValues, originals);
     Value partials = createStage(rewriter, op, reshaped, first + 1);
     Value whole = createStage(rewriter, op, partials, first);
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     rewriter.replaceOp(
         op, createReshape(rewriter, loc, whole, resultType.getShape()));
+    // The producers that only the reduction read are dead now (operands
+    // were staged before their users: erase users first).
+    for (Operation *original : llvm::reverse(originals))
+      if (original->use_empty())
+        rewriter.eraseOp(original);
     return success();
   }
 
@@ -187,11 +193,13 @@ private:
   /// `value` over the `staged` shape: its elementwise producers computed
   /// again there over staged operands (canStageProducers; operands of
   /// another shape broadcast along the kept run as before), any other value
-  /// reshaped. Each value is staged once (`stagedValues`); the producers'
-  /// originals stay for their other users, if any.
+  /// reshaped. Each value is staged once (`stagedValues`); the producers
+  /// computed again are appended to `originals`, operands first, which stay
+  /// for their other users, if any.
   static Value stageProducers(PatternRewriter &rewriter, Value value,
                               ArrayRef<int64_t> staged,
-                              llvm::DenseMap<Value, Value> &stagedValues) {
+                              llvm::DenseMap<Value, Value> &stagedValues,
+                              SmallVectorImpl<Operation *> &originals) {
     if (Value done = stagedValues.lookup(value))
       return done;
     auto type = cast<RankedTensorType>(value.getType());
@@ -200,14 +208,17 @@ private:
     if (!producer || !isElementwiseOp(producer)) {
       result = createReshape(rewriter, value.getLoc(), value, staged);
     } else {
+      // (Operands of the reduced shape, whatever their element type, as
+      // canStageProducers walked them.)
       IRMapping mapping;
       for (Value operand : producer->getOperands())
-        if (operand.getType() == type)
-          mapping.map(operand,
-                      stageProducers(rewriter, operand, staged, stagedValues));
+        if (cast<ShapedType>(operand.getType()).getShape() == type.getShape())
+          mapping.map(operand, stageProducers(rewriter, operand, staged,
+                                              stagedValues, originals));
       Operation *clone = rewriter.clone(*producer, mapping);
       clone->getResult(0).setType(type.clone(staged));
       result = clone->getResult(0);
+      originals.push_back(producer);
     }
     stagedValues[value] = result;
     return result;
