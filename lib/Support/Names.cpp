@@ -96,7 +96,10 @@ static const llvm::StringSet<> &getReservedWords() {
         // columns a thread owns (ColumnPartial.cpp).
         "strip", "strips", "stripBlocks", "stripShared", "stripStatistic",
         "stripSecondStatistic", "stripUnit", "stripOffset", "stripColumn",
-        "statistic", "secondStatistic", "owned", "chunks", "rowsOf"};
+        "statistic", "secondStatistic", "owned", "chunks", "rowsOf",
+        // Whole positions a warp (ColumnWarpRuns.cpp): the warp's run of
+        // positions.
+        "run"};
     // The C math library: every function in its double, float and long
     // double forms (CUDA declares them all on the device too).
     for (StringRef base :

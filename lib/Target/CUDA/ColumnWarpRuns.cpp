@@ -72,8 +72,8 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   const std::string channelCount = std::to_string(channels);
   const std::string stride = std::to_string(lanesPerChannel);
   // The warp's positions of A begin at `first`; lane l's column of
-  // position first + u is (first + u) * C + l % C.
-  const std::string column = "const int64_t column = (first + u) * " +
+  // position first + run is (first + run) * C + l % C.
+  const std::string column = "const int64_t column = (first + run) * " +
                              channelCount + " + lane % " + channelCount + ";";
   writer.line("const int lane = threadIdx.x % 32;");
   writer.line("const int64_t first = (static_cast<int64_t>(blockIdx.x) * 8 + "
@@ -101,7 +101,7 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   writer.line(column);
   unsigned columnDepth = writer.getDepth();
   writer.openScope(); // over a chunk's loads
-  writer.line("chunk[u][k] = " +
+  writer.line("chunk[run][k] = " +
               (welford ? std::string("0.f")
                        : reduction.combiner + "::identity()" +
                              (isArg ? ".value" : "")) +
@@ -118,9 +118,9 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   FailureOr<Expr> element = emitter.emit(reduction.info.input, coords);
   if (failed(element))
     return failure();
-  writer.line("chunk[u][k] = " + element->text + ";");
+  writer.line("chunk[run][k] = " + element->text + ";");
   if (welford)
-    writer.line("++rows[u];");
+    writer.line("++rows[run];");
   // (Where C divides 32, no lane idles.)
   const int64_t busyLanes = lanesPerChannel * channels;
   writer.closeScope(
@@ -129,28 +129,28 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
       "column < " + positions + " && q < " + std::to_string(*reduced) + ") {");
   writer.closeScope("#pragma unroll\nfor (int k = 0; k < " + chunkSize +
                     "; ++k) {");
-  writer.closeScope("#pragma unroll\nfor (int u = 0; u < " + runCount +
-                    "; ++u) {");
+  writer.closeScope("#pragma unroll\nfor (int run = 0; run < " + runCount +
+                    "; ++run) {");
   // Each chunk combines as a fixed tree (argmax and argmin: slot k holds
   // row lane / C + (k0 + k) * 32 / C).
   writer.line("#pragma unroll");
-  writer.line("for (int u = 0; u < " + runCount + "; ++u)");
+  writer.line("for (int run = 0; run < " + runCount + "; ++run)");
   if (welford) {
     // (A lane past the end of its positions' rows read none.)
-    writer.line("  if (rows[u] > 0)");
-    writer.line("    accumulator[u].push(dev::widen(dev::welfordOfChunk<" +
-                chunkSize + ">(chunk[u], rows[u])));");
+    writer.line("  if (rows[run] > 0)");
+    writer.line("    accumulator[run].push(dev::widen(dev::welfordOfChunk<" +
+                chunkSize + ">(chunk[run], rows[run])));");
   } else {
     std::string tree =
         isArg ? "dev::argTreeCombine<" +
                     std::string(reduction.info.kind == ReductionCombiner::argmax
                                     ? "dev::GreaterThan"
                                     : "dev::LessThan") +
-                    ", " + chunkSize + ", 1>(chunk[u], lane / " + channelCount +
-                    " + k0 * " + stride + ", " + stride + ")"
+                    ", " + chunkSize + ", 1>(chunk[run], lane / " +
+                    channelCount + " + k0 * " + stride + ", " + stride + ")"
               : "dev::treeCombine<" + reduction.combiner + ", " + chunkSize +
-                    ">(chunk[u])";
-    writer.line("  accumulator[u].push(" + tree + ");");
+                    ">(chunk[run])";
+    writer.line("  accumulator[run].push(" + tree + ");");
   }
   writer.closeScope("for (int k0 = 0; k0 < " + std::to_string(loads) +
                     "; k0 += " + chunkSize + ") {");
@@ -160,7 +160,7 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   writer.line(column);
   writer.line("const " + laneType + " total = dev::warpReduceChannels<" +
               channelCount + ", " + laneCombiner +
-              ">(accumulator[u].result());");
+              ">(accumulator[run].result());");
   writer.line("if (lane < " + channelCount + " && column < " + positions +
               ") {");
   writer.line("  const int64_t p = column;");
@@ -168,8 +168,8 @@ cuda::writeWarpRunKernel(EmitterContext &context, const EvalKernel &kernel,
   for (StringRef line : llvm::split(StringRef(finish).rtrim('\n'), '\n'))
     writer.line(line.str());
   writer.line("}");
-  writer.closeScope("#pragma unroll\nfor (int u = 0; u < " + runCount +
-                    "; ++u) {");
+  writer.closeScope("#pragma unroll\nfor (int run = 0; run < " + runCount +
+                    "; ++run) {");
   std::string body = writer.finish(1);
 
   dims.assign(findUsedDims(body, allDims));
