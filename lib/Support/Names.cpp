@@ -90,13 +90,13 @@ static const llvm::StringSet<> &getReservedWords() {
         "queue", "arrived", "lag", "item", "keep", "drop", "resident",
         // Rows walked as float4 groups between scalar edges (RowVectors.cpp).
         "vecHead", "vecGroups", "vecEdges",
-        // Rows staged as the block's tile (RowShared.cpp).
-        "tile", "tileFloats", "blockCopy",
+        // Rows staged as the block's tile or each thread's (RowShared.cpp).
+        "tile", "tileFloats", "tileRows", "blockCopy",
         // Strips of columns (ColumnPartial.cpp, ColumnStrips.cpp) and
         // columns a thread owns (ColumnPartial.cpp).
         "strip", "strips", "stripBlocks", "stripShared", "stripStatistic",
         "stripSecondStatistic", "stripUnit", "stripOffset", "stripColumn",
-        "statistic", "secondStatistic", "owned", "chunks", "rowsOf",
+        "statistic", "secondStatistic", "owned", "chunks", "rowsOf", "c0",
         // Whole positions a warp (ColumnWarpRuns.cpp): the warp's run of
         // positions.
         "run"};
