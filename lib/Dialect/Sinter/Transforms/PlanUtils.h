@@ -67,6 +67,15 @@ inline std::optional<int64_t> getGroupSize(Operation *reduction) {
 /// of few long rows).
 KernelPlanAttr planSplitReduction(KernelOp kernel);
 
+/// The plan of a row kernel (row_reduction and matvec kinds) as rows
+/// (PlanRows.cpp).
+KernelPlanAttr planRows(KernelOp kernel);
+
+/// The plan of a row_reduction kernel: planRows, or planSplitReduction where
+/// its rows are few and long (and not streamed) or only a cluster's large
+/// slices would cache them (PlanRows.cpp).
+KernelPlanAttr planRowReduction(KernelOp kernel);
+
 /// The plan of a pointwise kernel whose values have `shapes` (null where
 /// unknown: only static shapes then compare) (PlanElementwise.cpp).
 KernelPlanAttr planElementwise(KernelOp kernel,
