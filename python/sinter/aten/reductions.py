@@ -66,6 +66,15 @@ def _var(fn):
     return handler
 
 
+def _var_mean(t, a):
+    """var_mean: the variance and the mean over the same dims."""
+    x = tensor(t, a["self"], "input").name
+    dims = dims_text(a.get("dim"))
+    return Multi([(f"var({x}{dims}, unbiased={_correction(t, a)}"
+                   f"{_keepdim(a)})", "f32"),
+                  (f"mean({x}{dims}{_keepdim(a)})", "f32")])
+
+
 def _softmax(fn):
     def handler(t, a):
         if a.get("half_to_float") or a.get("dtype") not in (None,
@@ -152,6 +161,7 @@ HANDLERS = {
     "aten.argmin.default": _arg_reduction("argmin"),
     "aten.var.correction": _var("var"),
     "aten.std.correction": _var("std"), "aten.std.dim": _var("std"),
+    "aten.var_mean.correction": _var_mean,
     "aten._softmax.default": _softmax("softmax"),
     "aten.softmax.int": _softmax("softmax"),
     "aten._log_softmax.default": _softmax("log_softmax"),

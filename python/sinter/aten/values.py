@@ -93,15 +93,19 @@ def format_number(value):
     if isinstance(value, int):
         return str(value)
     value = float(value)
-    if value != value or value in (float("inf"), float("-inf")):
+    if value != value:
         raise ValueError(f"{value} has no .sinter literal")
+    # Infinities (a mask's fill before a softmax) as math.inf, which the
+    # .sinter frontend folds.
+    if value in (float("inf"), float("-inf")):
+        return "math.inf" if value > 0 else "-math.inf"
     if value == int(value) and abs(value) < 1e15:
         return f"{int(value)}.0"
     return repr(value)
 
 
 def number(t, value, what):
-    """The literal of a number argument; refused (infinity, NaN) with
+    """The literal of a number argument; refused (NaN) with
     `what` named."""
     try:
         return format_number(value)

@@ -212,6 +212,11 @@ CASES = [
         params(w=(6, 5))(m), linear(6, 7)(m))), [("B", 3, 6)]),
     ("bmm", lambda: Fn2(lambda m, x, y: torch.bmm(x, y)), [("B", 4, 6),
                                                          ("B", 6, 5)]),
+    # rank-4 operands: the decomposition expands each to its own shape
+    # and views it as rank 3 for bmm
+    ("matmul_rank4", lambda: Fn2(lambda m, q, k: torch.softmax(
+        q @ k.transpose(-2, -1) / 2, -1) @ k), [("B", 2, 3, 4),
+                                                ("B", 2, 3, 4)]),
     ("addmm_scaled", lambda: Fn(lambda m, x: torch.addmm(
         m.b, x, m.w, beta=0.5, alpha=2.0), params(b=(7,), w=(12, 7))), X),
     # reductions
@@ -230,8 +235,17 @@ CASES = [
     ("logsumexp", lambda: Fn(lambda m, x: torch.logsumexp(x, 1)), X),
     ("var_std", lambda: Fn(lambda m, x: x.var(1) + x.var(1, unbiased=False) +
                            x.std(1) + torch.var(x, 1, correction=0)), X),
+    ("var_mean", lambda: Fn(lambda m, x: (
+        *torch.var_mean(x, 1),
+        (x - torch.var_mean(x, 1, keepdim=True)[1]) /
+        torch.sqrt(torch.var_mean(x, 1, correction=0, keepdim=True)[0] + 1e-5))),
+     X),
     ("sum_rank3", lambda: Fn(lambda m, x: x.sum([1, 2]) + x.mean(2).sum(1)),
      [("B", 3, 5)]),
+    # a mask's -inf fill (math.inf in .sinter) before a softmax
+    ("masked_fill_softmax", lambda: Fn2(lambda m, x, y: torch.softmax(
+        x.masked_fill(y > 1.5, float("-inf")) * 2, -1)), [("B", 12),
+                                                          ("B", 12)]),
     ("softmax", lambda: Fn(lambda m, x: F.softmax(x, -1) +
                            torch.softmax(x * 2, 1)), X),
     ("log_softmax", lambda: Fn(lambda m, x: F.log_softmax(x, 1)), X),
