@@ -323,6 +323,22 @@ void frontend::addElementwiseBuiltins(std::vector<Builtin> &builtins) {
       lowerUnary<Expm1Op>);
   add("log1p", {"input"}, "torch.log1p", "ln(1 + x), accurate near 0", true,
       lowerUnary<Log1pOp>);
+  add("exp2", {"input"}, "torch.exp2", "2^x", true, lowerUnary<Exp2Op>);
+  add("log2", {"input"}, "torch.log2", "log2(x)", true, lowerUnary<Log2Op>);
+  add("log10", {"input"}, "torch.log10", "log10(x)", true, lowerUnary<Log10Op>);
+  add("sin", {"input"}, "torch.sin", "sin(x), x in radians", true,
+      lowerUnary<SinOp>);
+  add("cos", {"input"}, "torch.cos", "cos(x), x in radians", true,
+      lowerUnary<CosOp>);
+  add("floor", {"input"}, "torch.floor", "the largest integer not above x",
+      true, lowerUnary<FloorOp>);
+  add("ceil", {"input"}, "torch.ceil", "the smallest integer not below x", true,
+      lowerUnary<CeilOp>);
+  add("round", {"input"}, "torch.round",
+      "the nearest integer, halfway cases to the even one", true,
+      lowerUnary<RoundOp>);
+  add("trunc", {"input"}, "torch.trunc", "x rounded toward zero", true,
+      lowerUnary<TruncOp>);
   add("sign", {"input"}, "torch.sign",
       "1, -1, or 0 (for zero and NaN, as ATen)", true, lowerUnary<SignOp>);
   add("square", {"input"}, "torch.square", "x^2", true, lowerSquare);

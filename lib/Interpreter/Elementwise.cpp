@@ -224,6 +224,22 @@ FailureOr<HostTensor> interp::evaluateUnary(Operation *op,
           [&](Expm1Op) { return map([](double x) { return std::expm1(x); }); })
       .Case(
           [&](Log1pOp) { return map([](double x) { return std::log1p(x); }); })
+      .Case([&](Exp2Op) { return map([](double x) { return std::exp2(x); }); })
+      .Case([&](Log2Op) { return map([](double x) { return std::log2(x); }); })
+      .Case(
+          [&](Log10Op) { return map([](double x) { return std::log10(x); }); })
+      .Case([&](SinOp) { return map([](double x) { return std::sin(x); }); })
+      .Case([&](CosOp) { return map([](double x) { return std::cos(x); }); })
+      .Case(
+          [&](FloorOp) { return map([](double x) { return std::floor(x); }); })
+      .Case([&](CeilOp) { return map([](double x) { return std::ceil(x); }); })
+      // torch.round: halfway cases to the even integer (the default
+      // rounding mode).
+      .Case([&](RoundOp) {
+        return map([](double x) { return std::nearbyint(x); });
+      })
+      .Case(
+          [&](TruncOp) { return map([](double x) { return std::trunc(x); }); })
       .Case([&](SignOp) {
         // ATen's (0 < x) - (x < 0): 0 for NaN and for either zero.
         return map([](double x) {

@@ -20,8 +20,8 @@ import random
 UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "relu", "silu", "mish",
          "selu", "hardsigmoid", "hardswish", "softsign", "gelu", "gelu_tanh",
          "leaky_relu", "softplus", "elu", "hardtanh", "clamp", "erf", "expm1",
-         "sign"]
-POSITIVE_UNARY = ["log", "sqrt", "rsqrt", "log1p"]
+         "sign", "exp2", "sin", "cos"]
+POSITIVE_UNARY = ["log", "sqrt", "rsqrt", "log1p", "log2", "log10"]
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "pow"]
 REDUCTIONS = ["sum", "mean", "max", "min", "prod", "logsumexp", "var"]
 FEATURE_SIZES = [1, 2, 3, 4, 5, 7, 8, 12, 16, 33]
@@ -154,7 +154,7 @@ def random_unary(b, value):
     op = rng.choice(UNARY + POSITIVE_UNARY)
     if op in POSITIVE_UNARY:
         return b.unary(op, b.positive(value))
-    if op in ("exp", "expm1"):
+    if op in ("exp", "expm1", "exp2"):
         return b.unary(op, b.unary("tanh", value))
     if op == "gelu_tanh":
         return b.unary("gelu", value, " approximate = tanh")

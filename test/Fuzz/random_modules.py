@@ -245,8 +245,8 @@ def random_unary(b, value):
     op = rng.choice(UNARY + POSITIVE_UNARY)
     if op in POSITIVE_UNARY:
         return b.unary(op, b.positive(value))
-    if op == "exp":
-        return b.unary("exp", b.bounded(value))
+    if op in ("exp", "exp2"):
+        return b.unary(op, b.bounded(value))
     if op == "gelu_tanh":
         return b.unary("gelu", value, " approximate = tanh")
     attrs = {

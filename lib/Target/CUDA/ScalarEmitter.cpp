@@ -327,6 +327,16 @@ cuda::getElementwiseFormula(Operation *op, ArrayRef<std::string> operands,
       .Case([&](ErfOp) { return call("erff", {x}); })
       .Case([&](Expm1Op) { return call("expm1f", {x}); })
       .Case([&](Log1pOp) { return call("log1pf", {x}); })
+      .Case([&](Exp2Op) { return call("exp2f", {x}); })
+      .Case([&](Log2Op) { return call("log2f", {x}); })
+      .Case([&](Log10Op) { return call("log10f", {x}); })
+      .Case([&](SinOp) { return call("sinf", {x}); })
+      .Case([&](CosOp) { return call("cosf", {x}); })
+      .Case([&](FloorOp) { return call("floorf", {x}); })
+      .Case([&](CeilOp) { return call("ceilf", {x}); })
+      // rintf rounds halfway cases to even, as torch.round.
+      .Case([&](RoundOp) { return call("rintf", {x}); })
+      .Case([&](TruncOp) { return call("truncf", {x}); })
       .Case([&](SignOp) { return call("dev::sign", {x}); })
       .Case([&](LeakyReluOp relu) {
         return call("dev::leakyRelu",

@@ -166,6 +166,7 @@ HANDLERS.update({f"aten.{name}.{overload}": _compare(symbol)
 HANDLERS.update({f"aten.{name}.default": _unary(name) for name in (
     "abs", "exp", "log", "sqrt", "rsqrt", "relu", "sigmoid", "tanh", "silu",
     "mish", "selu", "hardsigmoid", "hardswish", "log1p", "expm1", "erf",
-    "sign")})
+    "sign", "exp2", "log2", "log10", "sin", "cos", "floor", "ceil", "round",
+    "trunc")})
 
 

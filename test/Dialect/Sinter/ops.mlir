@@ -115,7 +115,25 @@ func.func @unary(%x: tensor<?x64xf32>) {
   %17 = sinter.log1p %x : tensor<?x64xf32>
   // CHECK: sinter.sign %{{.*}} : tensor<?x64xf32>
   %18 = sinter.sign %x : tensor<?x64xf32>
-  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18) : (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>) -> ()
+  // CHECK: sinter.exp2 %{{.*}} : tensor<?x64xf32>
+  %19 = sinter.exp2 %x : tensor<?x64xf32>
+  // CHECK: sinter.log2 %{{.*}} : tensor<?x64xf32>
+  %20 = sinter.log2 %x : tensor<?x64xf32>
+  // CHECK: sinter.log10 %{{.*}} : tensor<?x64xf32>
+  %21 = sinter.log10 %x : tensor<?x64xf32>
+  // CHECK: sinter.sin %{{.*}} : tensor<?x64xf32>
+  %22 = sinter.sin %x : tensor<?x64xf32>
+  // CHECK: sinter.cos %{{.*}} : tensor<?x64xf32>
+  %23 = sinter.cos %x : tensor<?x64xf32>
+  // CHECK: sinter.floor %{{.*}} : tensor<?x64xf32>
+  %24 = sinter.floor %x : tensor<?x64xf32>
+  // CHECK: sinter.ceil %{{.*}} : tensor<?x64xf32>
+  %25 = sinter.ceil %x : tensor<?x64xf32>
+  // CHECK: sinter.round %{{.*}} : tensor<?x64xf32>
+  %26 = sinter.round %x : tensor<?x64xf32>
+  // CHECK: sinter.trunc %{{.*}} : tensor<?x64xf32>
+  %27 = sinter.trunc %x : tensor<?x64xf32>
+  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27) : (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>) -> ()
   return
 }
 

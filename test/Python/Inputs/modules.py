@@ -173,6 +173,13 @@ CASES = [
     ("log1p_expm1_erf_sign", lambda: Fn(lambda m, x: torch.log1p(x.abs()) +
                                         torch.expm1(x) + torch.erf(x) +
                                         torch.sign(x)), X),
+    ("trig_log2_exp2", lambda: Fn(lambda m, x: torch.sin(x) * torch.cos(x)
+                                  + torch.exp2(x) - torch.log2(x.abs() + 1)
+                                  + torch.log10(x.abs() + 2)), X),
+    # rounding (fake quantization): halfway cases to even, as torch.round
+    ("round_floor_ceil_trunc", lambda: Fn(lambda m, x: (
+        torch.round(x * 2) / 2, torch.floor(x), torch.ceil(x),
+        torch.trunc(x * 3))), X),
     ("relu_sigmoid_tanh", lambda: Fn(lambda m, x: torch.relu(x) +
                                      torch.sigmoid(x) * torch.tanh(x)), X),
     ("leaky_relu", lambda: Fn(lambda m, x: F.leaky_relu(x, 0.2) +

@@ -252,6 +252,41 @@ module @library_math attributes {sinter.dims = {B = 8 : i64}} {
   }
 }
 
+// -----
+
+// CHECK-LABEL: // ===== library_rounding.h =====
+// exp2, log2, log10, sin and cos are the accurate library functions (never
+// the __ intrinsics); round is rintf (halfway cases to even, torch.round).
+// CHECK-LABEL: //   library_rounding_k0_pointwise: exp2, log2, log10, sin, cos, floor, ceil, round, trunc
+// CHECK: [[A:v[0-9]+]] = exp2f(
+// CHECK: [[B:v[0-9]+]] = log2f([[A]]);
+// CHECK: [[C:v[0-9]+]] = log10f([[B]]);
+// CHECK: [[D:v[0-9]+]] = sinf([[C]]);
+// CHECK: [[E:v[0-9]+]] = cosf([[D]]);
+// CHECK: [[F:v[0-9]+]] = floorf([[E]]);
+// CHECK: [[G:v[0-9]+]] = ceilf([[F]]);
+// CHECK: [[H:v[0-9]+]] = rintf([[G]]);
+// CHECK: = truncf([[H]]);
+module @library_rounding attributes {sinter.dims = {B = 8 : i64}} {
+  func.func @forward(%x: tensor<?x64xf32> {sinter.role = "input", sinter.name = "x", sinter.dim_names = ["B", ""]})
+      -> (tensor<?x64xf32> {sinter.name = "y", sinter.dim_names = ["B", ""]}) {
+    %0 = sinter.kernel pointwise(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32> {
+    ^bb0(%a: tensor<?x64xf32>):
+      %1 = sinter.exp2 %a : tensor<?x64xf32>
+      %2 = sinter.log2 %1 : tensor<?x64xf32>
+      %3 = sinter.log10 %2 : tensor<?x64xf32>
+      %4 = sinter.sin %3 : tensor<?x64xf32>
+      %5 = sinter.cos %4 : tensor<?x64xf32>
+      %6 = sinter.floor %5 : tensor<?x64xf32>
+      %7 = sinter.ceil %6 : tensor<?x64xf32>
+      %8 = sinter.round %7 : tensor<?x64xf32>
+      %9 = sinter.trunc %8 : tensor<?x64xf32>
+      sinter.yield %9 : tensor<?x64xf32>
+    }
+    return %0 : tensor<?x64xf32>
+  }
+}
+
 // Outputs whose shapes do not broadcast to one (t [12, B] and its flat
 // reshape [12 * B], Inputs/models/reshaped_outputs.sinter): each shape gets
 // its own grid-stride loop in the one kernel, launched for the longer.

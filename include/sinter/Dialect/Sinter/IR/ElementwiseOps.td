@@ -225,6 +225,28 @@ def Sinter_SoftsignOp : Sinter_UnaryOp<"softsign", "x / (1 + |x|)"> {
 def Sinter_ErfOp : Sinter_UnaryOp<"erf", "2 / sqrt(pi) * integral_0^x e^(-t^2) dt">;
 def Sinter_Expm1Op : Sinter_UnaryOp<"expm1", "e^x - 1, accurate near 0">;
 def Sinter_Log1pOp : Sinter_UnaryOp<"log1p", "ln(1 + x), accurate near 0">;
+def Sinter_Exp2Op : Sinter_UnaryOp<"exp2", "2^x"> {
+  let resultIsPositive = 1;
+}
+def Sinter_Log2Op : Sinter_UnaryOp<"log2", "log2(x)">;
+def Sinter_Log10Op : Sinter_UnaryOp<"log10", "log10(x)">;
+def Sinter_SinOp : Sinter_UnaryOp<"sin", "sin(x)"> {
+  let mapsZeroToZero = 1;
+}
+def Sinter_CosOp : Sinter_UnaryOp<"cos", "cos(x)">;
+def Sinter_FloorOp
+    : Sinter_UnaryOp<"floor", "the largest integer not above x",
+                     [Sinter_CorrectlyRounded]>;
+def Sinter_CeilOp
+    : Sinter_UnaryOp<"ceil", "the smallest integer not below x",
+                     [Sinter_CorrectlyRounded]>;
+def Sinter_RoundOp
+    : Sinter_UnaryOp<"round",
+                     "the nearest integer, halfway cases to the even one",
+                     [Sinter_CorrectlyRounded]>;
+def Sinter_TruncOp
+    : Sinter_UnaryOp<"trunc", "x rounded toward zero to an integer",
+                     [Sinter_CorrectlyRounded]>;
 def Sinter_SignOp : Sinter_UnaryOp<"sign",
     "(0 < x) - (x < 0): 1, -1, or 0 for either zero and for NaN (ATen's "
     "definition)">;
