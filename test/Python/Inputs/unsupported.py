@@ -61,8 +61,23 @@ class LogicalAnd(nn.Module):
         return torch.where(torch.logical_and(x > 0, x < 1), x, 0.0)
 
 
+class NanFill(nn.Module):
+    def forward(self, x):
+        return x.masked_fill(x > 0, float("nan"))
+
+
+class RoundDecimals(nn.Module):
+    def forward(self, x):
+        return torch.round(x, decimals=1)
+
+
+class Pad(nn.Module):
+    def forward(self, x):
+        return F.pad(x, (1, 1))
+
+
 CASES = [Cumsum, StridedSlice, TrainDropout, ArgmaxAll, Float64, LayerNormStats,
-         DataDependent, LogicalAnd]
+         DataDependent, LogicalAnd, NanFill, RoundDecimals, Pad]
 
 status = 0
 for case in CASES:
